@@ -1,0 +1,150 @@
+#include "core/json.hpp"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cctype>
+
+#include "core/field_error.hpp"
+
+namespace cfo {
+
+namespace {
+bool plain_key(std::string_view k) {
+  if (k.empty()) return false;
+  for (char c : k)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
+  return true;
+}
+}  // namespace
+
+std::string key_path(const std::string& parent, const std::string& key) {
+  if (plain_key(key)) return join_path(parent, key);
+  return parent + "[" + key + "]";
+}
+
+namespace json {
+
+Result<Document> parse(std::string_view text) {
+  Document d;
+  d.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
+  if (d.HasParseError())
+    return fail("invalid JSON at offset " + std::to_string(d.GetErrorOffset()) + ": " +
+                rapidjson::GetParseError_En(d.GetParseError()));
+  return d;
+}
+
+std::string dump(const Value& v) {
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  v.Accept(w);
+  return {buf.GetString(), buf.GetSize()};
+}
+
+std::string dump_pretty(const Value& v) {
+  rapidjson::StringBuffer buf;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+  w.SetIndent(' ', 2);
+  v.Accept(w);
+  return {buf.GetString(), buf.GetSize()};
+}
+
+Document clone(const Value& v) {
+  Document d;
+  d.CopyFrom(v, d.GetAllocator());
+  return d;
+}
+
+const Value* find(const Value& obj, std::string_view key) {
+  if (!obj.IsObject()) return nullptr;
+  auto it = obj.FindMember(Value(rapidjson::StringRef(key.data(), key.size())));
+  return it == obj.MemberEnd() ? nullptr : &it->value;
+}
+
+Value* find(Value& obj, std::string_view key) {
+  if (!obj.IsObject()) return nullptr;
+  auto it = obj.FindMember(Value(rapidjson::StringRef(key.data(), key.size())));
+  return it == obj.MemberEnd() ? nullptr : &it->value;
+}
+
+const Value* find_path(const Value& obj, std::string_view dotted) {
+  const Value* cur = &obj;
+  while (cur && !dotted.empty()) {
+    auto dot = dotted.find('.');
+    cur = find(*cur, dotted.substr(0, dot));
+    dotted = dot == std::string_view::npos ? std::string_view{} : dotted.substr(dot + 1);
+  }
+  return cur;
+}
+
+std::optional<std::string> get_string(const Value& obj, std::string_view key) {
+  const Value* v = find(obj, key);
+  if (!v || !v->IsString()) return std::nullopt;
+  return std::string(v->GetString(), v->GetStringLength());
+}
+
+std::optional<int64_t> get_int(const Value& obj, std::string_view key) {
+  const Value* v = find(obj, key);
+  if (!v || !v->IsInt64()) return std::nullopt;
+  return v->GetInt64();
+}
+
+std::optional<bool> get_bool(const Value& obj, std::string_view key) {
+  const Value* v = find(obj, key);
+  if (!v || !v->IsBool()) return std::nullopt;
+  return v->GetBool();
+}
+
+Value str(std::string_view s, Allocator& a) {
+  return Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
+}
+
+void set(Value& obj, std::string_view key, Value v, Allocator& a) {
+  if (Value* existing = find(obj, key)) {
+    *existing = std::move(v);
+    return;
+  }
+  obj.AddMember(str(key, a), std::move(v), a);
+}
+
+std::string pointer_to_path(std::string_view pointer) {
+  std::string out;
+  std::size_t i = pointer.empty() || pointer[0] != '/' ? 0 : 1;
+  while (i <= pointer.size() && !pointer.empty()) {
+    auto next = pointer.find('/', i);
+    std::string_view raw = pointer.substr(i, next == std::string_view::npos ? std::string_view::npos : next - i);
+    std::string seg;
+    for (std::size_t j = 0; j < raw.size(); ++j) {
+      if (raw[j] == '~' && j + 1 < raw.size()) {
+        seg += raw[j + 1] == '1' ? '/' : '~';
+        ++j;
+      } else {
+        seg += raw[j];
+      }
+    }
+    bool numeric = !seg.empty();
+    for (char c : seg) numeric = numeric && std::isdigit(static_cast<unsigned char>(c));
+    if (numeric)
+      out += "[" + seg + "]";
+    else
+      out = key_path(out, seg);
+    if (next == std::string_view::npos) break;
+    i = next + 1;
+  }
+  return out;
+}
+
+const char* type_name(const Value& v) {
+  if (v.IsNull()) return "null";
+  if (v.IsBool()) return "boolean";
+  if (v.IsInt64() || v.IsUint64()) return "integer";
+  if (v.IsNumber()) return "number";
+  if (v.IsString()) return "string";
+  if (v.IsArray()) return "array";
+  return "object";
+}
+
+}  // namespace json
+}  // namespace cfo

@@ -1,0 +1,58 @@
+#pragma once
+// RapidJSON helpers: the project's in-memory form of every Kubernetes object is a rapidjson::Document.
+#include <rapidjson/document.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/error.hpp"
+
+namespace cfo::json {
+
+using Document = rapidjson::Document;
+using Value = rapidjson::Value;
+using Allocator = rapidjson::Document::AllocatorType;
+
+/// Parses JSON text. Errors name the byte offset and RapidJSON's reason.
+Result<Document> parse(std::string_view text);
+
+/// Serialises compactly (no whitespace).
+std::string dump(const Value& v);
+
+/// Serialises with two-space indentation.
+std::string dump_pretty(const Value& v);
+
+/// Deep copy into a new document.
+Document clone(const Value& v);
+
+/// Member lookup that tolerates non-objects: nullptr when `obj` is not an object or has no such member.
+const Value* find(const Value& obj, std::string_view key);
+Value* find(Value& obj, std::string_view key);
+
+/// Walks a dotted path of member names ("metadata.name"); nullptr when any step is missing.
+const Value* find_path(const Value& obj, std::string_view dotted);
+
+/// String member or std::nullopt (also when the member is not a string).
+std::optional<std::string> get_string(const Value& obj, std::string_view key);
+
+/// Integer member or std::nullopt.
+std::optional<int64_t> get_int(const Value& obj, std::string_view key);
+
+/// Bool member or std::nullopt.
+std::optional<bool> get_bool(const Value& obj, std::string_view key);
+
+/// A string Value that owns a copy of `s`.
+Value str(std::string_view s, Allocator& a);
+
+/// Sets (adds or replaces) member `key` of object `obj`.
+void set(Value& obj, std::string_view key, Value v, Allocator& a);
+
+/// Converts a JSON Pointer ("/spec/workerGroupSpecs/0/template") to a field path
+/// ("spec.workerGroupSpecs[0].template"); numeric segments become indices.
+std::string pointer_to_path(std::string_view pointer);
+
+/// Name of a JSON type, for messages: "string", "integer", "number", "boolean", "object", "array", "null".
+const char* type_name(const Value& v);
+
+}  // namespace cfo::json

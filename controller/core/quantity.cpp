@@ -1,0 +1,118 @@
+#include "core/quantity.hpp"
+
+#include <cctype>
+
+namespace cfo {
+
+namespace {
+constexpr __int128 kMax = (static_cast<__int128>(1) << 126);
+
+bool mul(__int128& v, __int128 f) {
+  if (v != 0 && (f > kMax / (v < 0 ? -v : v))) return false;
+  v *= f;
+  return true;
+}
+}  // namespace
+
+Result<Quantity> Quantity::parse(std::string_view s) {
+  const std::string original(s);
+  auto bad = [&] { return fail("quantity \"" + original + "\" is not a quantity: expected a number with an optional suffix (Ki Mi Gi Ti Pi Ei, n u m k M G T P E) or exponent, e.g. 500m, 8Gi, 12G"); };
+  if (s.empty()) return fail("quantity is empty");
+  std::size_t i = 0;
+  bool neg = false;
+  if (s[i] == '+' || s[i] == '-') neg = s[i++] == '-';
+  std::string int_digits, frac_digits;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) int_digits += s[i++];
+  bool dot = false;
+  if (i < s.size() && s[i] == '.') {
+    dot = true;
+    ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) frac_digits += s[i++];
+  }
+  if (int_digits.empty() && frac_digits.empty()) return bad();
+  if (dot && int_digits.empty() && frac_digits.empty()) return bad();
+
+  // Suffix.
+  int exp10 = 0;
+  int exp2 = 0;
+  std::string_view suf = s.substr(i);
+  if (suf.empty()) {
+  } else if (suf.size() == 2 && suf[1] == 'i') {
+    switch (suf[0]) {
+      case 'K': exp2 = 10; break;
+      case 'M': exp2 = 20; break;
+      case 'G': exp2 = 30; break;
+      case 'T': exp2 = 40; break;
+      case 'P': exp2 = 50; break;
+      case 'E': exp2 = 60; break;
+      default: return bad();
+    }
+  } else if (suf.size() == 1 && std::string_view("numkMGTPE").find(suf[0]) != std::string_view::npos) {
+    switch (suf[0]) {
+      case 'n': exp10 = -9; break;
+      case 'u': exp10 = -6; break;
+      case 'm': exp10 = -3; break;
+      case 'k': exp10 = 3; break;
+      case 'M': exp10 = 6; break;
+      case 'G': exp10 = 9; break;
+      case 'T': exp10 = 12; break;
+      case 'P': exp10 = 15; break;
+      case 'E': exp10 = 18; break;
+    }
+  } else if (suf[0] == 'e' || suf[0] == 'E') {
+    std::size_t j = 1;
+    bool eneg = false;
+    if (j < suf.size() && (suf[j] == '+' || suf[j] == '-')) eneg = suf[j++] == '-';
+    std::string ed;
+    while (j < suf.size() && std::isdigit(static_cast<unsigned char>(suf[j]))) ed += suf[j++];
+    // The CRD pattern also allows a fractional exponent, which apimachinery then rejects; so do we.
+    if (ed.empty() || j != suf.size() || ed.size() > 4) return bad();
+    exp10 = std::stoi(ed) * (eneg ? -1 : 1);
+  } else {
+    return bad();
+  }
+
+  // mantissa = int_digits.frac_digits ; value_nanos = mantissa * 10^(exp10 + 9) * 2^exp2, rounded up.
+  std::string digits = int_digits + frac_digits;
+  int scale = exp10 + 9 - static_cast<int>(frac_digits.size());
+  // Strip leading zeros to keep the number small.
+  std::size_t nz = digits.find_first_not_of('0');
+  digits = nz == std::string::npos ? "0" : digits.substr(nz);
+  if (digits.size() > 36) return fail("quantity \"" + original + "\" is too large");
+  __int128 v = 0;
+  for (char c : digits) v = v * 10 + (c - '0');
+  if (!mul(v, static_cast<__int128>(1) << 0)) return fail("quantity \"" + original + "\" is too large");
+  for (int k = 0; k < exp2; ++k)
+    if (!mul(v, 2)) return fail("quantity \"" + original + "\" is too large");
+  if (scale >= 0) {
+    for (int k = 0; k < scale; ++k)
+      if (!mul(v, 10)) return fail("quantity \"" + original + "\" is too large");
+  } else {
+    bool remainder = false;
+    for (int k = 0; k < -scale && v != 0; ++k) {
+      if (v % 10 != 0) remainder = true;
+      v /= 10;
+    }
+    if (remainder) v += 1;  // round up to the nearest nano-unit, as apimachinery does
+  }
+  Quantity q;
+  q.nanos_ = neg ? -v : v;
+  q.text_ = original;
+  return q;
+}
+
+int64_t Quantity::milli_value() const {
+  __int128 m = nanos_ / 1000000;
+  if (nanos_ > 0 && nanos_ % 1000000 != 0) m += 1;
+  return static_cast<int64_t>(m);
+}
+
+int64_t Quantity::value() const {
+  __int128 u = nanos_ / 1000000000;
+  if (nanos_ > 0 && nanos_ % 1000000000 != 0) u += 1;
+  return static_cast<int64_t>(u);
+}
+
+bool Quantity::is_integer() const { return nanos_ % 1000000000 == 0; }
+
+}  // namespace cfo

@@ -1,0 +1,318 @@
+#include "core/yaml.hpp"
+
+#include <yaml.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <regex>
+
+namespace cfo::yaml {
+
+namespace {
+
+// --- scalar resolution (go-yaml v2 rules) -----------------------------------------------------------------
+
+bool is_null_word(std::string_view s) { return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL"; }
+
+std::optional<bool> bool_word(std::string_view s) {
+  static const char* yes[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
+  static const char* no[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
+  for (auto w : yes)
+    if (s == w) return true;
+  for (auto w : no)
+    if (s == w) return false;
+  return std::nullopt;
+}
+
+std::optional<int64_t> int_word(std::string_view s) {
+  static const std::regex dec(R"([-+]?(0|[1-9][0-9_]*))");
+  static const std::regex hex(R"([-+]?0x[0-9a-fA-F_]+)");
+  static const std::regex oct(R"([-+]?0o?[0-7_]+)");
+  static const std::regex bin(R"([-+]?0b[01_]+)");
+  std::string t(s);
+  int base = 0;
+  if (std::regex_match(t, dec))
+    base = 10;
+  else if (std::regex_match(t, hex))
+    base = 16;
+  else if (std::regex_match(t, bin))
+    base = 2;
+  else if (std::regex_match(t, oct))
+    base = 8;
+  else
+    return std::nullopt;
+  std::string clean;
+  for (char c : t)
+    if (c != '_') clean += c;
+  bool neg = !clean.empty() && clean[0] == '-';
+  std::size_t off = (!clean.empty() && (clean[0] == '-' || clean[0] == '+')) ? 1 : 0;
+  if (base == 16 || base == 2) off += 2;
+  if (base == 8 && clean.size() > off + 1 && clean[off] == '0' && clean[off + 1] == 'o') off += 2;
+  errno = 0;
+  char* end = nullptr;
+  long long v = std::strtoll(clean.c_str() + off, &end, base);
+  if (errno == ERANGE || *end != '\0') return std::nullopt;
+  return neg ? -v : v;
+}
+
+std::optional<double> float_word(std::string_view s) {
+  static const std::regex fl(R"([-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?)");
+  if (s == ".inf" || s == ".Inf" || s == ".INF" || s == "+.inf" || s == "+.Inf" || s == "+.INF") return HUGE_VAL;
+  if (s == "-.inf" || s == "-.Inf" || s == "-.INF") return -HUGE_VAL;
+  if (s == ".nan" || s == ".NaN" || s == ".NAN") return NAN;
+  std::string t(s);
+  if (!std::regex_match(t, fl)) return std::nullopt;
+  std::string clean;
+  for (char c : t)
+    if (c != '_') clean += c;
+  return std::strtod(clean.c_str(), nullptr);
+}
+
+json::Value resolve_plain(std::string_view s, json::Allocator& a) {
+  if (is_null_word(s)) return json::Value(rapidjson::kNullType);
+  if (auto b = bool_word(s)) return json::Value(*b);
+  if (auto i = int_word(s)) return json::Value(static_cast<int64_t>(*i));
+  if (auto f = float_word(s)) {
+    if (std::isfinite(*f)) return json::Value(*f);
+    return json::str(s, a);  // JSON has no inf/nan: keep the text
+  }
+  return json::str(s, a);
+}
+
+// --- parser ----------------------------------------------------------------------------------------------
+
+struct Parser {
+  yaml_parser_t p{};
+  yaml_event_t ev{};
+  bool have_event = false;
+  std::map<std::string, json::Document> anchors;
+
+  ~Parser() {
+    if (have_event) yaml_event_delete(&ev);
+    yaml_parser_delete(&p);
+  }
+
+  Error error_here(const std::string& what) const {
+    return Error{"YAML " + what + " at line " + std::to_string(p.problem_mark.line + 1) + ", column " +
+                 std::to_string(p.problem_mark.column + 1) + (p.problem ? std::string(": ") + p.problem : "")};
+  }
+
+  Result<void> next() {
+    if (have_event) yaml_event_delete(&ev);
+    have_event = false;
+    if (!yaml_parser_parse(&p, &ev)) return std::unexpected(error_here("syntax error"));
+    have_event = true;
+    return {};
+  }
+
+  std::string mark() const {
+    return "line " + std::to_string(ev.start_mark.line + 1) + ", column " + std::to_string(ev.start_mark.column + 1);
+  }
+
+  void remember(const yaml_char_t* anchor, const json::Value& v) {
+    if (!anchor) return;
+    json::Document d;
+    d.CopyFrom(v, d.GetAllocator());
+    anchors[reinterpret_cast<const char*>(anchor)] = std::move(d);
+  }
+
+  // Parses the node whose start event is the current event into `out`.
+  Result<void> node(json::Value& out, json::Allocator& a, int depth) {
+    if (depth > 256) return fail("YAML nesting deeper than 256 levels at " + mark());
+    switch (ev.type) {
+      case YAML_ALIAS_EVENT: {
+        std::string name(reinterpret_cast<const char*>(ev.data.alias.anchor));
+        auto it = anchors.find(name);
+        if (it == anchors.end()) return fail("YAML alias *" + name + " has no anchor, at " + mark());
+        out.CopyFrom(it->second, a);
+        return {};
+      }
+      case YAML_SCALAR_EVENT: {
+        std::string_view text(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
+        const char* tag = reinterpret_cast<const char*>(ev.data.scalar.tag);
+        std::string t = tag ? tag : "";
+        if (t == YAML_STR_TAG || t == "!") {
+          out = json::str(text, a);
+        } else if (!t.empty() && t != YAML_INT_TAG && t != YAML_FLOAT_TAG && t != YAML_BOOL_TAG &&
+                   t != YAML_NULL_TAG) {
+          out = json::str(text, a);
+        } else if (ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE || !t.empty()) {
+          out = resolve_plain(text, a);
+        } else {
+          out = json::str(text, a);
+        }
+        remember(ev.data.scalar.anchor, out);
+        return {};
+      }
+      case YAML_SEQUENCE_START_EVENT: {
+        std::string anchor = ev.data.sequence_start.anchor
+                                 ? reinterpret_cast<const char*>(ev.data.sequence_start.anchor)
+                                 : "";
+        out.SetArray();
+        for (;;) {
+          if (auto r = next(); !r) return r;
+          if (ev.type == YAML_SEQUENCE_END_EVENT) break;
+          json::Value item;
+          if (auto r = node(item, a, depth + 1); !r) return r;
+          out.PushBack(std::move(item), a);
+        }
+        if (!anchor.empty()) remember(reinterpret_cast<const yaml_char_t*>(anchor.c_str()), out);
+        return {};
+      }
+      case YAML_MAPPING_START_EVENT: {
+        std::string anchor = ev.data.mapping_start.anchor
+                                 ? reinterpret_cast<const char*>(ev.data.mapping_start.anchor)
+                                 : "";
+        out.SetObject();
+        for (;;) {
+          if (auto r = next(); !r) return r;
+          if (ev.type == YAML_MAPPING_END_EVENT) break;
+          if (ev.type != YAML_SCALAR_EVENT && ev.type != YAML_ALIAS_EVENT)
+            return fail("YAML mapping key is not a scalar at " + mark());
+          // Keys keep their literal text (JSON object keys are strings), so `y:` or `on:` stay as written.
+          std::string key_text;
+          bool merge = false;
+          if (ev.type == YAML_SCALAR_EVENT) {
+            key_text.assign(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
+            merge = key_text == "<<" && ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+          } else {
+            json::Value key;
+            if (auto r = node(key, a, depth + 1); !r) return r;
+            key_text = key.IsString() ? std::string(key.GetString(), key.GetStringLength()) : json::dump(key);
+          }
+          if (auto r = next(); !r) return r;
+          json::Value val;
+          if (auto r = node(val, a, depth + 1); !r) return r;
+          if (merge) {
+            auto merge_one = [&](json::Value& src) {
+              if (!src.IsObject()) return;
+              for (auto& m : src.GetObject())
+                if (!out.HasMember(m.name)) out.AddMember(json::Value(m.name, a), json::Value(m.value, a), a);
+            };
+            if (val.IsArray())
+              for (auto& v : val.GetArray()) merge_one(v);
+            else
+              merge_one(val);
+            continue;
+          }
+          if (json::Value* existing = json::find(out, key_text))
+            *existing = std::move(val);  // later keys win, as in go-yaml's non-strict mode
+          else
+            out.AddMember(json::str(key_text, a), std::move(val), a);
+        }
+        if (!anchor.empty()) remember(reinterpret_cast<const yaml_char_t*>(anchor.c_str()), out);
+        return {};
+      }
+      default:
+        return fail("unexpected YAML event at " + mark());
+    }
+  }
+};
+
+// --- emitter ---------------------------------------------------------------------------------------------
+
+struct Emitter {
+  yaml_emitter_t e{};
+  std::string out;
+  bool ok = true;
+
+  static int write(void* data, unsigned char* buf, size_t size) {
+    static_cast<Emitter*>(data)->out.append(reinterpret_cast<char*>(buf), size);
+    return 1;
+  }
+
+  void emit(yaml_event_t& ev) {
+    if (ok && !yaml_emitter_emit(&e, &ev)) ok = false;
+  }
+
+  void scalar(std::string_view s, bool force_quote) {
+    yaml_event_t ev;
+    bool multiline = s.find('\n') != std::string_view::npos;
+    yaml_scalar_style_t style = force_quote ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
+                                : multiline ? YAML_LITERAL_SCALAR_STYLE
+                                            : YAML_ANY_SCALAR_STYLE;
+    yaml_scalar_event_initialize(&ev, nullptr, nullptr,
+                                 reinterpret_cast<yaml_char_t*>(const_cast<char*>(s.data())),
+                                 static_cast<int>(s.size()), force_quote ? 0 : 1, 1, style);
+    emit(ev);
+  }
+
+  void value(const json::Value& v) {
+    yaml_event_t ev;
+    if (v.IsObject()) {
+      yaml_mapping_start_event_initialize(&ev, nullptr, nullptr, 1,
+                                          v.MemberCount() == 0 ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+      emit(ev);
+      for (auto& m : v.GetObject()) {
+        std::string_view k(m.name.GetString(), m.name.GetStringLength());
+        json::Document probe;
+        scalar(k, !resolve_plain(k, probe.GetAllocator()).IsString());
+        value(m.value);
+      }
+      yaml_mapping_end_event_initialize(&ev);
+      emit(ev);
+    } else if (v.IsArray()) {
+      yaml_sequence_start_event_initialize(&ev, nullptr, nullptr, 1,
+                                           v.Size() == 0 ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+      emit(ev);
+      for (auto& item : v.GetArray()) value(item);
+      yaml_sequence_end_event_initialize(&ev);
+      emit(ev);
+    } else if (v.IsString()) {
+      std::string_view s(v.GetString(), v.GetStringLength());
+      json::Document probe;
+      bool ambiguous = !resolve_plain(s, probe.GetAllocator()).IsString();
+      scalar(s, ambiguous);
+    } else {
+      std::string text = v.IsNull() ? "null" : json::dump(v);
+      scalar(text, false);
+    }
+  }
+};
+
+}  // namespace
+
+Result<std::vector<json::Document>> to_json(std::string_view text) {
+  Parser ps;
+  if (!yaml_parser_initialize(&ps.p)) return fail("cannot initialise the YAML parser");
+  yaml_parser_set_input_string(&ps.p, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+  std::vector<json::Document> docs;
+  for (;;) {
+    if (auto r = ps.next(); !r) return std::unexpected(r.error());
+    if (ps.ev.type == YAML_STREAM_END_EVENT) break;
+    if (ps.ev.type != YAML_DOCUMENT_START_EVENT) continue;
+    if (auto r = ps.next(); !r) return std::unexpected(r.error());
+    if (ps.ev.type == YAML_DOCUMENT_END_EVENT) continue;
+    json::Document d;
+    if (auto r = ps.node(d, d.GetAllocator(), 0); !r) return std::unexpected(r.error());
+    if (auto r = ps.next(); !r) return std::unexpected(r.error());  // DOCUMENT_END
+    ps.anchors.clear();
+    if (!d.IsNull()) docs.push_back(std::move(d));
+  }
+  return docs;
+}
+
+std::string from_json(const json::Value& v) {
+  Emitter em;
+  yaml_emitter_initialize(&em.e);
+  yaml_emitter_set_output(&em.e, &Emitter::write, &em);
+  yaml_emitter_set_unicode(&em.e, 1);
+  yaml_emitter_set_width(&em.e, -1);
+  yaml_emitter_set_indent(&em.e, 2);
+  yaml_event_t ev;
+  yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+  em.emit(ev);
+  yaml_document_start_event_initialize(&ev, nullptr, nullptr, nullptr, 1);
+  em.emit(ev);
+  em.value(v);
+  yaml_document_end_event_initialize(&ev, 1);
+  em.emit(ev);
+  yaml_stream_end_event_initialize(&ev);
+  em.emit(ev);
+  yaml_emitter_delete(&em.e);
+  return em.out;
+}
+
+}  // namespace cfo::yaml

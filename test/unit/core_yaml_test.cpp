@@ -1,0 +1,55 @@
+#include <gtest/gtest.h>
+
+#include "core/json.hpp"
+#include "core/yaml.hpp"
+
+using namespace cfo;
+
+TEST(Yaml, ResolvesScalarsAsKubernetesDoes) {
+  auto docs = yaml::to_json("a: 1\nb: \"1\"\nc: true\nd: yes\ne: ~\nf: 1.5\ng: hello\nh: '0x10'\ni: 0x10\nj: !!str 3\n");
+  ASSERT_TRUE(docs.has_value()) << docs.error().message;
+  ASSERT_EQ(docs->size(), 1u);
+  const auto& d = (*docs)[0];
+  EXPECT_TRUE(d["a"].IsInt64());
+  EXPECT_TRUE(d["b"].IsString());
+  EXPECT_TRUE(d["c"].IsBool());
+  EXPECT_TRUE(d["d"].IsBool());
+  EXPECT_TRUE(d["e"].IsNull());
+  EXPECT_TRUE(d["f"].IsDouble());
+  EXPECT_STREQ(d["g"].GetString(), "hello");
+  EXPECT_TRUE(d["h"].IsString());
+  EXPECT_EQ(d["i"].GetInt64(), 16);
+  EXPECT_TRUE(d["j"].IsString());
+}
+
+TEST(Yaml, SplitsDocumentsAndSkipsEmptyOnes) {
+  auto docs = yaml::to_json("---\na: 1\n---\n---\nb: 2\n");
+  ASSERT_TRUE(docs.has_value());
+  EXPECT_EQ(docs->size(), 2u);
+}
+
+TEST(Yaml, ExpandsAnchorsAliasesAndMergeKeys) {
+  auto docs = yaml::to_json("base: &b {x: 1, y: 2}\nuse: *b\nmerged:\n  <<: *b\n  y: 3\n");
+  ASSERT_TRUE(docs.has_value());
+  const auto& d = (*docs)[0];
+  EXPECT_EQ(d["use"]["x"].GetInt64(), 1);
+  EXPECT_EQ(d["merged"]["x"].GetInt64(), 1);
+  EXPECT_EQ(d["merged"]["y"].GetInt64(), 3);
+}
+
+TEST(Yaml, ReportsSyntaxErrorsWithPosition) {
+  auto docs = yaml::to_json("a: [1, 2\nb: 3\n");
+  ASSERT_FALSE(docs.has_value());
+  EXPECT_NE(docs.error().message.find("line"), std::string::npos);
+}
+
+TEST(Yaml, EmitsAmbiguousStringsQuotedAndRoundTrips) {
+  auto in = json::parse(R"({"num-cpus":"1","block":"true","n":1,"empty":{},"list":[],"s":"plain","nul":"null","multi":"a\nb"})");
+  ASSERT_TRUE(in.has_value());
+  std::string text = yaml::from_json(*in);
+  EXPECT_NE(text.find("num-cpus: \"1\""), std::string::npos) << text;
+  EXPECT_NE(text.find("block: \"true\""), std::string::npos) << text;
+  auto back = yaml::to_json(text);
+  ASSERT_TRUE(back.has_value()) << back.error().message;
+  EXPECT_EQ(json::dump((*back)[0]), json::dump(*in));
+}
