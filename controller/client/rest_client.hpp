@@ -1,0 +1,109 @@
+#pragma once
+// HTTPS requests to the apiserver over Boost.Beast, with token or client-certificate auth and verified TLS.
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "client/kubeconfig.hpp"
+#include "core/error.hpp"
+#include "core/json.hpp"
+
+namespace cfo::client {
+
+/// A resource type: group ("" for core), version, plural resource name, and whether it is namespaced.
+struct ResourceType {
+  std::string group;
+  std::string version;
+  std::string plural;
+  bool namespaced = true;
+
+  /// "/api/v1" for the core group, "/apis/<group>/<version>" otherwise.
+  std::string api_prefix() const;
+  /// Collection path: "<prefix>/namespaces/<ns>/<plural>", or "<prefix>/<plural>" when ns is empty or the type
+  /// is cluster-scoped.
+  std::string collection_path(const std::string& ns) const;
+  /// Object path: collection_path(ns) + "/" + name.
+  std::string object_path(const std::string& ns, const std::string& name) const;
+};
+
+/// A raw HTTP response. `body` is the full body; `retry_after_seconds` is set from a Retry-After header (0 if absent).
+struct Response {
+  unsigned status = 0;
+  std::string body;
+  int retry_after_seconds = 0;
+};
+
+/// Options of a write. `field_manager` is sent as ?fieldManager=; `force` adds ?force=true (server-side apply);
+/// `dry_run` adds ?dryRun=All.
+struct WriteOptions {
+  std::string field_manager = "codeflare-operator";
+  bool force = true;
+  bool dry_run = false;
+};
+
+/// Stops a blocking watch from another thread.
+class StopToken {
+ public:
+  void request_stop();
+  bool stop_requested() const { return stopped_.load(); }
+  /// Registers a callback run by request_stop() (e.g. closing a socket). Runs at once if already stopped.
+  /// Returns an id for remove_callback.
+  int on_stop(std::function<void()> cb);
+  void remove_callback(int id);
+
+ private:
+  std::atomic<bool> stopped_{false};
+  std::mutex mu_;
+  int next_id_ = 0;
+  std::map<int, std::function<void()>> callbacks_;
+};
+
+/// A client for one apiserver. Thread-safe: every call opens its own connection (HTTP/1.1, TLS 1.2+), so calls
+/// from several threads do not share state. Timeouts: connect+TLS 10 s, a whole non-watch request 60 s.
+class RestClient {
+ public:
+  explicit RestClient(ClientConfig cfg);
+
+  /// Sends one request. `target` is the path with query ("/api/v1/namespaces?limit=500"). Returns the response
+  /// for any HTTP status; errors are transport failures only (connect, TLS, timeout).
+  Result<Response> request(std::string_view method, const std::string& target, const std::string& body = {},
+                           const std::string& content_type = "application/json");
+
+  /// GET and parse. A non-2xx status becomes an Error with http_status and the apiserver's Status message/reason.
+  Result<json::Document> get_json(const std::string& target);
+
+  /// Server-side apply (PATCH, application/apply-patch+yaml with a JSON body) of `obj` to `path`
+  /// (an object path, or object path + "/status"). Returns the object the server returned.
+  Result<json::Document> apply(const std::string& path, const json::Value& obj, const WriteOptions& opts = {});
+
+  /// JSON merge patch (application/merge-patch+json).
+  Result<json::Document> merge_patch(const std::string& path, const json::Value& patch, const WriteOptions& opts = {});
+
+  /// POST `obj` to a collection path.
+  Result<json::Document> create(const std::string& collection_path, const json::Value& obj,
+                                const WriteOptions& opts = {});
+
+  /// DELETE an object path. 404 is not an error.
+  Result<void> remove(const std::string& path);
+
+  /// Streams a watch: GET `target` (which must carry ?watch=1 or &watch=true) and calls `on_line` for every
+  /// newline-delimited JSON line. Returns when the server ends the stream, when `on_line` returns false, or when
+  /// `stop` is requested (then it returns successfully). A non-2xx status is returned as an Error with http_status.
+  Result<void> watch(const std::string& target, const std::function<bool(std::string_view)>& on_line,
+                     StopToken& stop);
+
+  const ClientConfig& config() const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+/// Turns a non-2xx response into an Error carrying the Status message, reason and code.
+Error status_error(const Response& r);
+
+}  // namespace cfo::client
