@@ -1,0 +1,37 @@
+#include "runtime/clock.hpp"
+
+namespace cfo::runtime {
+
+NowFn steady_now() {
+  return [] { return std::chrono::steady_clock::now(); };
+}
+
+int64_t millis_between(TimePoint from, TimePoint to) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
+}
+
+TimePoint ManualClock::now() const {
+  std::lock_guard lk(mu_);
+  return now_;
+}
+
+void ManualClock::advance_ms(int64_t delta_ms) {
+  std::vector<std::function<void()>> listeners;
+  {
+    std::lock_guard lk(mu_);
+    if (delta_ms > 0) now_ += std::chrono::milliseconds(delta_ms);
+    listeners = listeners_;
+  }
+  for (auto& l : listeners) l();
+}
+
+NowFn ManualClock::fn() const {
+  return [this] { return now(); };
+}
+
+void ManualClock::on_advance(std::function<void()> listener) {
+  std::lock_guard lk(mu_);
+  listeners_.push_back(std::move(listener));
+}
+
+}  // namespace cfo::runtime

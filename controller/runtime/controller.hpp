@@ -1,0 +1,106 @@
+#pragma once
+// Worker threads that pull keys from a WorkQueue and reconcile them (controller-runtime internal/controller).
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/json.hpp"
+#include "runtime/informer.hpp"
+#include "runtime/object_key.hpp"  // key_of, split_key, controller_owner_key
+#include "runtime/work_queue.hpp"
+
+namespace cfo::runtime {
+
+/// The outcome of one reconcile (controller-runtime reconcile.Result + error).
+struct ReconcileResult {
+  enum class Kind { Ok, RequeueAfter, Error };
+  Kind kind = Kind::Ok;
+  int64_t requeue_after_ms = 0;  ///< for RequeueAfter: > 0 (<= 0 is handled as Ok)
+  std::string error;             ///< for Error: what went wrong (logged)
+
+  /// Converged: the key's failures are forgotten.
+  static ReconcileResult ok() { return {}; }
+  /// Look again after `delay_ms` (e.g. to poll a child's progress), without counting a failure.
+  static ReconcileResult requeue_after(int64_t delay_ms) { return {Kind::RequeueAfter, delay_ms, {}}; }
+  /// Failed: retried with the key's exponential backoff.
+  static ReconcileResult failed(std::string message) { return {Kind::Error, 0, std::move(message)}; }
+};
+
+/// Reconciles the object named by `key` ("namespace/name"): reads the world, converges, reports the outcome.
+using ReconcileFn = std::function<ReconcileResult(const std::string& key)>;
+
+/// controller-runtime controller.Options defaults.
+struct ControllerOptions {
+  std::string name = "codeflareworkload";  ///< for logs
+  int max_concurrent_reconciles = 1;       ///< worker threads (controller-runtime MaxConcurrentReconciles: 1)
+};
+
+/// What a Controller did, cumulative (controller_runtime_reconcile_total by result, plus panics).
+struct ControllerStats {
+  uint64_t success = 0;
+  uint64_t requeue_after = 0;
+  uint64_t error = 0;
+  uint64_t exceptions = 0;  ///< reconciles that threw (also counted in `error`)
+};
+
+/// Runs max_concurrent_reconciles workers; each loops get() → reconcile → handle → done(). Handling follows
+/// controller-runtime reconcileHandler:
+/// - Error → add_rate_limited(key) (per-key exponential backoff) and a log line;
+/// - RequeueAfter(d) → forget(key) + add_after(key, d);
+/// - Ok → forget(key).
+/// An exception thrown by the reconcile function is caught, logged and handled as an Error
+/// (controller-runtime RecoverPanic, on by default). The queue guarantees one key is never reconciled by two
+/// workers at once.
+class Controller {
+ public:
+  Controller(ControllerOptions opts, std::shared_ptr<WorkQueue> queue, ReconcileFn reconcile);
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+  /// Stops and joins the workers.
+  ~Controller();
+
+  /// Starts the workers. Error when already started or when the options are invalid.
+  Result<void> start();
+  /// Shuts the queue down (waiting keys are dropped) and joins the workers after their current reconcile.
+  /// Idempotent; call it from one thread (the owner), not from a reconcile.
+  void stop();
+
+  /// One worker step on the caller's thread: takes a key (blocking), reconciles it and handles the outcome.
+  /// Returns false once the queue is shut down. Lets tests drive the controller without threads.
+  bool process_next();
+
+  /// The queue the workers pull from (shared with whoever enqueues keys).
+  WorkQueue& queue() { return *queue_; }
+  /// Counters of reconcile outcomes so far.
+  ControllerStats stats() const;
+
+ private:
+  void handle(const std::string& key);
+
+  ControllerOptions opts_;
+  std::shared_ptr<WorkQueue> queue_;
+  ReconcileFn reconcile_;
+  std::vector<std::thread> workers_;
+  std::atomic<bool> started_{false};
+  std::atomic<uint64_t> success_{0}, requeue_after_{0}, error_{0}, exceptions_{0};
+};
+
+/// Maps an object to the queue key it should wake, or std::nullopt to ignore it.
+using KeyMapper = std::function<std::optional<std::string>(const json::Value& object)>;
+
+/// The object's own key (For(): controller-runtime handler.EnqueueRequestForObject).
+KeyMapper own_key();
+/// The key of its controlling owner of `api_group`/`kind` (Owns(): EnqueueRequestForOwner + OnlyControllerOwner).
+KeyMapper owner_key(std::string api_group, std::string kind);
+
+/// Registers add/update/delete handlers on `informer` that add mapper(object) to `queue` (for updates, both the
+/// old and the new object are mapped, so a changed owner wakes both). Call before informer.start().
+void enqueue_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeyMapper mapper);
+
+}  // namespace cfo::runtime

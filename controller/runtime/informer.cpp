@@ -1,0 +1,266 @@
+#include "runtime/informer.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <memory>
+
+#include "core/watch_event.hpp"
+
+namespace cfo::runtime {
+
+namespace {
+
+/// List items carry no apiVersion/kind for built-in types; fill them from the list ("RayClusterList" → "RayCluster")
+/// so that handlers (and event recorders) can name the object.
+ObjectPtr item_object(const json::Value& item, const std::string& api_version, const std::string& kind) {
+  auto doc = std::make_shared<json::Document>(json::clone(item));
+  if (doc->IsObject()) {
+    if (!api_version.empty() && !json::find(*doc, "apiVersion"))
+      json::set(*doc, "apiVersion", json::str(api_version, doc->GetAllocator()), doc->GetAllocator());
+    if (!kind.empty() && !json::find(*doc, "kind"))
+      json::set(*doc, "kind", json::str(kind, doc->GetAllocator()), doc->GetAllocator());
+  }
+  return doc;
+}
+
+std::string item_kind(const json::Value& list) {
+  std::string kind = json::get_string(list, "kind").value_or("");
+  constexpr std::string_view suffix = "List";
+  if (kind.size() > suffix.size() && kind.ends_with(suffix)) return kind.substr(0, kind.size() - suffix.size());
+  return {};
+}
+
+std::string status_message(const json::Value& status) {
+  std::string msg = json::get_string(status, "message").value_or("");
+  std::string reason = json::get_string(status, "reason").value_or("");
+  int64_t code = json::get_int(status, "code").value_or(0);
+  return "code " + std::to_string(code) + (reason.empty() ? "" : " " + reason) + (msg.empty() ? "" : ": " + msg);
+}
+
+}  // namespace
+
+ListWatcher rest_list_watcher(client::RestClient client) {
+  auto shared = std::make_shared<client::RestClient>(std::move(client));
+  ListWatcher lw;
+  lw.list = [shared](const std::string& target) { return shared->get_json(target); };
+  lw.watch = [shared](const std::string& target, const std::function<bool(std::string_view)>& on_line,
+                      client::StopToken& stop) { return shared->watch(target, on_line, stop); };
+  return lw;
+}
+
+Informer::Informer(ListWatcher io, InformerOptions opts)
+    : io_(std::move(io)),
+      opts_(std::move(opts)),
+      path_(opts_.resource.collection_path(opts_.namespace_name)),
+      watcher_(
+          [&] {
+            WatcherOptions w = opts_.watcher;
+            w.label_selector = opts_.label_selector;
+            return w;
+          }(),
+          opts_.now, opts_.uniform) {}
+
+Informer::Informer(client::RestClient client, InformerOptions opts)
+    : Informer(rest_list_watcher(std::move(client)), std::move(opts)) {}
+
+Informer::~Informer() { stop(); }
+
+void Informer::on_add(ObjectHandler handler) {
+  if (started_) {
+    spdlog::warn("informer {}: on_add registered after start is ignored", path_);
+    return;
+  }
+  add_handlers_.push_back(std::move(handler));
+}
+
+void Informer::on_update(UpdateHandler handler) {
+  if (started_) {
+    spdlog::warn("informer {}: on_update registered after start is ignored", path_);
+    return;
+  }
+  update_handlers_.push_back(std::move(handler));
+}
+
+void Informer::on_delete(ObjectHandler handler) {
+  if (started_) {
+    spdlog::warn("informer {}: on_delete registered after start is ignored", path_);
+    return;
+  }
+  delete_handlers_.push_back(std::move(handler));
+}
+
+Result<void> Informer::start() {
+  if (started_.exchange(true)) return fail("informer " + path_ + ": already started");
+  if (!io_.list || !io_.watch) return fail("informer " + path_ + ": list/watch functions are not set");
+  thread_ = std::thread([this] { run(); });
+  return {};
+}
+
+void Informer::stop() {
+  stop_.request_stop();
+  {
+    std::lock_guard lk(mu_);
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+bool Informer::has_synced() const { return synced_.load(); }
+
+bool Informer::wait_for_sync(int64_t timeout_ms) {
+  std::unique_lock lk(mu_);
+  cv_.wait_for(lk, std::chrono::milliseconds(timeout_ms),
+               [&] { return synced_.load() || stop_.stop_requested(); });
+  return synced_.load();
+}
+
+InformerStats Informer::stats() const {
+  return {lists_completed_.load(), relists_.load(), watch_errors_.load(), list_errors_.load()};
+}
+
+bool Informer::sleep_ms(int64_t delay_ms) {
+  std::unique_lock lk(mu_);
+  cv_.wait_for(lk, std::chrono::milliseconds(delay_ms), [&] { return stop_.stop_requested(); });
+  return !stop_.stop_requested();
+}
+
+void Informer::run() {
+  spdlog::debug("informer {}: started", path_);
+  std::vector<ObjectPtr> pending;  // items of the pages of the list in progress
+  while (!stop_.stop_requested()) {
+    const bool first_page = watcher_.state() == WatcherState::NeedList;
+    WatcherRequest req = watcher_.next_request();
+    if (req.delay_ms > 0) {
+      spdlog::debug("informer {}: retrying in {} ms", path_, req.delay_ms);
+      if (!sleep_ms(req.delay_ms)) break;
+    }
+    const std::string target = path_ + "?" + req.query;
+    if (req.kind == WatcherRequest::Kind::List) {
+      if (first_page) pending.clear();
+      do_list(target, pending);
+    } else {
+      do_watch(target);
+    }
+  }
+  spdlog::debug("informer {}: stopped", path_);
+}
+
+void Informer::do_list(const std::string& target, std::vector<ObjectPtr>& pending) {
+  auto page = io_.list(target);
+  if (stop_.stop_requested()) return;
+  if (!page) {
+    ++list_errors_;
+    log_request_error("list", page.error());
+    watcher_.on_list_error(page.error());
+    return;
+  }
+  const std::string api_version = json::get_string(*page, "apiVersion").value_or("");
+  const std::string kind = item_kind(*page);
+  if (const json::Value* items = json::find(*page, "items"); items && items->IsArray())
+    for (const auto& item : items->GetArray()) pending.push_back(item_object(item, api_version, kind));
+
+  auto last = watcher_.on_list_page(*page);
+  if (!last) {
+    ++list_errors_;
+    spdlog::warn("informer {}: {}", path_, last.error().message);
+    watcher_.on_list_error(last.error());
+    return;
+  }
+  if (!*last) return;  // more pages
+
+  const std::size_t count = pending.size();
+  std::vector<StoreChange> changes = store_.replace(std::move(pending));
+  pending.clear();
+  ++lists_completed_;
+  spdlog::debug("informer {}: listed {} objects at resourceVersion {}", path_, count, watcher_.resource_version());
+  for (const auto& change : changes) dispatch(change);
+  if (!synced_.exchange(true)) {
+    { std::lock_guard lk(mu_); }
+    cv_.notify_all();
+  }
+}
+
+void Informer::do_watch(const std::string& target) {
+  bool restarted = false;
+  auto on_line = [&](std::string_view line) -> bool {
+    if (stop_.stop_requested()) return false;
+    if (line.find_first_not_of(" \t\r\n") == std::string_view::npos) return true;
+    auto ev = decode_watch_event(line);
+    if (!ev) {
+      ++watch_errors_;
+      spdlog::warn("informer {}: undecodable watch event ({}); reconnecting", path_, ev.error().message);
+      watcher_.on_watch_error(ev.error());
+      restarted = true;
+      return false;
+    }
+    const WatchEventAction action = watcher_.on_watch_event(*ev);
+    if (action == WatchEventAction::Restart) {
+      restarted = true;
+      if (ev->type == WatchEvent::Type::Error && json::get_int(ev->object, "code").value_or(0) == 410) {
+        ++relists_;
+        spdlog::info("informer {}: watch expired ({}); relisting", path_, status_message(ev->object));
+      } else {
+        ++watch_errors_;
+        const int64_t code = json::get_int(ev->object, "code").value_or(0);
+        if (code == 403)
+          spdlog::error("informer {}: watch forbidden ({}); the cache stays stale until RBAC allows it", path_,
+                        status_message(ev->object));
+        else
+          spdlog::warn("informer {}: watch error ({}); reconnecting with backoff", path_, status_message(ev->object));
+      }
+      return false;
+    }
+    if (action == WatchEventAction::Apply) {
+      WatchEvent::Type type = ev->type;
+      auto object = std::make_shared<const json::Document>(std::move(ev->object));
+      if (auto change = store_.apply(type, std::move(object))) dispatch(*change);
+    }
+    return !stop_.stop_requested();
+  };
+
+  auto result = io_.watch(target, on_line, stop_);
+  if (stop_.stop_requested() || restarted) return;
+  if (!result) {
+    if (result.error().is_gone()) {
+      ++relists_;
+      spdlog::info("informer {}: watch request expired ({}); relisting", path_, result.error().message);
+    } else {
+      ++watch_errors_;
+      log_request_error("watch", result.error());
+    }
+    watcher_.on_watch_error(result.error());
+    return;
+  }
+  watcher_.on_watch_closed();
+}
+
+void Informer::dispatch(const StoreChange& change) {
+  try {
+    switch (change.kind) {
+      case StoreChange::Kind::Added:
+        for (auto& h : add_handlers_) h(change.object);
+        break;
+      case StoreChange::Kind::Updated:
+        for (auto& h : update_handlers_) h(change.old_object, change.object);
+        break;
+      case StoreChange::Kind::Deleted:
+        for (auto& h : delete_handlers_) h(change.object);
+        break;
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("informer {}: event handler threw for {}: {}", path_, change.key, e.what());
+  } catch (...) {
+    spdlog::error("informer {}: event handler threw for {}", path_, change.key);
+  }
+}
+
+void Informer::log_request_error(std::string_view what, const Error& e) {
+  if (e.http_status == 403)
+    spdlog::error("informer {}: {} forbidden ({}); the cache stays stale until RBAC allows it; retrying", path_, what,
+                  e.message);
+  else
+    spdlog::warn("informer {}: {} failed ({}); retrying with backoff", path_, what, e.message);
+}
+
+}  // namespace cfo::runtime

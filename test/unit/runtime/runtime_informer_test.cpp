@@ -1,0 +1,345 @@
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/json.hpp"
+#include "runtime/controller.hpp"
+#include "runtime/informer.hpp"
+#include "runtime/work_queue.hpp"
+
+using namespace cfo;
+using namespace cfo::runtime;
+using namespace std::chrono_literals;
+
+namespace {
+
+json::Document doc(const std::string& text) {
+  auto d = json::parse(text);
+  EXPECT_TRUE(d.has_value()) << text;
+  return d ? std::move(*d) : json::Document{};
+}
+
+std::string item(const std::string& name, const std::string& rv, const std::string& extra_meta = "") {
+  return R"({"metadata":{"name":")" + name + R"(","namespace":"ns","resourceVersion":")" + rv + "\"" + extra_meta +
+         "}}";
+}
+
+std::string list(const std::string& rv, const std::vector<std::string>& items, const std::string& cont = "") {
+  std::string out = R"({"apiVersion":"ray.io/v1","kind":"RayClusterList","metadata":{"resourceVersion":")" + rv + "\"";
+  if (!cont.empty()) out += R"(,"continue":")" + cont + "\"";
+  out += R"(},"items":[)";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + items[i];
+  return out + "]}";
+}
+
+std::string line(const std::string& type, const std::string& object) {
+  return R"({"type":")" + type + R"(","object":)" + object + "}";
+}
+
+/// A scripted apiserver: answers lists and watches in order; once a script runs out, the request blocks until the
+/// informer stops (as an idle watch would).
+class FakeApi {
+ public:
+  struct Stream {
+    std::vector<std::string> lines;
+    Result<void> end;
+  };
+
+  void add_list(Result<json::Document> answer) {
+    std::lock_guard lk(mu_);
+    lists_.push_back(std::move(answer));
+  }
+  void add_watch(std::vector<std::string> lines, Result<void> end = {}) {
+    std::lock_guard lk(mu_);
+    watches_.push_back({std::move(lines), std::move(end)});
+  }
+
+  ListWatcher io() {
+    ListWatcher lw;
+    lw.list = [this](const std::string& target) -> Result<json::Document> {
+      std::unique_lock lk(mu_);
+      list_targets_.push_back(target);
+      if (lists_.empty()) {
+        lk.unlock();
+        return fail("stopped");  // not reached in the tests' scripts while running
+      }
+      auto answer = std::move(lists_.front());
+      lists_.pop_front();
+      return answer;
+    };
+    lw.watch = [this](const std::string& target, const std::function<bool(std::string_view)>& on_line,
+                      client::StopToken& stop) -> Result<void> {
+      std::optional<Stream> stream;
+      {
+        std::lock_guard lk(mu_);
+        watch_targets_.push_back(target);
+        if (!watches_.empty()) {
+          stream = std::move(watches_.front());
+          watches_.pop_front();
+        }
+      }
+      if (stream) {
+        for (const auto& l : stream->lines)
+          if (!on_line(l)) break;
+        return stream->end;
+      }
+      // Out of script: hang like an idle watch until stopped.
+      int id = stop.on_stop([this] {
+        std::lock_guard lk(mu_);
+        cv_.notify_all();
+      });
+      {
+        std::unique_lock lk(mu_);
+        idle_ = true;
+        cv_.notify_all();
+        cv_.wait(lk, [&] { return stop.stop_requested(); });
+      }
+      stop.remove_callback(id);
+      return {};
+    };
+    return lw;
+  }
+
+  /// Waits until the informer has consumed the whole script and sits in an idle watch.
+  bool wait_idle() {
+    std::unique_lock lk(mu_);
+    return cv_.wait_for(lk, 10s, [&] { return idle_; });
+  }
+
+  std::vector<std::string> list_targets() {
+    std::lock_guard lk(mu_);
+    return list_targets_;
+  }
+  std::vector<std::string> watch_targets() {
+    std::lock_guard lk(mu_);
+    return watch_targets_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Result<json::Document>> lists_;
+  std::deque<Stream> watches_;
+  std::vector<std::string> list_targets_, watch_targets_;
+  bool idle_ = false;
+};
+
+InformerOptions options() {
+  InformerOptions o;
+  o.resource = {"ray.io", "v1", "rayclusters", true};
+  o.namespace_name = "ns";
+  o.watcher.backoff = {.initial_ms = 1, .max_ms = 1, .factor = 2.0, .jitter = 0.0, .reset_after_ms = 120000};
+  o.uniform = fixed_uniform(0.0);
+  return o;
+}
+
+/// Records handler calls as "add ns/a", "update ns/a 1->2", "delete ns/b".
+struct Recorder {
+  std::mutex mu;
+  std::vector<std::string> calls;
+
+  static std::string rv(const ObjectPtr& o) {
+    return json::get_string(*json::find(*o, "metadata"), "resourceVersion").value_or("");
+  }
+  void attach(Informer& inf) {
+    inf.on_add([this](const ObjectPtr& o) { push("add " + key_of(*o)); });
+    inf.on_update([this](const ObjectPtr& a, const ObjectPtr& b) {
+      push("update " + key_of(*b) + " " + rv(a) + "->" + rv(b));
+    });
+    inf.on_delete([this](const ObjectPtr& o) { push("delete " + key_of(*o)); });
+  }
+  void push(std::string s) {
+    std::lock_guard lk(mu);
+    calls.push_back(std::move(s));
+  }
+  std::vector<std::string> get() {
+    std::lock_guard lk(mu);
+    return calls;
+  }
+};
+
+const std::string kPath = "/apis/ray.io/v1/namespaces/ns/rayclusters";
+
+}  // namespace
+
+TEST(Informer, ListsAllPagesThenWatchesAndAppliesEvents) {
+  FakeApi api;
+  api.add_list(doc(list("10", {item("a", "9")}, "c1")));
+  api.add_list(doc(list("10", {item("b", "8")})));
+  api.add_watch({line("ADDED", item("c", "11")), line("MODIFIED", item("a", "12")),
+                 line("BOOKMARK", R"({"metadata":{"resourceVersion":"13"}})"), line("DELETED", item("b", "14"))});
+  Informer inf(api.io(), options());
+  Recorder rec;
+  rec.attach(inf);
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(inf.wait_for_sync(10000));
+  ASSERT_TRUE(api.wait_idle());
+
+  EXPECT_EQ(api.list_targets(), (std::vector<std::string>{kPath + "?limit=500", kPath + "?limit=500&continue=c1"}));
+  EXPECT_EQ(api.watch_targets(),
+            (std::vector<std::string>{
+                kPath + "?watch=1&allowWatchBookmarks=true&resourceVersion=10&timeoutSeconds=300",
+                kPath + "?watch=1&allowWatchBookmarks=true&resourceVersion=14&timeoutSeconds=300"}));
+  EXPECT_EQ(rec.get(), (std::vector<std::string>{"add ns/a", "add ns/b", "add ns/c", "update ns/a 9->12",
+                                                 "delete ns/b"}));
+  EXPECT_EQ(inf.store().keys(), (std::vector<std::string>{"ns/a", "ns/c"}));
+  ObjectPtr a = inf.store().get("ns/a");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(Recorder::rv(a), "12");
+  EXPECT_EQ(inf.stats().lists_completed, 1u);
+  inf.stop();
+}
+
+TEST(Informer, ListItemsCarryTheListsKindAndApiVersion) {
+  FakeApi api;
+  api.add_list(doc(list("10", {item("a", "9")})));
+  Informer inf(api.io(), options());
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(inf.wait_for_sync(10000));
+  ObjectPtr a = inf.store().get("ns/a");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(json::get_string(*a, "kind"), "RayCluster");
+  EXPECT_EQ(json::get_string(*a, "apiVersion"), "ray.io/v1");
+}
+
+TEST(Informer, ExpiredWatchRelistsAndReportsVanishedObjectsAsDeleted) {
+  FakeApi api;
+  api.add_list(doc(list("10", {item("a", "1"), item("b", "2")})));
+  api.add_watch({line("MODIFIED", item("a", "3")),
+                 line("ERROR", R"({"kind":"Status","code":410,"reason":"Expired","message":"too old"})")});
+  api.add_list(doc(list("20", {item("a", "4")})));
+  Informer inf(api.io(), options());
+  Recorder rec;
+  rec.attach(inf);
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(api.wait_idle());
+
+  EXPECT_EQ(api.list_targets(), (std::vector<std::string>{kPath + "?limit=500", kPath + "?limit=500"}));
+  auto watches = api.watch_targets();
+  ASSERT_EQ(watches.size(), 2u);
+  EXPECT_NE(watches[1].find("resourceVersion=20&"), std::string::npos) << watches[1];
+  EXPECT_EQ(rec.get(), (std::vector<std::string>{"add ns/a", "add ns/b", "update ns/a 1->3", "update ns/a 3->4",
+                                                 "delete ns/b"}));
+  EXPECT_EQ(inf.stats().relists, 1u);
+  EXPECT_EQ(inf.stats().lists_completed, 2u);
+  EXPECT_EQ(inf.store().keys(), (std::vector<std::string>{"ns/a"}));
+}
+
+TEST(Informer, GoneOnTheWatchRequestRelists) {
+  FakeApi api;
+  api.add_list(doc(list("10", {item("a", "1")})));
+  api.add_watch({}, fail("Expired: too old resource version", 410, "Expired"));
+  api.add_list(doc(list("30", {})));
+  Informer inf(api.io(), options());
+  Recorder rec;
+  rec.attach(inf);
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(api.wait_idle());
+  EXPECT_EQ(api.list_targets().size(), 2u);
+  EXPECT_EQ(rec.get(), (std::vector<std::string>{"add ns/a", "delete ns/a"}));
+  EXPECT_EQ(inf.stats().relists, 1u);
+}
+
+TEST(Informer, ForbiddenAndFailedWatchesAreRetriedFromTheLastVersion) {
+  FakeApi api;
+  api.add_list(doc(list("10", {})));
+  api.add_watch({}, fail("watch forbidden", 403, "Forbidden"));
+  api.add_watch({line("ADDED", item("a", "11")),
+                 line("ERROR", R"({"kind":"Status","code":500,"reason":"InternalError"})")});
+  api.add_watch({"not json"});
+  Informer inf(api.io(), options());
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(api.wait_idle());
+  EXPECT_EQ(api.list_targets().size(), 1u);  // no relist for these errors
+  auto watches = api.watch_targets();
+  ASSERT_EQ(watches.size(), 4u);
+  EXPECT_NE(watches[1].find("resourceVersion=10&"), std::string::npos) << watches[1];
+  EXPECT_NE(watches[2].find("resourceVersion=11&"), std::string::npos) << watches[2];
+  EXPECT_NE(watches[3].find("resourceVersion=11&"), std::string::npos) << watches[3];
+  EXPECT_EQ(inf.stats().watch_errors, 3u);
+  EXPECT_EQ(inf.store().keys(), (std::vector<std::string>{"ns/a"}));
+}
+
+TEST(Informer, FailedListIsRetried) {
+  FakeApi api;
+  api.add_list(fail("list forbidden", 403, "Forbidden"));
+  api.add_list(doc(list("5", {item("a", "1")})));
+  Informer inf(api.io(), options());
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(inf.wait_for_sync(10000));
+  EXPECT_EQ(inf.stats().list_errors, 1u);
+  EXPECT_EQ(inf.store().size(), 1u);
+}
+
+TEST(Informer, NotSyncedWhileListsFail) {
+  FakeApi api;
+  api.add_list(fail("boom", 500));
+  // The script then runs out: further lists fail too.
+  InformerOptions o = options();
+  o.watcher.backoff.initial_ms = o.watcher.backoff.max_ms = 60000;  // one retry would take a minute
+  Informer inf(api.io(), o);
+  ASSERT_TRUE(inf.start().has_value());
+  EXPECT_FALSE(inf.wait_for_sync(50));
+  EXPECT_FALSE(inf.has_synced());
+  // stop() interrupts the backoff wait.
+  auto stopped = std::async(std::launch::async, [&] { inf.stop(); });
+  EXPECT_EQ(stopped.wait_for(10s), std::future_status::ready);
+}
+
+TEST(Informer, StopInterruptsAnOpenWatch) {
+  FakeApi api;
+  api.add_list(doc(list("10", {})));
+  Informer inf(api.io(), options());
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(api.wait_idle());
+  auto stopped = std::async(std::launch::async, [&] { inf.stop(); });
+  EXPECT_EQ(stopped.wait_for(10s), std::future_status::ready);
+  EXPECT_FALSE(inf.start().has_value());  // an informer runs once
+}
+
+TEST(Informer, HandlerExceptionsDoNotStopTheInformer) {
+  FakeApi api;
+  api.add_list(doc(list("10", {item("a", "1")})));
+  api.add_watch({line("ADDED", item("b", "11"))});
+  Informer inf(api.io(), options());
+  inf.on_add([](const ObjectPtr&) { throw std::runtime_error("handler bug"); });
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(api.wait_idle());
+  EXPECT_EQ(inf.store().keys(), (std::vector<std::string>{"ns/a", "ns/b"}));
+}
+
+TEST(EnqueueFrom, OwnedObjectsWakeTheirControllingOwner) {
+  FakeApi api;
+  const std::string owned = R"(,"ownerReferences":[{"apiVersion":"codeflare.dev/v1alpha1","kind":"CodeFlareWorkload",
+                                "name":"wl","uid":"u1","controller":true}])";
+  api.add_list(doc(list("10", {item("wl-ray", "1", owned), item("stray", "2")})));
+  auto queue = std::make_shared<WorkQueue>();
+  Informer inf(api.io(), options());
+  enqueue_from(inf, queue, owner_key("codeflare.dev", "CodeFlareWorkload"));
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(api.wait_idle());
+  EXPECT_EQ(queue->try_get(), "ns/wl");
+  EXPECT_EQ(queue->try_get(), std::nullopt);
+}
+
+TEST(EnqueueFrom, OwnKeysAreQueued) {
+  FakeApi api;
+  api.add_list(doc(list("10", {item("a", "1"), item("b", "2")})));
+  api.add_watch({line("MODIFIED", item("a", "3"))});
+  auto queue = std::make_shared<WorkQueue>();
+  Informer inf(api.io(), options());
+  enqueue_from(inf, queue, own_key());
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(api.wait_idle());
+  EXPECT_EQ(queue->len(), 2u);  // ns/a's second add coalesced
+  EXPECT_EQ(queue->try_get(), "ns/a");
+  EXPECT_EQ(queue->try_get(), "ns/b");
+}
