@@ -48,7 +48,8 @@ struct Outcome {
 };
 
 /// Reconciles one workload (a CodeFlareWorkload object as JSON, with metadata.name, namespace, uid, generation).
-/// `previous_status` is the workload's current status (or null) so that condition transition times are kept.
+/// The workload's own `status` (when present) is the previous status: its conditions keep their lastTransitionTime
+/// unless their status changes.
 /// `now` is RFC 3339 UTC. Deterministic for equal inputs.
 Outcome reconcile(const json::Value& workload, const Observed& observed, const ClusterFacts& facts,
                   const validation::SchemaSet& schemas, const std::string& now);

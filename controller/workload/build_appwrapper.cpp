@@ -1,0 +1,19 @@
+#include "workload/build_appwrapper.hpp"
+
+#include "workload/build_raycluster.hpp"
+
+namespace cfo::workload {
+
+AppWrapper build_app_wrapper(const Workload& w, const RayCluster& inner,
+                             const std::map<std::string, std::string>& kueue_labels) {
+  AppWrapper aw;
+  aw.metadata.name = w.name;
+  aw.metadata.namespace_ = w.namespace_;
+  aw.metadata.labels = child_labels(w);
+  for (const auto& [k, v] : kueue_labels) aw.metadata.labels[k] = v;
+  set_workload_owner(aw.metadata, w);
+  aw.components.push_back(AppWrapperComponent{Fragment(inner.to_json())});
+  return aw;
+}
+
+}  // namespace cfo::workload

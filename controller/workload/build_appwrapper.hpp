@@ -1,0 +1,19 @@
+#pragma once
+// Wrapping a RayCluster in a CodeFlare AppWrapper (codeflare-sdk 9870725 build_ray_cluster.wrap_cluster).
+#include <map>
+#include <string>
+
+#include "workload/appwrapper_types.hpp"
+#include "workload/raycluster_types.hpp"
+#include "workload/workload_types.hpp"
+
+namespace cfo::workload {
+
+/// The AppWrapper of a wrapped workload: name and namespace of the workload, labels codeflare.dev/workload plus
+/// `kueue_labels` (the Kueue labels go here, not on the inner RayCluster), the owner reference to the workload, and
+/// one component whose template is `inner` (built with RayClusterPlacement{top_level = false}). No podSets are
+/// declared: the AppWrapper controller infers them for a RayCluster (head + one per worker group).
+AppWrapper build_app_wrapper(const Workload& w, const RayCluster& inner,
+                             const std::map<std::string, std::string>& kueue_labels);
+
+}  // namespace cfo::workload

@@ -1,0 +1,63 @@
+#include "workload/check_workload.hpp"
+
+#include <regex>
+
+#include "core/names.hpp"
+#include "workload/field_reader.hpp"
+
+namespace cfo::workload {
+
+namespace {
+constexpr const char* kKubeRayMeta = "kuberay:ValidateRayClusterMetadata";
+
+void check_name(const Workload& w, FieldErrors& errs) {
+  if (w.name.empty()) return;
+  for (const auto& m : names::dns1035_label(w.name))
+    if (m.find("longer than") == std::string::npos)
+      add_error(errs, "metadata.name", "DNS1035Label", "the RayCluster name " + m, kKubeRayMeta);
+  if (w.name.size() > kMaxRayClusterNameLength)
+    add_error(errs, "metadata.name", "MaxRayClusterNameLength",
+              "is " + std::to_string(w.name.size()) + " characters; a RayCluster name may have at most " +
+                  std::to_string(kMaxRayClusterNameLength),
+              kKubeRayMeta);
+}
+
+void check_image_version(const WorkloadSpec& s, FieldErrors& errs) {
+  static const std::regex tag(R"((^|/)ray(-ml)?:([0-9]+\.[0-9]+\.[0-9]+))");
+  std::smatch m;
+  if (std::regex_search(s.image, m, tag) && m[3].str() != s.ray_version)
+    add_warning(errs, "spec.image", "RayVersionMatchesImage",
+                "image is Ray " + m[3].str() + " but spec.rayVersion is " + s.ray_version,
+                "codeflare-sdk:validate_ray_version_compatibility");
+}
+
+void check_memory(const ResourceRequirements& r, const std::string& path, FieldErrors& errs) {
+  static const Quantity one_mi = *Quantity::parse("1Mi");
+  for (const char* side : {"requests", "limits"}) {
+    const ResourceList& list = std::string_view(side) == "requests" ? r.requests : r.limits;
+    const Quantity* q = list.find("memory");
+    if (!q || !(*q < one_mi) || q->nanos() <= 0) continue;
+    if (q->text().find_first_not_of("0123456789") != std::string::npos) continue;
+    add_warning(errs, join_path(join_path(path, side), "memory"), "MemoryUnits",
+                "memory " + q->text() + " means " + q->text() + " bytes; did you mean " + q->text() + "G?");
+  }
+}
+}  // namespace
+
+FieldErrors check_workload(const Workload& w) {
+  FieldErrors errs;
+  check_name(w, errs);
+  const WorkloadSpec& s = w.spec;
+  if (s.app_wrapper && s.worker_groups.size() > kAppWrapperMaxWorkerGroups)
+    add_error(errs, "spec.workerGroups", "AppWrapperMaxPodSets",
+              "an AppWrapper holds at most 8 pod specs: the head and " + std::to_string(kAppWrapperMaxWorkerGroups) +
+                  " worker groups, not " + std::to_string(s.worker_groups.size()),
+              "appwrapper:validateAppWrapperCreate");
+  check_image_version(s, errs);
+  check_memory(s.head.resources, "spec.head.resources", errs);
+  for (std::size_t i = 0; i < s.worker_groups.size(); ++i)
+    check_memory(s.worker_groups[i].resources, index_path("spec.workerGroups", i) + ".resources", errs);
+  return errs;
+}
+
+}  // namespace cfo::workload

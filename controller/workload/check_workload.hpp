@@ -1,0 +1,26 @@
+#pragma once
+// Checks of a parsed CodeFlareWorkload that look at the objects it will become rather than at one field: the
+// RayCluster's name rules, AppWrapper PodSet limits, and warnings about likely mistakes.
+#include "core/field_error.hpp"
+#include "workload/workload_types.hpp"
+
+namespace cfo::workload {
+
+/// KubeRay MaxRayClusterNameLength (ray-operator utils/constant.go): 63 - len("-serve-svc").
+inline constexpr std::size_t kMaxRayClusterNameLength = 53;
+/// AppWrapper webhook: at most 8 pod specs over all components, so 1 head + 7 worker groups.
+inline constexpr std::size_t kAppWrapperMaxWorkerGroups = 7;
+
+/// Runs on a workload with defaults applied. Errors:
+///  - `metadata.name` not a DNS-1035 label (`DNS1035Label`) or longer than 53 (`MaxRayClusterNameLength`), both
+///    KubeRay ValidateRayClusterMetadata, since the RayCluster takes the workload's name;
+///  - `spec.workerGroups` with more than 7 groups when spec.appWrapper is true (`AppWrapperMaxPodSets`, AppWrapper
+///    webhook validateAppWrapperCreate).
+/// Warnings:
+///  - `spec.image` whose tag names another Ray version than spec.rayVersion (`RayVersionMatchesImage`,
+///    codeflare-sdk validation.py ray version check);
+///  - a memory quantity under 1Mi, which is almost surely a unit mistake (`MemoryUnits`; the SDK reads a bare
+///    number as gigabytes, Kubernetes as bytes).
+FieldErrors check_workload(const Workload& w);
+
+}  // namespace cfo::workload

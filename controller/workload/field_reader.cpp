@@ -1,0 +1,99 @@
+#include "workload/field_reader.hpp"
+
+
+namespace cfo::workload {
+
+void add_error(FieldErrors& errs, std::string path, std::string rule, std::string reason, std::string source) {
+  errs.push_back(FieldError{std::move(path), std::move(rule), std::move(source), std::move(reason), Severity::Error});
+}
+
+void add_warning(FieldErrors& errs, std::string path, std::string rule, std::string reason, std::string source) {
+  errs.push_back(
+      FieldError{std::move(path), std::move(rule), std::move(source), std::move(reason), Severity::Warning});
+}
+
+bool expect_type(const json::Value& v, bool ok, const char* want, const std::string& path, FieldErrors& errs) {
+  if (!ok)
+    add_error(errs, path, "schema:type", std::string("must be ") + want + ", not " + json::type_name(v));
+  return ok;
+}
+
+FieldReader::FieldReader(const json::Value& obj, std::string path, FieldErrors& errs)
+    : path_(std::move(path)), errs_(errs) {
+  if (expect_type(obj, obj.IsObject(), "an object", path_, errs_)) obj_ = &obj;
+}
+
+const json::Value* FieldReader::get(std::string_view key) {
+  seen_.emplace(key);
+  if (!obj_) return nullptr;
+  const json::Value* v = json::find(*obj_, key);
+  return v && !v->IsNull() ? v : nullptr;
+}
+
+bool FieldReader::check_type(std::string_view key, const json::Value& v, bool ok, const char* want) {
+  return expect_type(v, ok, want, child(key), errs_);
+}
+
+std::optional<std::string> FieldReader::string(std::string_view key) {
+  const json::Value* v = get(key);
+  if (!v || !check_type(key, *v, v->IsString(), "a string")) return std::nullopt;
+  return std::string(v->GetString(), v->GetStringLength());
+}
+
+std::optional<std::string> FieldReader::required_string(std::string_view key) {
+  if (!obj_) return std::nullopt;
+  if (!get(key)) {
+    add_error(errs_, child(key), "schema:required", "is required");
+    return std::nullopt;
+  }
+  auto s = string(key);
+  if (s && s->empty()) {
+    add_error(errs_, child(key), "schema:minLength", "must not be empty");
+    return std::nullopt;
+  }
+  return s;
+}
+
+std::optional<int64_t> FieldReader::integer(std::string_view key, int64_t min, int64_t max) {
+  const json::Value* v = get(key);
+  if (!v || !check_type(key, *v, v->IsInt64(), "an integer")) return std::nullopt;
+  int64_t n = v->GetInt64();
+  if (n < min) {
+    add_error(errs_, child(key), "schema:minimum", "must be greater than or equal to " + std::to_string(min));
+    return std::nullopt;
+  }
+  if (n > max) {
+    add_error(errs_, child(key), "schema:maximum", "must be less than or equal to " + std::to_string(max));
+    return std::nullopt;
+  }
+  return n;
+}
+
+std::optional<bool> FieldReader::boolean(std::string_view key) {
+  const json::Value* v = get(key);
+  if (!v || !check_type(key, *v, v->IsBool(), "a boolean")) return std::nullopt;
+  return v->GetBool();
+}
+
+const json::Value* FieldReader::object(std::string_view key) {
+  const json::Value* v = get(key);
+  if (!v || !check_type(key, *v, v->IsObject(), "an object")) return nullptr;
+  return v;
+}
+
+const json::Value* FieldReader::array(std::string_view key) {
+  const json::Value* v = get(key);
+  if (!v || !check_type(key, *v, v->IsArray(), "a list")) return nullptr;
+  return v;
+}
+
+void FieldReader::reject_unknown() {
+  if (!obj_) return;
+  for (auto it = obj_->MemberBegin(); it != obj_->MemberEnd(); ++it) {
+    std::string_view k(it->name.GetString(), it->name.GetStringLength());
+    if (!seen_.contains(k))
+      add_error(errs_, child(k), "schema:unknownField", "unknown field \"" + std::string(k) + "\"");
+  }
+}
+
+}  // namespace cfo::workload

@@ -1,0 +1,196 @@
+#include "workload/parse_workload.hpp"
+
+#include <regex>
+#include <set>
+
+#include "core/names.hpp"
+#include "workload/check_workload.hpp"
+#include "workload/field_reader.hpp"
+#include "workload/labels.hpp"
+#include "workload/parse_pod_fragments.hpp"
+#include "workload/parse_resources.hpp"
+#include "workload/sdk_defaults.hpp"
+
+namespace cfo::workload {
+
+namespace {
+constexpr const char* kMetaSource = "apimachinery:ValidateObjectMeta";
+constexpr int64_t kInt32Max = 2147483647;
+
+void report_all(FieldErrors& errs, const std::string& path, const char* rule, const std::vector<std::string>& msgs,
+                const char* source) {
+  for (const auto& m : msgs) add_error(errs, path, rule, m, source);
+}
+
+std::map<std::string, std::string> parse_string_map(const json::Value& v, const std::string& path, bool labels,
+                                                    FieldErrors& errs) {
+  std::map<std::string, std::string> out;
+  if (!expect_type(v, v.IsObject(), "an object of strings", path, errs)) return out;
+  std::size_t total = 0;
+  for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+    std::string key(it->name.GetString(), it->name.GetStringLength());
+    std::string p = key_path(path, key);
+    if (!expect_type(it->value, it->value.IsString(), "a string", p, errs)) continue;
+    std::string value(it->value.GetString(), it->value.GetStringLength());
+    report_all(errs, p, labels ? "LabelKey" : "AnnotationKey", names::qualified_name(key), kMetaSource);
+    if (labels) {
+      report_all(errs, p, "LabelValue", names::label_value(value), kMetaSource);
+      if (is_reserved_label(key))
+        add_error(errs, p, "ReservedLabel",
+                  "label \"" + key + "\" is set by the operator" +
+                      (key.starts_with("kueue.x-k8s.io/") ? "; use spec.queue instead" : ""));
+    }
+    total += key.size() + value.size();
+    out.emplace(std::move(key), std::move(value));
+  }
+  if (!labels && total > names::kTotalAnnotationSizeLimitBytes)
+    add_error(errs, path, "AnnotationsSize",
+              "total size of annotations is " + std::to_string(total) + " bytes, more than " +
+                  std::to_string(names::kTotalAnnotationSizeLimitBytes),
+              kMetaSource);
+  return out;
+}
+
+HeadSpec parse_head(const json::Value& v, const std::string& path, FieldErrors& errs) {
+  HeadSpec h;
+  FieldReader r(v, path, errs);
+  if (const json::Value* res = r.get("resources")) h.resources = parse_resources(*res, r.child("resources"), errs);
+  if (const json::Value* t = r.get("tolerations")) h.tolerations = parse_tolerations(*t, r.child("tolerations"), errs);
+  r.reject_unknown();
+  return h;
+}
+
+std::optional<WorkerGroup> parse_group(const json::Value& v, const std::string& path, FieldErrors& errs) {
+  FieldReader r(v, path, errs);
+  if (!r.is_object()) return std::nullopt;
+  WorkerGroup g;
+  auto name = r.required_string("name");
+  if (name) {
+    g.name = *name;
+    report_all(errs, r.child("name"), "DNS1123Label", names::dns1123_label(g.name),
+               "kueue:Workload podSets[].name (from groupName); kuberay ray.io/group pod label");
+    if (g.name == "head")
+      add_error(errs, r.child("name"), "ReservedGroupName", "\"head\" is the name of the head PodSet in Kueue",
+                "kueue:RayCluster podSets");
+  }
+  auto replicas = r.integer("replicas", 0, kInt32Max);
+  auto min = r.integer("minReplicas", 0, kInt32Max);
+  auto max = r.integer("maxReplicas", 0, kInt32Max);
+  if (const json::Value* res = r.get("resources")) g.resources = parse_resources(*res, r.child("resources"), errs);
+  if (const json::Value* t = r.get("tolerations")) g.tolerations = parse_tolerations(*t, r.child("tolerations"), errs);
+  r.reject_unknown();
+
+  g.replicas = static_cast<int32_t>(replicas.value_or(sdk_defaults().default_worker_replicas));
+  g.min_replicas = static_cast<int32_t>(min.value_or(g.replicas));
+  g.max_replicas = static_cast<int32_t>(max.value_or(g.replicas));
+  if (g.min_replicas > g.replicas)
+    add_error(errs, r.child("minReplicas"), "ReplicasWithinBounds",
+              "minReplicas (" + std::to_string(g.min_replicas) + ") must not exceed replicas (" +
+                  std::to_string(g.replicas) + ")");
+  if (g.max_replicas < g.replicas)
+    add_error(errs, r.child("maxReplicas"), "ReplicasWithinBounds",
+              "maxReplicas (" + std::to_string(g.max_replicas) + ") must not be less than replicas (" +
+                  std::to_string(g.replicas) + ")");
+  return g;
+}
+
+std::vector<WorkerGroup> parse_groups(const json::Value& v, const std::string& path, FieldErrors& errs) {
+  std::vector<WorkerGroup> out;
+  if (!expect_type(v, v.IsArray(), "a list", path, errs)) return out;
+  std::set<std::string> seen;
+  for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+    std::string p = index_path(path, i);
+    auto g = parse_group(v[i], p, errs);
+    if (!g) continue;
+    if (!g->name.empty() && !seen.insert(g->name).second)
+      add_error(errs, join_path(p, "name"), "UniqueGroupName", "duplicate worker group name \"" + g->name + "\"",
+                "kuberay:validateRayCluster webhook");
+    out.push_back(std::move(*g));
+  }
+  return out;
+}
+
+QueueSpec parse_queue(const json::Value& v, const std::string& path, FieldErrors& errs) {
+  QueueSpec q;
+  FieldReader r(v, path, errs);
+  q.local_queue = r.string("localQueue").value_or("");
+  q.priority_class = r.string("priorityClass").value_or("");
+  r.reject_unknown();
+  if (!q.local_queue.empty())
+    report_all(errs, r.child("localQueue"), "DNS1123Label", names::dns1123_label(q.local_queue),
+               "kueue:LocalQueue name, queue-name label value");
+  if (!q.priority_class.empty())
+    report_all(errs, r.child("priorityClass"), "DNS1123Label", names::dns1123_label(q.priority_class),
+               "kueue:WorkloadPriorityClass name, priority-class label value");
+  return q;
+}
+
+void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
+  FieldReader r(v, "spec", errs);
+  if (auto rv = r.string("rayVersion")) {
+    s.ray_version = *rv;
+    static const std::regex version(R"(^[0-9]+\.[0-9]+\.[0-9]+$)");
+    if (!std::regex_match(*rv, version))
+      add_error(errs, r.child("rayVersion"), "RayVersion", "must be a Ray release version such as \"2.52.1\"");
+  }
+  s.image = r.string("image").value_or("");
+  if (const json::Value* x = r.get("imagePullSecrets"))
+    s.image_pull_secrets = parse_image_pull_secrets(*x, r.child("imagePullSecrets"), errs);
+  if (const json::Value* x = r.get("head")) s.head = parse_head(*x, r.child("head"), errs);
+  if (const json::Value* x = r.get("workerGroups")) s.worker_groups = parse_groups(*x, r.child("workerGroups"), errs);
+  if (const json::Value* x = r.get("env")) s.env = parse_env(*x, r.child("env"), errs);
+  if (const json::Value* x = r.get("volumes")) s.volumes = parse_volumes(*x, r.child("volumes"), errs);
+  if (const json::Value* x = r.get("volumeMounts"))
+    s.volume_mounts = parse_volume_mounts(*x, r.child("volumeMounts"), volume_names(s.volumes), errs);
+  if (const json::Value* x = r.get("labels")) s.labels = parse_string_map(*x, r.child("labels"), true, errs);
+  if (const json::Value* x = r.get("annotations"))
+    s.annotations = parse_string_map(*x, r.child("annotations"), false, errs);
+  if (const json::Value* x = r.get("queue")) s.queue = parse_queue(*x, r.child("queue"), errs);
+  s.app_wrapper = r.boolean("appWrapper").value_or(false);
+  r.reject_unknown();
+}
+
+void parse_metadata(const json::Value& obj, Workload& w, FieldErrors& errs) {
+  const json::Value* meta = json::find(obj, "metadata");
+  if (!meta || !meta->IsObject()) {
+    add_error(errs, "metadata", "schema:required", "metadata with name and namespace is required");
+    return;
+  }
+  w.name = json::get_string(*meta, "name").value_or("");
+  w.namespace_ = json::get_string(*meta, "namespace").value_or("");
+  w.uid = json::get_string(*meta, "uid").value_or("");
+  w.generation = json::get_int(*meta, "generation").value_or(0);
+  if (w.name.empty()) add_error(errs, "metadata.name", "schema:required", "is required");
+  if (w.namespace_.empty()) add_error(errs, "metadata.namespace", "schema:required", "is required");
+}
+
+void apply_defaults(Workload& w) {
+  const SdkDefaults& d = sdk_defaults();
+  WorkloadSpec& s = w.spec;
+  if (s.ray_version.empty()) s.ray_version = d.ray_version;
+  if (s.image.empty()) s.image = default_image(s.ray_version);
+  s.head.resources = apply_resource_defaults(s.head.resources, d.head);
+  if (s.worker_groups.empty()) {
+    WorkerGroup g;
+    g.name = default_group_name(w.name);
+    g.replicas = g.min_replicas = g.max_replicas = d.default_worker_replicas;
+    s.worker_groups.push_back(std::move(g));
+  }
+  for (auto& g : s.worker_groups) g.resources = apply_resource_defaults(g.resources, d.worker);
+}
+}  // namespace
+
+ParsedWorkload parse_workload(const json::Value& obj) {
+  ParsedWorkload out;
+  if (!expect_type(obj, obj.IsObject(), "an object", "", out.errors)) return out;
+  parse_metadata(obj, out.workload, out.errors);
+  static const json::Value empty_spec(rapidjson::kObjectType);
+  const json::Value* spec = json::find(obj, "spec");
+  parse_spec(spec && !spec->IsNull() ? *spec : empty_spec, out.workload.spec, out.errors);
+  apply_defaults(out.workload);
+  auto more = check_workload(out.workload);
+  out.errors.insert(out.errors.end(), more.begin(), more.end());
+  return out;
+}
+
+}  // namespace cfo::workload

@@ -1,0 +1,61 @@
+#include "workload/raycluster_types.hpp"
+
+namespace cfo::workload {
+
+json::Value AutoscalerOptions::to_json(json::Allocator& a) const {
+  json::Value o(rapidjson::kObjectType);
+  o.AddMember("upscalingMode", json::str(upscaling_mode, a), a);
+  o.AddMember("idleTimeoutSeconds", idle_timeout_seconds, a);
+  o.AddMember("resources", resources.to_json(a), a);
+  return o;
+}
+
+json::Value HeadGroupSpec::to_json(json::Allocator& a) const {
+  json::Value o(rapidjson::kObjectType);
+  o.AddMember("serviceType", json::str(service_type, a), a);
+  o.AddMember("enableIngress", enable_ingress, a);
+  o.AddMember("rayStartParams", string_map_to_json(ray_start_params, a), a);
+  o.AddMember("template", template_.to_json(a), a);
+  return o;
+}
+
+json::Value WorkerGroupSpec::to_json(json::Allocator& a) const {
+  json::Value o(rapidjson::kObjectType);
+  o.AddMember("groupName", json::str(group_name, a), a);
+  o.AddMember("replicas", replicas, a);
+  o.AddMember("minReplicas", min_replicas, a);
+  o.AddMember("maxReplicas", max_replicas, a);
+  o.AddMember("rayStartParams", string_map_to_json(ray_start_params, a), a);
+  o.AddMember("template", template_.to_json(a), a);
+  return o;
+}
+
+json::Value RayClusterSpec::to_json(json::Allocator& a) const {
+  json::Value o(rapidjson::kObjectType);
+  o.AddMember("rayVersion", json::str(ray_version, a), a);
+  o.AddMember("enableInTreeAutoscaling", enable_in_tree_autoscaling, a);
+  o.AddMember("autoscalerOptions", autoscaler_options.to_json(a), a);
+  o.AddMember("headGroupSpec", head_group_spec.to_json(a), a);
+  json::Value groups(rapidjson::kArrayType);
+  for (const auto& g : worker_group_specs) groups.PushBack(g.to_json(a), a);
+  o.AddMember("workerGroupSpecs", std::move(groups), a);
+  return o;
+}
+
+json::Value RayCluster::to_json(json::Allocator& a) const {
+  json::Value o(rapidjson::kObjectType);
+  o.AddMember("apiVersion", json::str(kRayClusterApiVersion, a), a);
+  o.AddMember("kind", json::str(kRayClusterKind, a), a);
+  o.AddMember("metadata", metadata.to_json(a), a);
+  o.AddMember("spec", spec.to_json(a), a);
+  return o;
+}
+
+json::Document RayCluster::to_json() const {
+  json::Document d;
+  json::Value v = to_json(d.GetAllocator());
+  static_cast<json::Value&>(d).Swap(v);  // v lives in d's allocator
+  return d;
+}
+
+}  // namespace cfo::workload

@@ -1,0 +1,88 @@
+#include <gtest/gtest.h>
+
+#include "core/yaml.hpp"
+#include "parse_test_util.hpp"
+#include "validation/validator.hpp"
+#include "workload/reconcile.hpp"
+
+using namespace cfo;
+using namespace cfo::workload;
+using namespace cfo::workload::test;
+
+namespace {
+std::vector<std::string> workload_samples() {
+  std::vector<std::string> out;
+  for (const auto& f : yaml_files("config/samples"))
+    if (f.find("kustomization") == std::string::npos) out.push_back(f);
+  return out;
+}
+
+json::Document load(const std::string& path) {
+  json::Document d = yaml_doc(read_text(path));
+  set_identity(d);
+  return d;
+}
+}  // namespace
+
+TEST(Samples, KustomizationListsEverySample) {
+  std::string k = read_text(source_dir() + "/config/samples/kustomization.yaml");
+  auto samples = workload_samples();
+  EXPECT_GE(samples.size(), 3u);
+  for (const auto& f : samples) {
+    std::string base = f.substr(f.rfind('/') + 1);
+    EXPECT_NE(k.find("- " + base), std::string::npos) << base << " is not in kustomization.yaml";
+  }
+}
+
+TEST(Samples, EveryOneParsesWithoutFindings) {
+  for (const auto& f : workload_samples()) {
+    json::Document d = load(f);
+    EXPECT_EQ(json::get_string(d, "apiVersion"), "codeflare.dev/v1alpha1") << f;
+    EXPECT_EQ(json::get_string(d, "kind"), "CodeFlareWorkload") << f;
+    auto p = parse_workload(d);
+    EXPECT_TRUE(p.errors.empty()) << f << ":\n" << dump(p.errors);
+  }
+}
+
+TEST(Samples, EveryOneMatchesOurCrdSchema) {
+  auto crd = yaml_doc(read_text(source_dir() + "/crds/codeflare.dev_codeflareworkloads.yaml"));
+  validation::SchemaSet ours;
+  auto added = ours.add_crd(crd);
+  ASSERT_TRUE(added.has_value()) << added.error().message;
+  ASSERT_TRUE(ours.has("codeflare.dev/v1alpha1", "CodeFlareWorkload"));
+  for (const auto& f : workload_samples()) {
+    json::Document d = yaml_doc(read_text(f));  // as a user applies it: metadata.name only
+    auto errs = ours.validate(d);
+    EXPECT_FALSE(has_errors(errs)) << f << ":\n" << dump(errs);
+  }
+}
+
+TEST(Samples, EveryOneReconcilesToValidChildren) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  for (const auto& f : workload_samples()) {
+    json::Document d = load(f);
+    Outcome out = reconcile(d, Observed{}, ClusterFacts{}, schemas, "2026-01-01T00:00:00Z");
+    EXPECT_TRUE(out.valid) << f << ":\n" << dump(out.errors);
+    ASSERT_EQ(out.desired.size(), 1u) << f;
+    bool wrapped = json::find_path(d, "spec.appWrapper") && json::find_path(d, "spec.appWrapper")->GetBool();
+    EXPECT_EQ(json::get_string(out.desired[0], "kind"), wrapped ? "AppWrapper" : "RayCluster") << f;
+    // Every generated object validates on its own and round-trips through YAML unchanged.
+    auto errs = validation::validate_object(schemas, out.desired[0]);
+    EXPECT_FALSE(has_errors(errs)) << f << ":\n" << dump(errs);
+    auto back = yaml::to_json(yaml::from_json(out.desired[0]));
+    ASSERT_TRUE(back.has_value()) << f;
+    EXPECT_EQ(json::dump((*back)[0]), json::dump(out.desired[0])) << f;
+  }
+}
+
+TEST(Samples, OurCrdRejectsTheInvalidInputsASchemaCanCatch) {
+  // The CRD catches what a schema can (unknown fields, bad quantities, name grammars); parse_workload catches all.
+  auto crd = yaml_doc(read_text(source_dir() + "/crds/codeflare.dev_codeflareworkloads.yaml"));
+  validation::SchemaSet ours;
+  ASSERT_TRUE(ours.add_crd(crd).has_value());
+  for (const char* f : {"unknown-field.yaml", "bad-memory-quantity.yaml", "group-name-not-dns1123.yaml",
+                        "name-too-long.yaml"}) {
+    json::Document d = yaml_doc(read_text(source_dir() + "/test/invalid/" + f));
+    EXPECT_TRUE(has_errors(ours.validate(d))) << f;
+  }
+}
