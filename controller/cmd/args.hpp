@@ -1,0 +1,36 @@
+#pragma once
+// Command-line flags in the kubectl style: `--name value`, `--name=value`, `-f value`, booleans as `--name` or
+// `--name=false`.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace cfo::cmd {
+
+/// Parsed flags of one subcommand. Repeated flags keep every value in order.
+class Args {
+ public:
+  /// Parses argv[first..argc). `known` maps every accepted flag name (long form, without dashes) to whether it
+  /// takes a value; `aliases` maps short names ("f") to long ones ("filename"). Errors: unknown flag, missing value,
+  /// a positional argument.
+  static Result<Args> parse(int argc, char** argv, int first, const std::map<std::string, bool>& known,
+                            const std::map<std::string, std::string>& aliases = {});
+
+  bool has(const std::string& name) const { return values_.count(name) > 0; }
+  /// The last value given, or `fallback`.
+  std::string get(const std::string& name, const std::string& fallback = {}) const;
+  /// Every value given, in order.
+  std::vector<std::string> all(const std::string& name) const;
+  /// A boolean flag: true when given bare or as =true; `fallback` when absent.
+  bool flag(const std::string& name, bool fallback = false) const;
+  /// An integer flag. Error names the flag when the value is not an integer.
+  Result<long> integer(const std::string& name, long fallback) const;
+
+ private:
+  std::map<std::string, std::vector<std::string>> values_;
+};
+
+}  // namespace cfo::cmd

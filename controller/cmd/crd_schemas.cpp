@@ -1,0 +1,70 @@
+#include "cmd/crd_schemas.hpp"
+
+#include <filesystem>
+
+#include "cmd/input_files.hpp"
+
+namespace cfo::cmd {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kTargetCrdNames = {
+    "rayclusters.ray.io",
+    "rayjobs.ray.io",
+    "appwrappers.workload.codeflare.dev",
+    "localqueues.kueue.x-k8s.io",
+    "workloadpriorityclasses.kueue.x-k8s.io",
+};
+
+namespace {
+bool is_crd(const json::Value& doc) {
+  auto kind = json::get_string(doc, "kind");
+  return kind && *kind == "CustomResourceDefinition";
+}
+}  // namespace
+
+Result<validation::SchemaSet> load_schemas_from_files(const std::vector<std::string>& paths) {
+  std::vector<std::string> resolved;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    bool dir = fs::is_directory(p, ec);
+    if (dir && fs::is_directory(fs::path(p) / "upstream", ec)) {
+      // The UPSTREAM_CRDS layout: read the originals, unless the folder itself holds CRDs.
+      bool has_yaml = false;
+      for (const auto& e : fs::directory_iterator(p, ec))
+        has_yaml = has_yaml || (e.is_regular_file() && e.path().extension() == ".yaml");
+      resolved.push_back(has_yaml ? p : (fs::path(p) / "upstream").string());
+    } else {
+      resolved.push_back(p);
+    }
+  }
+  auto docs = read_inputs(resolved);
+  if (!docs) return std::unexpected(docs.error());
+  validation::SchemaSet set;
+  int added = 0;
+  for (const auto& d : *docs) {
+    if (!is_crd(d.doc)) continue;
+    if (auto r = set.add_crd(d.doc); !r) return fail(d.file + ": " + r.error().message);
+    ++added;
+  }
+  if (added == 0) return fail("no CustomResourceDefinition found in the --crds inputs");
+  return set;
+}
+
+Result<validation::SchemaSet> load_schemas_from_cluster(client::RestClient& client, std::vector<std::string>& missing) {
+  validation::SchemaSet set;
+  for (const auto& name : kTargetCrdNames) {
+    auto crd = client.get_json("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name);
+    if (!crd) {
+      if (crd.error().is_not_found()) {
+        missing.push_back(name);
+        continue;
+      }
+      return fail("reading CRD " + name + ": " + crd.error().message, crd.error().http_status);
+    }
+    if (auto r = set.add_crd(*crd); !r) return fail("CRD " + name + ": " + r.error().message);
+  }
+  return set;
+}
+
+}  // namespace cfo::cmd

@@ -1,0 +1,25 @@
+#pragma once
+// Reading the manifests given with -f: files, folders of *.yaml/*.yml/*.json, or "-" for standard input.
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/json.hpp"
+
+namespace cfo::cmd {
+
+/// One document of an input file, with where it came from for messages.
+struct InputDocument {
+  std::string file;   ///< the path as given, or "<stdin>"
+  std::size_t index;  ///< 0-based document index within the file
+  json::Document doc;
+};
+
+/// Reads every document of every input (YAML multi-document files; a folder means its *.yaml, *.yml and *.json files
+/// in name order). Errors: an unreadable path, or a YAML syntax error (message prefixed with the file name).
+Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& paths);
+
+/// Reads a whole file into a string. Errors name the path.
+Result<std::string> read_file(const std::string& path);
+
+}  // namespace cfo::cmd

@@ -1,0 +1,92 @@
+#include <iostream>
+
+#include "cmd/args.hpp"
+#include "cmd/commands.hpp"
+#include "cmd/crd_schemas.hpp"
+#include "cmd/findings_output.hpp"
+#include "cmd/input_files.hpp"
+#include "core/condition.hpp"
+#include "validation/validator.hpp"
+#include "workload/reconcile.hpp"
+
+namespace cfo::cmd {
+
+namespace {
+constexpr const char* kValidateHelp =
+    "Check RayCluster, RayJob, AppWrapper, Kueue and CodeFlareWorkload manifests as a real cluster would, and more.\n"
+    "Exit code: 0 valid, 1 invalid, 2 usage or I/O error. Warnings do not change the exit code.\n"
+    "\n"
+    "Flags:\n"
+    "  -f, --filename FILE        a manifest file (multi-document), a folder of them, or - for stdin (repeatable)\n"
+    "      --crds DIR             folder (or file) of the upstream CRDs to check against (repeatable)\n"
+    "  -o, --output text|json     output format (default text)\n"
+    "      --kueue-max-podsets N  Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n";
+}
+
+int validate_command(int argc, char** argv, int first) {
+  auto args = Args::parse(argc, argv, first,
+                          {{"filename", true}, {"crds", true}, {"output", true}, {"kueue-max-podsets", true},
+                           {"help", false}},
+                          {{"f", "filename"}, {"o", "output"}, {"h", "help"}});
+  if (!args) {
+    std::cerr << "validate: " << args.error().message << "\n\n" << kValidateHelp;
+    return 2;
+  }
+  if (args->flag("help")) {
+    std::cout << kValidateHelp;
+    return 0;
+  }
+  const std::string output = args->get("output", "text");
+  if (output != "text" && output != "json") {
+    std::cerr << "validate: --output must be text or json\n";
+    return 2;
+  }
+  if (!args->has("filename") || !args->has("crds")) {
+    std::cerr << "validate: -f and --crds are required\n\n" << kValidateHelp;
+    return 2;
+  }
+  auto max_podsets = args->integer("kueue-max-podsets", 8);
+  if (!max_podsets) {
+    std::cerr << "validate: " << max_podsets.error().message << "\n";
+    return 2;
+  }
+  auto schemas = load_schemas_from_files(args->all("crds"));
+  if (!schemas) {
+    std::cerr << "validate: " << schemas.error().message << "\n";
+    return 2;
+  }
+  auto inputs = read_inputs(args->all("filename"));
+  if (!inputs) {
+    std::cerr << "validate: " << inputs.error().message << "\n";
+    return 2;
+  }
+  validation::ClusterProfile profile;
+  profile.kueue_max_pod_sets = static_cast<int>(*max_podsets);
+
+  json::Document report(rapidjson::kArrayType);
+  bool invalid = false;
+  for (auto& in : *inputs) {
+    FieldErrors errs;
+    auto kind = json::get_string(in.doc, "kind");
+    if (kind && *kind == "CodeFlareWorkload") {
+      workload::ClusterFacts facts;
+      facts.profile = profile;
+      errs = workload::reconcile(in.doc, workload::Observed{}, facts, *schemas, now_rfc3339()).errors;
+    } else {
+      errs = validation::validate_object(*schemas, in.doc, profile);
+    }
+    invalid = invalid || has_errors(errs);
+    if (output == "json")
+      append_findings_json(report, report.GetAllocator(), in, errs);
+    else
+      print_findings_text(std::cout, in, errs);
+  }
+  if (output == "json") {
+    std::cout << json::dump_pretty(report) << "\n";
+  } else if (!invalid) {
+    std::cout << inputs->size() << " object(s) valid\n";
+  }
+  return invalid ? 1 : 0;
+}
+
+}  // namespace cfo::cmd
