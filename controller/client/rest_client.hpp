@@ -1,6 +1,7 @@
 #pragma once
 // HTTPS requests to the apiserver over Boost.Beast, with token or client-certificate auth and verified TLS.
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -51,7 +52,8 @@ class StopToken {
   void request_stop();
   bool stop_requested() const { return stopped_.load(); }
   /// Registers a callback run by request_stop() (e.g. closing a socket). Runs at once if already stopped.
-  /// Returns an id for remove_callback.
+  /// Returns an id for remove_callback. Callbacks run under the token's lock, so once remove_callback() has
+  /// returned its callback is neither running nor will run; a callback must be short and must not call the token.
   int on_stop(std::function<void()> cb);
   void remove_callback(int id);
 
@@ -62,14 +64,25 @@ class StopToken {
   std::map<int, std::function<void()>> callbacks_;
 };
 
+/// Time limits of a RestClient. The defaults are the ones documented on RestClient; tests pass shorter ones.
+struct RestClientTimeouts {
+  std::chrono::milliseconds connect_timeout_ms{10'000};  ///< DNS + TCP connect + TLS handshake, together
+  std::chrono::milliseconds request_timeout_ms{60'000};  ///< writing a request and reading its whole response
+  std::chrono::milliseconds watch_idle_timeout_ms{90'000};  ///< a watch silent this long is considered dead
+};
+
 /// A client for one apiserver. Thread-safe: every call opens its own connection (HTTP/1.1, TLS 1.2+), so calls
-/// from several threads do not share state. Timeouts: connect+TLS 10 s, a whole non-watch request 60 s.
+/// from several threads share only the (locked) token and CA caches. Timeouts: connect+TLS 10 s, a whole
+/// non-watch request 60 s. A token file is re-read every minute, a CA file every 5 minutes (client-go's cadence).
 class RestClient {
  public:
   explicit RestClient(ClientConfig cfg);
+  /// Same, with other time limits.
+  RestClient(ClientConfig cfg, RestClientTimeouts timeouts);
 
   /// Sends one request. `target` is the path with query ("/api/v1/namespaces?limit=500"). Returns the response
-  /// for any HTTP status; errors are transport failures only (connect, TLS, timeout).
+  /// for any HTTP status; errors are transport failures (connect, TLS, timeout) or an unusable request or
+  /// configuration (unknown method, a target not starting with '/', bad server URL or TLS material).
   Result<Response> request(std::string_view method, const std::string& target, const std::string& body = {},
                            const std::string& content_type = "application/json");
 
@@ -93,6 +106,9 @@ class RestClient {
   /// Streams a watch: GET `target` (which must carry ?watch=1 or &watch=true) and calls `on_line` for every
   /// newline-delimited JSON line. Returns when the server ends the stream, when `on_line` returns false, or when
   /// `stop` is requested (then it returns successfully). A non-2xx status is returned as an Error with http_status.
+  /// A stream that delivers no bytes for RestClientTimeouts::watch_idle_timeout_ms (90 s by default; the apiserver
+  /// sends bookmarks about every minute) is given up with an Error that says so. A connection that the server
+  /// closes mid-body ends the watch successfully, as client-go treats an unexpected EOF on a watch.
   Result<void> watch(const std::string& target, const std::function<bool(std::string_view)>& on_line,
                      StopToken& stop);
 

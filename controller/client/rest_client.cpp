@@ -1,0 +1,197 @@
+#include "client/rest_client.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <charconv>
+
+#include "client/query.hpp"
+#include "client/rest_client_impl.hpp"
+#include "client/tls_connection.hpp"
+#include "client/tls_context.hpp"
+
+namespace cfo::client {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+namespace {
+
+constexpr const char* kUserAgent = "codeflare-operator/0.1";
+/// Largest response body accepted from a non-watch request (a big list page can be tens of megabytes).
+constexpr std::uint64_t kMaxBodyBytes = 512ull * 1024 * 1024;
+constexpr std::uint32_t kMaxHeaderBytes = 64 * 1024;
+
+/// Seconds of a Retry-After header in its delta-seconds form; 0 for absent or an HTTP date.
+int parse_retry_after(std::string_view v) {
+  int seconds = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seconds);
+  if (ec != std::errc() || end != v.data() + v.size() || seconds < 0) return 0;
+  return seconds;
+}
+
+bool is_success(unsigned status) { return status >= 200 && status < 300; }
+
+/// The query of a write, in the order fieldManager, force, dryRun (client-go's PatchOptions/CreateOptions).
+std::string write_target(std::string path, const WriteOptions& opts, bool allow_force) {
+  if (!opts.field_manager.empty()) path = append_query(std::move(path), "fieldManager", opts.field_manager);
+  if (allow_force && opts.force) path = append_query(std::move(path), "force", "true");
+  if (opts.dry_run) path = append_query(std::move(path), "dryRun", "All");
+  return path;
+}
+
+}  // namespace
+
+// --- Impl -------------------------------------------------------------------------------------------------------
+
+RestClient::Impl::Impl(ClientConfig c, RestClientTimeouts t)
+    : cfg(std::move(c)),
+      timeouts(t),
+      url(parse_server_url(cfg.server)),
+      tls_(make_tls_context(cfg.ca_pem, cfg.insecure_skip_tls_verify, cfg.client_cert_pem, cfg.client_key_pem)),
+      ca_pem_in_use_(cfg.ca_pem) {
+  if (!cfg.bearer_token_file.empty())
+    token_file_ = std::make_unique<RefreshingFile>(cfg.bearer_token_file, kTokenFileMaxAgeMs, cfg.bearer_token, true);
+  if (!cfg.ca_file.empty() && !cfg.insecure_skip_tls_verify)
+    ca_file_ = std::make_unique<RefreshingFile>(cfg.ca_file, kCaFileMaxAgeMs, cfg.ca_pem, false);
+}
+
+Result<std::shared_ptr<asio::ssl::context>> RestClient::Impl::tls_context() {
+  std::lock_guard lock(mu_);
+  if (ca_file_) {
+    auto pem = ca_file_->get();
+    if (pem && *pem != ca_pem_in_use_) {
+      auto fresh = make_tls_context(*pem, false, cfg.client_cert_pem, cfg.client_key_pem);
+      if (fresh) tls_ = std::move(fresh);  // a bad new bundle keeps the working context
+      ca_pem_in_use_ = *pem;
+    }
+  }
+  return tls_;
+}
+
+Result<std::string> RestClient::Impl::bearer_token() {
+  Result<std::string> token = token_file_ ? token_file_->get() : Result<std::string>(cfg.bearer_token);
+  // A line break would end the Authorization header early and let the rest pass as headers of its own.
+  if (token && token->find_first_of("\r\n") != std::string::npos)
+    return fail("the token contains a line break");
+  return token;
+}
+
+Result<void> check_target(const std::string& target) {
+  if (target.empty() || target.front() != '/') return fail("the request path must start with '/'");
+  if (target.find_first_of(" \r\n") != std::string::npos)
+    return fail("the request path must not contain spaces or line breaks");
+  return {};
+}
+
+http::request<http::string_body> RestClient::Impl::make_request(http::verb verb, const std::string& target,
+                                                                 const std::string& body,
+                                                                 const std::string& content_type,
+                                                                 const std::string& token) const {
+  http::request<http::string_body> req{verb, url->path_prefix + target, 11};
+  req.set(http::field::host, url->host_header());
+  req.set(http::field::user_agent, kUserAgent);
+  req.set(http::field::accept, "application/json");
+  if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
+  if (!body.empty() || verb == http::verb::post || verb == http::verb::patch || verb == http::verb::put)
+    req.set(http::field::content_type, content_type);
+  req.keep_alive(false);
+  req.body() = body;
+  req.prepare_payload();
+  return req;
+}
+
+// --- RestClient -------------------------------------------------------------------------------------------------
+
+RestClient::RestClient(ClientConfig cfg) : RestClient(std::move(cfg), RestClientTimeouts{}) {}
+
+RestClient::RestClient(ClientConfig cfg, RestClientTimeouts timeouts)
+    : impl_(std::make_shared<Impl>(std::move(cfg), timeouts)) {}
+
+const ClientConfig& RestClient::config() const { return impl_->cfg; }
+
+Result<Response> RestClient::request(std::string_view method, const std::string& target, const std::string& body,
+                                     const std::string& content_type) {
+  Impl& impl = *impl_;
+  const std::string what = std::string(method) + " " + target;
+  http::verb verb = http::string_to_verb(beast::string_view(method.data(), method.size()));
+  if (verb == http::verb::unknown) return fail(what + ": unknown HTTP method");
+  if (auto checked = check_target(target); !checked) return fail(what + ": " + checked.error().message);
+  if (!impl.url) return fail(what + ": " + impl.url.error().message);
+  auto tls = impl.tls_context();
+  if (!tls) return fail(what + ": " + tls.error().message);
+  auto token = impl.bearer_token();
+  if (!token) return fail(what + ": bearer token: " + token.error().message);
+
+  asio::io_context ioc;
+  TlsConnection conn(ioc, **tls);
+  if (auto opened = conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms); !opened)
+    return fail(what + ": " + opened.error().message);
+
+  auto& stream = conn.stream();
+  beast::get_lowest_layer(stream).expires_after(impl.timeouts.request_timeout_ms);
+  auto req = impl.make_request(verb, target, body, content_type, *token);
+  auto ec = run_op(ioc, [&](auto handler) { http::async_write(stream, req, handler); });
+  if (ec) return fail(what + ": sending: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
+
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(kMaxBodyBytes);
+  parser.header_limit(kMaxHeaderBytes);
+  ec = run_op(ioc, [&](auto handler) { http::async_read(stream, buffer, parser, handler); });
+  if (ec) return fail(what + ": reading the response: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
+
+  auto& res = parser.get();
+  Response out;
+  out.status = res.result_int();
+  out.body = std::move(res.body());
+  if (auto it = res.find(http::field::retry_after); it != res.end())
+    out.retry_after_seconds = parse_retry_after(std::string_view(it->value().data(), it->value().size()));
+  return out;
+}
+
+namespace {
+Result<json::Document> json_result(const Result<Response>& r, const std::string& what) {
+  if (!r) return std::unexpected(r.error());
+  if (!is_success(r->status)) return std::unexpected(status_error(*r));
+  auto doc = json::parse(r->body);
+  if (!doc) return fail(what + ": the response is not JSON: " + doc.error().message);
+  return doc;
+}
+}  // namespace
+
+Result<json::Document> RestClient::get_json(const std::string& target) {
+  return json_result(request("GET", target), "GET " + target);
+}
+
+Result<json::Document> RestClient::apply(const std::string& path, const json::Value& obj, const WriteOptions& opts) {
+  // Server-side apply takes YAML; JSON is YAML, so the object is sent as JSON text.
+  std::string target = write_target(path, opts, true);
+  return json_result(request("PATCH", target, json::dump(obj), "application/apply-patch+yaml"), "PATCH " + target);
+}
+
+Result<json::Document> RestClient::merge_patch(const std::string& path, const json::Value& patch,
+                                               const WriteOptions& opts) {
+  // `force` is only valid for apply patches: the apiserver rejects it on other patch types.
+  std::string target = write_target(path, opts, false);
+  return json_result(request("PATCH", target, json::dump(patch), "application/merge-patch+json"), "PATCH " + target);
+}
+
+Result<json::Document> RestClient::create(const std::string& collection_path, const json::Value& obj,
+                                          const WriteOptions& opts) {
+  std::string target = write_target(collection_path, opts, false);
+  return json_result(request("POST", target, json::dump(obj), "application/json"), "POST " + target);
+}
+
+Result<void> RestClient::remove(const std::string& path) {
+  auto r = request("DELETE", path);
+  if (!r) return std::unexpected(r.error());
+  if (is_success(r->status) || r->status == 404) return {};
+  return std::unexpected(status_error(*r));
+}
+
+}  // namespace cfo::client
