@@ -37,10 +37,32 @@ class SchemaSet {
   /// Findings use rule "schema:<keyword>" (e.g. "schema:required", "schema:type", "schema:unknownField") and
   /// source "crd:<group>/<version>/<Kind>", with the field path of the offending value.
   /// An object of an unknown kind yields one finding with rule "schema:unknownKind".
+  ///
+  /// Besides RapidJSON's first error, every unknown field, every duplicate entry of an
+  /// `x-kubernetes-list-type: map|set` list ("schema:duplicate") and, for a deprecated version, one
+  /// "schema:deprecatedVersion" warning are reported.
   FieldErrors validate(const json::Value& obj) const;
 
   /// The list of "<apiVersion>/<Kind>" held, for messages.
   std::vector<std::string> kinds() const;
+
+  // ---- additions (beyond the lead's contract) ----
+
+  /// True when the kind is namespaced (CRD `spec.scope: Namespaced`), and also when the kind is unknown.
+  bool namespaced(const std::string& api_version, const std::string& kind) const;
+
+  /// True when a core/v1 PodSpec schema is known. It is taken from the ray.io/v1 RayCluster CRD
+  /// (`spec.headGroupSpec.template.spec`), which embeds the upstream core/v1 PodSpec.
+  bool has_pod_spec() const;
+
+  /// Strict decoding of a core/v1 PodSpec (what the AppWrapper webhook does for each PodSet): the schema's first
+  /// error plus every unknown field, with paths relative to `pod_spec` and source "core/v1:PodSpec".
+  /// Empty when no PodSpec schema is known.
+  FieldErrors validate_pod_spec(const json::Value& pod_spec) const;
+
+  /// Remarks gathered while loading, e.g. a CRD pattern that std::regex cannot compile (that pattern is then not
+  /// checked). One line each, naming the CRD and field.
+  const std::vector<std::string>& load_notes() const;
 
  private:
   struct Impl;

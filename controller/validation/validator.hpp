@@ -1,6 +1,7 @@
 #pragma once
 // The verdict on one object: schema first, then every rule set that a real cluster would apply to it.
 #include <string>
+#include <vector>
 
 #include "core/field_error.hpp"
 #include "core/json.hpp"
@@ -18,6 +19,22 @@ struct ClusterProfile {
 /// named after their upstream source (core/v1 Pod rules, KubeRay ValidateRayClusterSpec and webhook, AppWrapper
 /// webhook, Kueue webhooks). An AppWrapper's components are validated as objects in their own right, with paths
 /// under `spec.components[i].template`. Never throws; findings are in document order.
+///
+/// Severity: Error where a real cluster rejects the object or fails it later; Warning where only our stricter
+/// checklist objects (validation-rules.md §11), e.g. unknown fields of a wrapped RayCluster outside its pod specs.
+/// A component of a kind without a loaded schema (batch/v1 Job, PyTorchJob, ...) gets the AppWrapper checks, strict
+/// PodSpec decoding of its PodSets (when SchemaSet::has_pod_spec()) and the late Pod rules.
 FieldErrors validate_object(const SchemaSet& schemas, const json::Value& obj, const ClusterProfile& profile = {});
+
+/// Validates the objects of one closed set, e.g. every document of one multi-document file, and returns one
+/// FieldErrors per object, in the same order. Each object gets validate_object(); when the set holds more than one
+/// object, references between them are checked as well (Kueue, late failures):
+///   LocalQueue spec.clusterQueue -> a ClusterQueue of the set ("LocalQueueClusterQueueExists"),
+///   ClusterQueue flavors[].name -> a ResourceFlavor of the set ("ClusterQueueFlavorExists"),
+///   a job's kueue.x-k8s.io/queue-name -> a LocalQueue of the set in its namespace ("QueueNameExists"),
+///   a job's kueue.x-k8s.io/priority-class -> a WorkloadPriorityClass of the set ("PriorityClassExists").
+/// A null pointer yields one error finding for that position.
+std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vector<const json::Value*>& objects,
+                                      const ClusterProfile& profile = {});
 
 }  // namespace cfo::validation

@@ -1,0 +1,102 @@
+#pragma once
+// Internal to cfo_validation: the rule sets, one file per upstream source, and what they share.
+//
+// Every upstream rule is one function named after its rule id (the `rule` of the FieldErrors it reports), with a
+// comment naming the upstream source. The entry points below run the rules of one source on one object.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/field_error.hpp"
+#include "core/json.hpp"
+#include "validation/schema_set.hpp"
+#include "validation/validator.hpp"
+
+namespace cfo::validation::rules {
+
+/// Collects findings for one object, prefixing every path with the object's position in the document that is
+/// judged ("" for a top-level object, "spec.components[0].template" for an AppWrapper component).
+class Sink {
+ public:
+  explicit Sink(FieldErrors& out, std::string prefix = {}) : out_(&out), prefix_(std::move(prefix)) {}
+
+  void add(const std::string& path, std::string_view rule, std::string_view source, std::string reason,
+           Severity severity = Severity::Error) const;
+  void error(const std::string& path, std::string_view rule, std::string_view source, std::string reason) const {
+    add(path, rule, source, std::move(reason), Severity::Error);
+  }
+  void warn(const std::string& path, std::string_view rule, std::string_view source, std::string reason) const {
+    add(path, rule, source, std::move(reason), Severity::Warning);
+  }
+  /// Appends findings whose paths are relative to this sink's object (e.g. SchemaSet::validate's output).
+  void append(FieldErrors found) const;
+  /// The full path of `path` (prefix applied).
+  std::string full(const std::string& path) const;
+  const std::string& prefix() const { return prefix_; }
+  FieldErrors& out() const { return *out_; }
+
+ private:
+  FieldErrors* out_;
+  std::string prefix_;
+};
+
+/// What is known about the object being judged besides its own content.
+struct Scope {
+  const SchemaSet& schemas;
+  const ClusterProfile& profile;
+  /// The AppWrapper whose `spec.components[i].template` this object is, or nullptr for a top-level object.
+  const json::Value* wrapper = nullptr;
+  bool in_appwrapper() const { return wrapper != nullptr; }
+  /// True when that AppWrapper carries the kueue.x-k8s.io/queue-name label.
+  bool wrapper_queued() const;
+};
+
+/// Validates an AppWrapper component (its template) as an object in its own right; supplied by validator.cpp.
+/// `pod_spec_paths` are the PodSpecs of the component's PodSets, relative to the template
+/// (e.g. "spec.headGroupSpec.template.spec"): the AppWrapper decodes those strictly.
+using ComponentCheck =
+    std::function<void(const json::Value& tmpl, const Sink& sink, const std::vector<std::string>& pod_spec_paths)>;
+
+// ---- apimachinery / apiextensions (metadata_rules.cpp) ---------------------------------------------------
+/// ObjectMeta of a top-level object or of an AppWrapper component.
+void validate_object_meta(const Scope& scope, const json::Value& obj, const Sink& sink);
+/// TypeMeta of an embedded resource (x-kubernetes-embedded-resource): apiVersion and kind.
+void validate_embedded_type_meta(const json::Value& obj, const Sink& sink);
+/// Label maps outside ObjectMeta (e.g. ResourceFlavor nodeLabels): qualified-name keys, label values.
+void validate_label_map(const json::Value& labels, const std::string& path, std::string_view source,
+                        const Sink& sink);
+/// A metav1.LabelSelector (matchLabels, matchExpressions).
+void validate_label_selector(const json::Value& selector, const std::string& path, std::string_view source,
+                             const Sink& sink);
+
+// ---- core/v1 Pod validation, applied when the Pods are created (core_pod_rules.cpp) ----------------------
+/// A PodSpec whose Pods some controller creates later (RayCluster groups, AppWrapper PodSets, RayJob submitter).
+void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path, const Sink& sink);
+/// A ResourceRequirements block of a container the operator creates (e.g. the autoscaler sidecar).
+void validate_resources_late(const json::Value& resources, const std::string& path, const Sink& sink);
+
+// ---- KubeRay (kuberay_rules.cpp) -------------------------------------------------------------------------
+void validate_raycluster(const Scope& scope, const json::Value& obj, const Sink& sink);
+void validate_rayjob(const Scope& scope, const json::Value& obj, const Sink& sink);
+
+// ---- CodeFlare operator (codeflare_operator_rules.cpp) ---------------------------------------------------
+/// The CodeFlare operator's RayCluster webhook, on a RayClusterSpec at `spec_path`.
+void validate_codeflare_raycluster_spec(const json::Value& spec, const std::string& spec_path, const Sink& sink);
+
+// ---- AppWrapper (appwrapper_rules.cpp) -------------------------------------------------------------------
+void validate_appwrapper(const Scope& scope, const json::Value& obj, const Sink& sink, const ComponentCheck& check);
+
+// ---- Kueue (kueue_rules.cpp) -----------------------------------------------------------------------------
+/// jobframework labels and annotations on a job object (RayCluster, RayJob, AppWrapper).
+void validate_kueue_job(const Scope& scope, const json::Value& obj, const Sink& sink);
+void validate_kueue_raycluster(const Scope& scope, const json::Value& obj, const Sink& sink);
+void validate_kueue_rayjob(const Scope& scope, const json::Value& obj, const Sink& sink);
+void validate_clusterqueue(const Scope& scope, const json::Value& obj, const Sink& sink);
+void validate_resourceflavor(const Scope& scope, const json::Value& obj, const Sink& sink);
+void validate_localqueue(const Scope& scope, const json::Value& obj, const Sink& sink);
+void validate_workloadpriorityclass(const Scope& scope, const json::Value& obj, const Sink& sink);
+/// References between the objects of a closed set (a multi-document file); one sink per object.
+void validate_kueue_references(const std::vector<const json::Value*>& objects, const std::vector<Sink>& sinks);
+
+}  // namespace cfo::validation::rules

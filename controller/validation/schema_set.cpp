@@ -1,0 +1,779 @@
+#include "validation/schema_set.hpp"
+
+#include <rapidjson/pointer.h>
+
+// RapidJSON 1.1.0's schema.h sets RAPIDJSON_SCHEMA_USE_STDREGEX itself and resets it to 0 when it is predefined,
+// which would silently turn every CRD `pattern` off. cfo_rapidjson defines only RAPIDJSON_SCHEMA_USE_INTERNALREGEX
+// (its presence is what matters), so the header selects std::regex; the assertion keeps it that way.
+#include <rapidjson/schema.h>
+static_assert(RAPIDJSON_SCHEMA_HAS_REGEX && RAPIDJSON_SCHEMA_USE_STDREGEX,
+              "RapidJSON's schema validator must check patterns with std::regex");
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/yaml.hpp"
+
+// How Kubernetes structural schemas are mapped onto RapidJSON's draft-04 validator:
+//
+// * Each served version's openAPIV3Schema is copied once and preprocessed (`prepare_schema`):
+//   - `nullable: true` becomes `type: [T, "null"]` (and null joins an `enum`), since draft-04 has no nullable;
+//   - `x-kubernetes-int-or-string: true` without `anyOf` gets `anyOf: [{type: integer}, {type: string}]`;
+//   - a property listed in `required` that has a `default` is dropped from `required`: the apiserver applies
+//     defaults before it validates;
+//   - `description` and `x-kubernetes-validations` (CEL, re-implemented as named rules) are removed;
+//   - a `pattern` that std::regex cannot compile is removed and recorded in load_notes().
+//   The result is compiled once into a rapidjson::SchemaDocument, from a copy in which identical sub-schemas are
+//   stored once and referenced with `$ref` (`SchemaSharer`; RapidJSON's compile time grows with the square of the
+//   number of schema objects, and the KubeRay CRDs repeat whole PodSpecs).
+// * RapidJSON stops at the first error; that error becomes one FieldError ("schema:<keyword>"). Strings too long
+//   for libstdc++'s recursive std::regex are reported before RapidJSON runs (`find_overlong_strings`).
+// * One walker (`StructuralWalker`) then goes over the object alongside the schema and reports what draft-04
+//   cannot express: every unknown field ("schema:unknownField", which the apiserver would prune silently) and
+//   every duplicate entry of an `x-kubernetes-list-type: map` / `set` list ("schema:duplicate").
+
+namespace cfo::validation {
+
+namespace {
+
+using json::Value;
+using SchemaDocument = rapidjson::SchemaDocument;
+using SchemaValidator = rapidjson::SchemaValidator;
+
+constexpr int kMaxDocumentDepth = 300;
+
+std::string dq(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+std::string string_of(const Value& v) { return v.IsString() ? std::string(v.GetString(), v.GetStringLength()) : ""; }
+
+bool is_true(const Value& obj, std::string_view key) {
+  const Value* v = json::find(obj, key);
+  return v && v->IsBool() && v->GetBool();
+}
+
+/// A short rendering of a JSON value for messages (strings quoted, long values cut at a UTF-8 boundary).
+std::string preview(const Value& v) {
+  std::string s = json::dump(v);
+  if (s.size() <= 60) return s;
+  std::size_t cut = 57;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + "...";
+}
+
+int depth_of(const Value& v, int limit) {
+  if (limit <= 0) return 1;
+  int best = 0;
+  if (v.IsObject()) {
+    for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) best = std::max(best, depth_of(it->value, limit - 1));
+  } else if (v.IsArray()) {
+    for (auto it = v.Begin(); it != v.End(); ++it) best = std::max(best, depth_of(*it, limit - 1));
+  }
+  return best + 1;
+}
+
+// ---- schema preprocessing -------------------------------------------------------------------------------
+
+struct PrepareContext {
+  json::Allocator& alloc;
+  std::string crd_name;  // for notes
+  std::vector<std::string>& notes;
+  std::map<std::string, bool> pattern_ok;  // compiling a std::regex is slow and CRDs repeat their patterns
+};
+
+Result<void> prepare_schema(Value& node, const std::string& where, PrepareContext& ctx);
+
+Result<void> prepare_list(Value& node, const std::string& where, PrepareContext& ctx) {
+  if (!node.IsArray()) return fail(where + ": expected a list of schemas");
+  for (rapidjson::SizeType i = 0; i < node.Size(); ++i)
+    if (auto r = prepare_schema(node[i], index_path(where, i), ctx); !r) return r;
+  return {};
+}
+
+Result<void> prepare_schema(Value& node, const std::string& where, PrepareContext& ctx) {
+  if (!node.IsObject()) return fail(where + ": a schema must be an object, found " + json::type_name(node));
+  node.RemoveMember("description");
+  node.RemoveMember("x-kubernetes-validations");
+
+  Value* type = json::find(node, "type");
+  if (type && !type->IsString()) return fail(where + ".type: must be a string");
+
+  if (Value* props = json::find(node, "properties")) {
+    if (!props->IsObject()) return fail(where + ".properties: must be a map of schemas");
+    for (auto it = props->MemberBegin(); it != props->MemberEnd(); ++it)
+      if (auto r = prepare_schema(it->value, key_path(where + ".properties", string_of(it->name)), ctx); !r) return r;
+  }
+  if (Value* add = json::find(node, "additionalProperties")) {
+    if (add->IsObject()) {
+      if (auto r = prepare_schema(*add, where + ".additionalProperties", ctx); !r) return r;
+    } else if (!add->IsBool()) {
+      return fail(where + ".additionalProperties: must be a schema or a boolean");
+    }
+  }
+  if (Value* items = json::find(node, "items")) {
+    if (items->IsObject()) {
+      if (auto r = prepare_schema(*items, where + ".items", ctx); !r) return r;
+    } else if (auto r = prepare_list(*items, where + ".items", ctx); !r) {
+      return r;
+    }
+  }
+  for (const char* k : {"allOf", "anyOf", "oneOf"})
+    if (Value* list = json::find(node, k))
+      if (auto r = prepare_list(*list, where + "." + k, ctx); !r) return r;
+  if (Value* n = json::find(node, "not"))
+    if (auto r = prepare_schema(*n, where + ".not", ctx); !r) return r;
+
+  if (Value* e = json::find(node, "enum"); e && !e->IsArray()) return fail(where + ".enum: must be a list");
+  if (Value* keys = json::find(node, "x-kubernetes-list-map-keys")) {
+    if (!keys->IsArray()) return fail(where + ".x-kubernetes-list-map-keys: must be a list of field names");
+    for (auto it = keys->Begin(); it != keys->End(); ++it)
+      if (!it->IsString()) return fail(where + ".x-kubernetes-list-map-keys: must be a list of field names");
+  }
+
+  // nullable: true -> type [T, "null"]; null joins the enum too.
+  if (is_true(node, "nullable")) {
+    if (type) {
+      Value both(rapidjson::kArrayType);
+      both.PushBack(Value(*type, ctx.alloc), ctx.alloc);
+      both.PushBack(json::str("null", ctx.alloc), ctx.alloc);
+      *type = std::move(both);
+    }
+    if (Value* e = json::find(node, "enum")) e->PushBack(Value(rapidjson::kNullType), ctx.alloc);
+  }
+  node.RemoveMember("nullable");
+
+  // x-kubernetes-int-or-string without anyOf -> anyOf integer / string.
+  if (is_true(node, "x-kubernetes-int-or-string") && !json::find(node, "anyOf")) {
+    Value any(rapidjson::kArrayType);
+    for (const char* t : {"integer", "string"}) {
+      Value alt(rapidjson::kObjectType);
+      alt.AddMember("type", json::str(t, ctx.alloc), ctx.alloc);
+      any.PushBack(std::move(alt), ctx.alloc);
+    }
+    node.AddMember("anyOf", std::move(any), ctx.alloc);
+  }
+
+  // Defaults are applied before validation, so a required property with a default can never be missing.
+  if (Value* req = json::find(node, "required")) {
+    if (!req->IsArray()) return fail(where + ".required: must be a list of field names");
+    const Value* props = json::find(node, "properties");
+    Value kept(rapidjson::kArrayType);
+    for (auto it = req->Begin(); it != req->End(); ++it) {
+      if (!it->IsString()) return fail(where + ".required: must be a list of field names");
+      const Value* prop = props ? json::find(*props, string_of(*it)) : nullptr;
+      if (prop && json::find(*prop, "default")) continue;
+      kept.PushBack(Value(*it, ctx.alloc), ctx.alloc);
+    }
+    *req = std::move(kept);
+  }
+
+  if (Value* pat = json::find(node, "pattern")) {
+    if (!pat->IsString()) return fail(where + ".pattern: must be a string");
+    const std::string text = string_of(*pat);
+    auto known = ctx.pattern_ok.find(text);
+    if (known == ctx.pattern_ok.end()) {
+      bool ok = true;
+      try {
+        std::regex probe(text, std::regex_constants::ECMAScript);
+      } catch (const std::regex_error&) {
+        ok = false;
+      }
+      known = ctx.pattern_ok.emplace(text, ok).first;
+    }
+    if (!known->second) {
+      ctx.notes.push_back(ctx.crd_name + ": pattern at " + where + " is not an ECMAScript regex; it is not checked");
+      node.RemoveMember("pattern");
+    }
+  }
+  return {};
+}
+
+// ---- the walker for what draft-04 cannot express --------------------------------------------------------
+
+class StructuralWalker {
+ public:
+  StructuralWalker(FieldErrors& out, std::string source) : out_(out), source_(std::move(source)) {}
+
+  void walk(const Value& schema, const Value& doc, const std::string& path) {
+    if (!schema.IsObject()) return;
+    if (doc.IsObject()) {
+      walk_object(schema, doc, path);
+    } else if (doc.IsArray()) {
+      walk_array(schema, doc, path);
+    }
+  }
+
+ private:
+  void walk_object(const Value& schema, const Value& doc, const std::string& path) {
+    const Value* props = json::find(schema, "properties");
+    if (props && !props->IsObject()) props = nullptr;
+    const Value* additional = json::find(schema, "additionalProperties");
+    const bool preserve = is_true(schema, "x-kubernetes-preserve-unknown-fields");
+    const bool embedded = is_true(schema, "x-kubernetes-embedded-resource");
+    for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
+      const std::string key = string_of(it->name);
+      const std::string child = key_path(path, key);
+      if (const Value* sub = props ? json::find(*props, key) : nullptr) {
+        walk(*sub, it->value, child);
+      } else if (additional && additional->IsObject()) {
+        walk(*additional, it->value, child);
+      } else if (embedded && (key == "apiVersion" || key == "kind" || key == "metadata")) {
+        // An embedded resource always admits its TypeMeta and ObjectMeta.
+      } else if (props && !preserve && !additional) {
+        out_.push_back({child, "schema:unknownField", source_,
+                        "field " + dq(key) + " is not declared in the schema; the apiserver would drop it"});
+      }
+    }
+  }
+
+  void walk_array(const Value& schema, const Value& doc, const std::string& path) {
+    const Value* items = json::find(schema, "items");
+    const Value* list_type = json::find(schema, "x-kubernetes-list-type");
+    const std::string type = list_type ? string_of(*list_type) : "";
+    if (type == "map" && items) check_map_keys(schema, *items, doc, path);
+    if (type == "set") check_set(doc, path);
+    if (!items || !items->IsObject()) return;
+    for (rapidjson::SizeType i = 0; i < doc.Size(); ++i) walk(*items, doc[i], index_path(path, i));
+  }
+
+  // Entries of a list-map must be unique by their key fields; absent keys take their schema default.
+  void check_map_keys(const Value& schema, const Value& items, const Value& doc, const std::string& path) {
+    const Value* keys = json::find(schema, "x-kubernetes-list-map-keys");
+    if (!keys || !keys->IsArray() || keys->Empty()) return;
+    const Value* item_props = json::find(items, "properties");
+    std::map<std::string, rapidjson::SizeType> seen;
+    for (rapidjson::SizeType i = 0; i < doc.Size(); ++i) {
+      if (!doc[i].IsObject()) continue;
+      std::string tuple;
+      for (auto k = keys->Begin(); k != keys->End(); ++k) {
+        const std::string name = string_of(*k);
+        const Value* v = json::find(doc[i], name);
+        if (!v && item_props)
+          if (const Value* prop = json::find(*item_props, name)) v = json::find(*prop, "default");
+        if (!tuple.empty()) tuple += ", ";
+        tuple += name + "=" + (v ? json::dump(*v) : "<unset>");
+      }
+      auto [it, fresh] = seen.emplace(tuple, i);
+      if (!fresh)
+        out_.push_back({index_path(path, i), "schema:duplicate", source_,
+                        "duplicate entry: (" + tuple + ") is already used by entry [" + std::to_string(it->second) + "]"});
+    }
+  }
+
+  void check_set(const Value& doc, const std::string& path) {
+    std::map<std::string, rapidjson::SizeType> seen;
+    for (rapidjson::SizeType i = 0; i < doc.Size(); ++i) {
+      auto [it, fresh] = seen.emplace(json::dump(doc[i]), i);
+      if (!fresh)
+        out_.push_back({index_path(path, i), "schema:duplicate", source_,
+                        "duplicate value " + preview(doc[i]) + " in a set; it repeats entry [" +
+                            std::to_string(it->second) + "]"});
+    }
+  }
+
+  FieldErrors& out_;
+  std::string source_;
+};
+
+// ---- guard against std::regex recursion ------------------------------------------------------------------
+
+// libstdc++'s std::regex matches recursively, about one stack frame per character, so RapidJSON checking a very
+// long string against a `pattern` can overflow the stack. Such strings are reported here instead and RapidJSON
+// is not run on that object. Every `pattern` in the upstream CRDs guards values of at most a few hundred
+// characters (names, label values, quantities).
+constexpr std::size_t kMaxPatternInput = 1024;
+
+bool has_pattern(const Value& schema, int depth = 0) {
+  if (!schema.IsObject() || depth > 8) return false;
+  if (json::find(schema, "pattern")) return true;
+  for (const char* k : {"allOf", "anyOf", "oneOf"})
+    if (const Value* list = json::find(schema, k); list && list->IsArray())
+      for (auto it = list->Begin(); it != list->End(); ++it)
+        if (has_pattern(*it, depth + 1)) return true;
+  return false;
+}
+
+void find_overlong_strings(const Value& schema, const Value& doc, const std::string& path, const std::string& source,
+                           FieldErrors& out) {
+  if (!schema.IsObject()) return;
+  if (doc.IsString()) {
+    if (doc.GetStringLength() > kMaxPatternInput && has_pattern(schema))
+      out.push_back({path, "schema:pattern", source,
+                     "value of " + std::to_string(doc.GetStringLength()) + " characters is far too long for its pattern"});
+  } else if (doc.IsObject()) {
+    const Value* props = json::find(schema, "properties");
+    const Value* additional = json::find(schema, "additionalProperties");
+    for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
+      const std::string key = string_of(it->name);
+      const Value* sub = props && props->IsObject() ? json::find(*props, key) : nullptr;
+      if (!sub && additional && additional->IsObject()) sub = additional;
+      if (sub) find_overlong_strings(*sub, it->value, key_path(path, key), source, out);
+    }
+  } else if (doc.IsArray()) {
+    const Value* items = json::find(schema, "items");
+    if (items && items->IsObject())
+      for (rapidjson::SizeType i = 0; i < doc.Size(); ++i)
+        find_overlong_strings(*items, doc[i], index_path(path, i), source, out);
+  }
+}
+
+// ---- sharing repeated sub-schemas -------------------------------------------------------------------------
+
+// RapidJSON 1.1.0 finds each compiled sub-schema by pointer in a flat list while it compiles a SchemaDocument,
+// which is quadratic in the number of schema objects. The KubeRay CRDs repeat large subtrees (a PodSpec per group,
+// a Container schema per container list), so RapidJSON is given a copy in which identical sub-schemas are stored
+// once under `definitions` and referenced with `$ref`. The walker and the messages use the full schema.
+class SchemaSharer {
+ public:
+  explicit SchemaSharer(json::Document& doc) : doc_(doc), a_(doc.GetAllocator()) {}
+
+  void run() {
+    for_each_child_schema(doc_, [&](Value& child) { count(child); });
+    for_each_child_schema(doc_, [&](Value& child) { share(child, 1); });
+    if (defs_.empty()) return;
+    Value defs(rapidjson::kObjectType);
+    for (std::size_t i = 0; i < defs_.size(); ++i) defs.AddMember(json::str(def_name(i), a_), std::move(defs_[i]), a_);
+    doc_.AddMember("definitions", std::move(defs), a_);
+  }
+
+ private:
+  static constexpr std::size_t kMinShared = 12;  // nodes; smaller subtrees are not worth a $ref
+
+  struct Info {
+    uint64_t hash = 0;
+    std::size_t size = 0;
+  };
+
+  static std::string def_name(std::size_t i) { return "s" + std::to_string(i); }
+
+  /// Calls f on every direct sub-schema of `node` (properties, additionalProperties, items, allOf/anyOf/oneOf, not).
+  template <class F>
+  static void for_each_child_schema(Value& node, F f) {
+    if (!node.IsObject()) return;
+    if (Value* props = json::find(node, "properties"); props && props->IsObject())
+      for (auto it = props->MemberBegin(); it != props->MemberEnd(); ++it) f(it->value);
+    if (Value* add = json::find(node, "additionalProperties"); add && add->IsObject()) f(*add);
+    if (Value* items = json::find(node, "items")) {
+      if (items->IsObject()) f(*items);
+      if (items->IsArray())
+        for (auto it = items->Begin(); it != items->End(); ++it) f(*it);
+    }
+    for (const char* k : {"allOf", "anyOf", "oneOf"})
+      if (Value* list = json::find(node, k); list && list->IsArray())
+        for (auto it = list->Begin(); it != list->End(); ++it) f(*it);
+    if (Value* n = json::find(node, "not"); n && n->IsObject()) f(*n);
+  }
+
+  static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; }
+  static uint64_t hash_text(const char* s, std::size_t n) {
+    uint64_t h = 14695981039346656037ull;
+    for (std::size_t i = 0; i < n; ++i) h = mix(h, static_cast<unsigned char>(s[i]));
+    return h;
+  }
+
+  /// Content hash and node count of any JSON value (memoized by address).
+  Info info(const Value& v) {
+    if (auto it = memo_.find(&v); it != memo_.end()) return it->second;
+    Info r{static_cast<uint64_t>(v.GetType()) + 1, 1};
+    if (v.IsObject()) {
+      for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+        Info c = info(it->value);
+        r.hash = mix(mix(r.hash, hash_text(it->name.GetString(), it->name.GetStringLength())), c.hash);
+        r.size += c.size;
+      }
+    } else if (v.IsArray()) {
+      for (auto it = v.Begin(); it != v.End(); ++it) {
+        Info c = info(*it);
+        r.hash = mix(r.hash, c.hash);
+        r.size += c.size;
+      }
+    } else if (v.IsString()) {
+      r.hash = mix(r.hash, hash_text(v.GetString(), v.GetStringLength()));
+    } else if (v.IsNumber()) {
+      const double d = v.GetDouble();
+      uint64_t bits = 0;
+      std::memcpy(&bits, &d, sizeof bits);
+      r.hash = mix(r.hash, bits);
+    }
+    memo_.emplace(&v, r);
+    return r;
+  }
+
+  void count(Value& node) {
+    Info i = info(node);
+    if (i.size >= kMinShared) ++counts_[i.hash];
+    for_each_child_schema(node, [&](Value& child) { count(child); });
+  }
+
+  /// Moves `node` into the definitions when it occurs more often than its enclosing shared subtree (which would
+  /// otherwise turn every node of a shared subtree into a reference of its own).
+  void share(Value& node, int enclosing_count) {
+    Info i = info(node);
+    const int n = counts_[i.hash];
+    if (i.size >= kMinShared && n >= 2 && n > enclosing_count) {
+      for (std::size_t d : by_hash_[i.hash])
+        if (defs_[d] == node) {
+          replace_with_ref(node, d);
+          return;
+        }
+      const std::size_t d = defs_.size();
+      defs_.emplace_back(node, a_);  // deep copy; its sub-schemas are shared in turn
+      by_hash_[i.hash].push_back(d);
+      replace_with_ref(node, d);
+      for_each_child_schema(defs_[d], [&](Value& child) { share(child, n); });
+      return;
+    }
+    for_each_child_schema(node, [&](Value& child) { share(child, enclosing_count); });
+  }
+
+  void replace_with_ref(Value& node, std::size_t d) {
+    Value ref(rapidjson::kObjectType);
+    ref.AddMember("$ref", json::str("#/definitions/" + def_name(d), a_), a_);
+    node = std::move(ref);
+  }
+
+  json::Document& doc_;
+  json::Allocator& a_;
+  std::unordered_map<const Value*, Info> memo_;
+  std::unordered_map<uint64_t, int> counts_;
+  std::unordered_map<uint64_t, std::vector<std::size_t>> by_hash_;
+  std::deque<Value> defs_;  // stable addresses while sharing
+};
+
+// ---- mapping RapidJSON's first error --------------------------------------------------------------------
+
+std::string pointer_string(const rapidjson::Pointer& p) {
+  rapidjson::StringBuffer sb;
+  p.Stringify(sb);
+  return {sb.GetString(), sb.GetSize()};
+}
+
+std::string list_values(const Value& arr) {
+  std::string s;
+  for (auto it = arr.Begin(); it != arr.End(); ++it) {
+    if (!s.empty()) s += ", ";
+    s += it->IsString() ? string_of(*it) : json::dump(*it);
+  }
+  return s;
+}
+
+std::string expected_types(const Value& schema) {
+  const Value* t = json::find(schema, "type");
+  if (!t) return "a different type";
+  if (t->IsString()) return std::string("of type ") + string_of(*t);
+  std::string s;
+  for (auto it = t->Begin(); it != t->End(); ++it) s += (s.empty() ? "" : " or ") + string_of(*it);
+  return "of type " + s;
+}
+
+std::string anyof_types(const Value& schema) {
+  const Value* any = json::find(schema, "anyOf");
+  std::string s;
+  if (any && any->IsArray())
+    for (auto it = any->Begin(); it != any->End(); ++it)
+      if (const Value* t = json::find(*it, "type"); t && t->IsString()) s += (s.empty() ? "" : " or ") + string_of(*t);
+  return s;
+}
+
+std::string number_text(const Value* v) { return v ? json::dump(*v) : "?"; }
+
+FieldError first_error(const SchemaValidator& validator, const Value& schema_root, const Value& obj,
+                       const std::string& source) {
+  const std::string keyword = validator.GetInvalidSchemaKeyword() ? validator.GetInvalidSchemaKeyword() : "invalid";
+  const rapidjson::Pointer schema_ptr = validator.GetInvalidSchemaPointer();
+  const rapidjson::Pointer doc_ptr = validator.GetInvalidDocumentPointer();
+  const Value* snode = schema_ptr.IsValid() ? schema_ptr.Get(schema_root) : nullptr;
+  const Value* dnode = doc_ptr.IsValid() ? doc_ptr.Get(obj) : nullptr;
+  static const Value kEmpty(rapidjson::kObjectType);
+  const Value& s = snode ? *snode : kEmpty;
+  std::string path = json::pointer_to_path(pointer_string(doc_ptr));
+  std::string reason;
+
+  if (keyword == "required") {
+    const Value* req = json::find(s, "required");
+    std::string missing;
+    if (req && req->IsArray() && dnode && dnode->IsObject())
+      for (auto it = req->Begin(); it != req->End() && missing.empty(); ++it)
+        if (!json::find(*dnode, string_of(*it))) missing = string_of(*it);
+    if (!missing.empty()) {
+      path = key_path(path, missing);
+      reason = "required field " + dq(missing) + " is missing";
+    } else {
+      reason = "a required field is missing";
+    }
+  } else if (keyword == "type") {
+    reason = "must be " + expected_types(s) + ", found " + (dnode ? json::type_name(*dnode) : "another type");
+    if (dnode && !dnode->IsObject() && !dnode->IsArray()) reason += " " + preview(*dnode);
+  } else if (keyword == "enum") {
+    const Value* e = json::find(s, "enum");
+    reason = "value " + (dnode ? preview(*dnode) : std::string("?")) + " is not one of the allowed values: " +
+             (e ? list_values(*e) : std::string("?"));
+  } else if (keyword == "pattern") {
+    reason = "value " + (dnode ? preview(*dnode) : std::string("?")) + " does not match the pattern " +
+             (json::find(s, "pattern") ? string_of(*json::find(s, "pattern")) : std::string("?"));
+  } else if (keyword == "anyOf" || keyword == "oneOf" || keyword == "allOf") {
+    std::string alts = anyof_types(s);
+    reason = "value " + (dnode ? preview(*dnode) : std::string("?")) + " does not match the allowed forms" +
+             (alts.empty() ? "" : " (" + alts + ")");
+  } else if (keyword == "minLength" || keyword == "maxLength") {
+    reason = "string length must be " + std::string(keyword == "minLength" ? "at least " : "at most ") +
+             number_text(json::find(s, keyword));
+  } else if (keyword == "minimum" || keyword == "maximum") {
+    bool exclusive = is_true(s, keyword == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum");
+    reason = "value " + (dnode ? preview(*dnode) : std::string("?")) + " must be " +
+             (keyword == "minimum" ? (exclusive ? "greater than " : "at least ")
+                                   : (exclusive ? "less than " : "at most ")) +
+             number_text(json::find(s, keyword));
+  } else if (keyword == "minItems" || keyword == "maxItems") {
+    reason = "list must have " + std::string(keyword == "minItems" ? "at least " : "at most ") +
+             number_text(json::find(s, keyword)) + " items";
+  } else if (keyword == "minProperties" || keyword == "maxProperties") {
+    reason = "map must have " + std::string(keyword == "minProperties" ? "at least " : "at most ") +
+             number_text(json::find(s, keyword)) + " entries";
+  } else if (keyword == "uniqueItems") {
+    reason = "list items must be unique";
+  } else if (keyword == "multipleOf") {
+    reason = "value must be a multiple of " + number_text(json::find(s, "multipleOf"));
+  } else {
+    reason = "violates the schema keyword " + dq(keyword);
+  }
+  return {path, "schema:" + keyword, source, reason};
+}
+
+/// One compiled schema: the preprocessed JSON (kept for the walker and for messages) and its SchemaDocument.
+/// One compiled schema: the preprocessed JSON (for the walker and messages), the shared form RapidJSON compiled,
+/// and the SchemaDocument.
+struct Compiled {
+  std::unique_ptr<json::Document> schema;
+  std::unique_ptr<json::Document> shared;
+  std::unique_ptr<SchemaDocument> document;
+  std::string source;  // "crd:<group>/<version>/<Kind>"
+
+  /// Compiles `schema` (already preprocessed).
+  void build() {
+    shared = std::make_unique<json::Document>();
+    shared->CopyFrom(*schema, shared->GetAllocator());
+    SchemaSharer(*shared).run();
+    document = std::make_unique<SchemaDocument>(*shared);
+  }
+
+  /// RapidJSON's first error plus the walker's findings.
+  FieldErrors check(const Value& obj) const {
+    FieldErrors out;
+    if (depth_of(obj, kMaxDocumentDepth + 1) > kMaxDocumentDepth) {
+      out.push_back({"", "schema:depth", source,
+                     "object is nested deeper than " + std::to_string(kMaxDocumentDepth) + " levels"});
+      return out;
+    }
+    find_overlong_strings(*schema, obj, "", source, out);
+    if (out.empty()) {
+      SchemaValidator validator(*document);
+      if (!obj.Accept(validator)) out.push_back(first_error(validator, *shared, obj, source));
+    }
+    StructuralWalker(out, source).walk(*schema, obj, "");
+    return out;
+  }
+};
+
+Result<Compiled> compile(const Value& source_schema, const std::string& where, const std::string& source,
+                         const std::string& crd_name, std::vector<std::string>& notes) {
+  Compiled c;
+  c.schema = std::make_unique<json::Document>();
+  c.schema->CopyFrom(source_schema, c.schema->GetAllocator());
+  PrepareContext ctx{c.schema->GetAllocator(), crd_name, notes, {}};
+  if (auto r = prepare_schema(*c.schema, where, ctx); !r) return std::unexpected(r.error());
+  c.source = source;
+  c.build();
+  return c;
+}
+
+struct Entry {
+  std::string api_version;
+  std::string kind;
+  bool namespaced = true;
+  bool deprecated = false;
+  std::string deprecation_warning;
+  Compiled compiled;
+};
+
+using Key = std::pair<std::string, std::string>;  // apiVersion, kind
+
+Result<std::vector<json::Document>> read_documents(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return fail(file.string() + ": cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return fail(file.string() + ": read error");
+  if (file.extension() == ".json") {
+    auto doc = json::parse(text.str());
+    if (!doc) return fail(file.string() + ": " + doc.error().message);
+    std::vector<json::Document> docs;
+    docs.push_back(std::move(*doc));
+    return docs;
+  }
+  auto docs = yaml::to_json(text.str());
+  if (!docs) return fail(file.string() + ": " + docs.error().message);
+  return docs;
+}
+
+}  // namespace
+
+struct SchemaSet::Impl {
+  std::map<Key, Entry> entries;
+  std::unique_ptr<Compiled> pod_spec;  // core/v1 PodSpec, from ray.io/v1 RayCluster
+  std::vector<std::string> notes;
+};
+
+SchemaSet::SchemaSet() : impl_(std::make_unique<Impl>()) {}
+SchemaSet::~SchemaSet() = default;
+SchemaSet::SchemaSet(SchemaSet&&) noexcept = default;
+SchemaSet& SchemaSet::operator=(SchemaSet&&) noexcept = default;
+
+Result<void> SchemaSet::add_crd(const json::Value& crd) {
+  if (!crd.IsObject()) return fail("CustomResourceDefinition: expected an object");
+  const std::string api_version = json::get_string(crd, "apiVersion").value_or("");
+  const std::string kind_of_doc = json::get_string(crd, "kind").value_or("");
+  if (kind_of_doc != "CustomResourceDefinition")
+    return fail("not a CustomResourceDefinition (kind " + dq(kind_of_doc) + ")");
+  if (api_version != "apiextensions.k8s.io/v1")
+    return fail("CustomResourceDefinition: apiVersion " + dq(api_version) +
+                " is not supported; only apiextensions.k8s.io/v1 is");
+  const Value* name_node = json::find_path(crd, "metadata.name");
+  const std::string crd_name =
+      name_node && name_node->IsString() ? name_node->GetString() : std::string("<unnamed CRD>");
+  const Value* spec = json::find(crd, "spec");
+  if (!spec || !spec->IsObject()) return fail(crd_name + ": spec is missing");
+  const std::string group = json::get_string(*spec, "group").value_or("");
+  const Value* names = json::find(*spec, "names");
+  const std::string kind = names ? json::get_string(*names, "kind").value_or("") : "";
+  if (group.empty()) return fail(crd_name + ": spec.group is missing");
+  if (kind.empty()) return fail(crd_name + ": spec.names.kind is missing");
+  const bool namespaced = json::get_string(*spec, "scope").value_or("Namespaced") != "Cluster";
+  const Value* versions = json::find(*spec, "versions");
+  if (!versions || !versions->IsArray() || versions->Empty()) return fail(crd_name + ": spec.versions is missing");
+
+  std::vector<Entry> added;
+  for (rapidjson::SizeType i = 0; i < versions->Size(); ++i) {
+    const Value& v = (*versions)[i];
+    const std::string where = index_path("spec.versions", i);
+    const std::string name = json::get_string(v, "name").value_or("");
+    if (name.empty()) return fail(crd_name + ": " + where + ".name is missing");
+    if (json::get_bool(v, "served") == false) continue;
+    const Value* schema = json::find_path(v, "schema.openAPIV3Schema");
+    if (!schema) return fail(crd_name + ": " + where + ".schema.openAPIV3Schema is missing (version " + name + ")");
+    const std::string source = "crd:" + group + "/" + name + "/" + kind;
+    auto compiled = compile(*schema, where + ".schema.openAPIV3Schema", source, crd_name, impl_->notes);
+    if (!compiled) return fail(crd_name + ": " + compiled.error().message);
+    Entry e;
+    e.api_version = group + "/" + name;
+    e.kind = kind;
+    e.namespaced = namespaced;
+    e.deprecated = json::get_bool(v, "deprecated").value_or(false);
+    e.deprecation_warning = json::get_string(v, "deprecationWarning").value_or("");
+    e.compiled = std::move(*compiled);
+    added.push_back(std::move(e));
+  }
+
+  for (auto& e : added) {
+    if (e.api_version == "ray.io/v1" && e.kind == "RayCluster") {
+      const Value* pod = json::find_path(
+          *e.compiled.schema, "properties.spec.properties.headGroupSpec.properties.template.properties.spec");
+      if (pod && pod->IsObject()) {
+        auto c = std::make_unique<Compiled>();
+        c->schema = std::make_unique<json::Document>();
+        c->schema->CopyFrom(*pod, c->schema->GetAllocator());
+        c->source = "core/v1:PodSpec";
+        c->build();
+        impl_->pod_spec = std::move(c);
+      }
+    }
+    Key key{e.api_version, e.kind};
+    impl_->entries.insert_or_assign(std::move(key), std::move(e));
+  }
+  return {};
+}
+
+Result<SchemaSet> SchemaSet::load_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return fail(dir + ": not a readable directory");
+  std::vector<fs::path> files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto ext = it->path().extension().string();
+    if ((ext == ".yaml" || ext == ".yml" || ext == ".json") && it->is_regular_file(ec)) files.push_back(it->path());
+  }
+  if (ec) return fail(dir + ": cannot list the directory: " + ec.message());
+  std::sort(files.begin(), files.end());
+
+  SchemaSet set;
+  for (const auto& file : files) {
+    auto docs = read_documents(file);
+    if (!docs) return std::unexpected(docs.error());
+    for (std::size_t i = 0; i < docs->size(); ++i) {
+      const Value& doc = (*docs)[i];
+      if (json::get_string(doc, "kind") != "CustomResourceDefinition") continue;
+      if (auto r = set.add_crd(doc); !r)
+        return fail(file.string() + " (document " + std::to_string(i + 1) + "): " + r.error().message);
+    }
+  }
+  return set;
+}
+
+bool SchemaSet::has(const std::string& api_version, const std::string& kind) const {
+  return impl_->entries.contains({api_version, kind});
+}
+
+bool SchemaSet::namespaced(const std::string& api_version, const std::string& kind) const {
+  auto it = impl_->entries.find({api_version, kind});
+  return it == impl_->entries.end() || it->second.namespaced;
+}
+
+FieldErrors SchemaSet::validate(const json::Value& obj) const {
+  FieldErrors out;
+  if (!obj.IsObject()) {
+    out.push_back({"", "schema:type", "crd", std::string("an object must be a map, found ") + json::type_name(obj)});
+    return out;
+  }
+  const std::string api_version = json::get_string(obj, "apiVersion").value_or("");
+  const std::string kind = json::get_string(obj, "kind").value_or("");
+  auto it = impl_->entries.find({api_version, kind});
+  if (it == impl_->entries.end()) {
+    out.push_back({kind.empty() ? "kind" : "apiVersion", "schema:unknownKind", "crd",
+                   "no schema is loaded for " + (api_version.empty() ? std::string("<no apiVersion>") : api_version) +
+                       " " + (kind.empty() ? std::string("<no kind>") : kind)});
+    return out;
+  }
+  const Entry& e = it->second;
+  if (e.deprecated)
+    out.push_back({"apiVersion", "schema:deprecatedVersion", e.compiled.source,
+                   e.deprecation_warning.empty() ? api_version + " " + kind + " is deprecated"
+                                                 : e.deprecation_warning,
+                   Severity::Warning});
+  FieldErrors found = e.compiled.check(obj);
+  out.insert(out.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  return out;
+}
+
+bool SchemaSet::has_pod_spec() const { return impl_->pod_spec != nullptr; }
+
+FieldErrors SchemaSet::validate_pod_spec(const json::Value& pod_spec) const {
+  if (!impl_->pod_spec) return {};
+  return impl_->pod_spec->check(pod_spec);
+}
+
+std::vector<std::string> SchemaSet::kinds() const {
+  std::vector<std::string> out;
+  for (const auto& [key, e] : impl_->entries) out.push_back(key.first + "/" + key.second);
+  return out;
+}
+
+const std::vector<std::string>& SchemaSet::load_notes() const { return impl_->notes; }
+
+}  // namespace cfo::validation

@@ -1,0 +1,267 @@
+// rules/kuberay_rules.cpp and rules/codeflare_operator_rules.cpp.
+#include "test_support.hpp"
+
+using namespace cfo;
+using namespace cfo::test;
+using validation::validate_object;
+
+namespace {
+using Edits = std::vector<std::pair<std::string, std::string>>;
+FieldErrors rc(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(raycluster_yaml()), e)); }
+FieldErrors rj(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(rayjob_yaml()), e)); }
+const std::string kW0 = "spec.workerGroupSpecs[0]";
+const std::string kHeadEnv = "spec.headGroupSpec.template.spec.containers[0].env";
+}  // namespace
+
+// ---- metadata and webhook ---------------------------------------------------------------------------------------
+
+TEST(KubeRayRules, DNS1035Name) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{"metadata.name", "1-cluster"}});
+  ASSERT_TRUE(has(errs, "metadata.name", "DNS1035Name")) << describe(errs);
+  EXPECT_EQ(matching(errs, "metadata.name", "DNS1035Name")[0].source, "kuberay:ValidateRayClusterMetadata");
+  auto job = rj(schemas, {{"metadata.name", "train.v2"}});
+  EXPECT_TRUE(has(job, "metadata.name", "DNS1035Name")) << describe(job);
+}
+
+TEST(KubeRayRules, MaxNameLength) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_EQ(error_count(rc(schemas, {{"metadata.name", "a" + std::string(52, 'b')}})), 0u);
+  EXPECT_TRUE(has(rc(schemas, {{"metadata.name", "a" + std::string(53, 'b')}}), "metadata.name", "MaxNameLength"));
+  EXPECT_EQ(error_count(rj(schemas, {{"metadata.name", "a" + std::string(46, 'b')}})), 0u);
+  EXPECT_TRUE(has(rj(schemas, {{"metadata.name", "a" + std::string(47, 'b')}}), "metadata.name", "MaxNameLength"));
+  // generateName: the apiserver appends 5 characters.
+  auto gen = rj(schemas, {{"metadata.name", "~delete"}, {"metadata.generateName", "a" + std::string(42, 'b') + "-"}});
+  EXPECT_TRUE(has(gen, "metadata.generateName", "MaxNameLength")) << describe(gen);
+}
+
+TEST(KubeRayRules, UniqueGroupName) {
+  CFO_REQUIRE_SCHEMAS();
+  auto base = yaml1(raycluster_yaml());
+  auto doc = patched(base, {{"spec.workerGroupSpecs[1]", json::dump(base["spec"]["workerGroupSpecs"][0])}});
+  auto errs = validate_object(schemas, doc);
+  ASSERT_TRUE(has(errs, "spec.workerGroupSpecs[1].groupName", "UniqueGroupName")) << describe(errs);
+  EXPECT_EQ(matching(errs, "spec.workerGroupSpecs[1].groupName", "UniqueGroupName")[0].source, "kuberay:webhook");
+}
+
+// ---- ValidateRayClusterSpec ---------------------------------------------------------------------------------------
+
+TEST(KubeRayRules, ContainersRequired) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{kW0 + ".template.spec.containers", "[]"}});
+  EXPECT_TRUE(has(errs, kW0 + ".template.spec.containers", "ContainersRequired")) << describe(errs);
+}
+
+TEST(KubeRayRules, MinWithinMaxAndNonNegativeReplicas) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rc(schemas, {{kW0 + ".minReplicas", "3"}}), kW0 + ".minReplicas", "MinWithinMaxReplicas"));
+  EXPECT_TRUE(has(rc(schemas, {{kW0 + ".minReplicas", "-1"}}), kW0 + ".minReplicas", "NonNegativeReplicas"));
+}
+
+TEST(KubeRayRules, ReplicasOutsideBoundsIsAWarning) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{kW0 + ".replicas", "5"}});
+  EXPECT_TRUE(has(errs, kW0 + ".replicas", "ReplicasWithinBounds", Severity::Warning)) << describe(errs);
+  EXPECT_EQ(error_count(errs), 0u) << describe(errs);
+}
+
+TEST(KubeRayRules, RayStartParamsLabels) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{kW0 + ".rayStartParams.labels", "\"{}\""}});
+  EXPECT_TRUE(has(errs, kW0 + ".rayStartParams.labels", "RayStartParamsLabels")) << describe(errs);
+}
+
+TEST(KubeRayRules, GroupResourcesExclusive) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{kW0 + ".rayStartParams.num-cpus", "\"2\""}, {kW0 + ".resources.CPU", "\"2\""}});
+  EXPECT_TRUE(has(errs, kW0 + ".rayStartParams.num-cpus", "GroupResourcesExclusive")) << describe(errs);
+}
+
+TEST(KubeRayRules, GroupLabels) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{kW0 + ".labels[bad key]", "x"}});
+  EXPECT_TRUE(has(errs, kW0 + ".labels[bad key]", "GroupLabels")) << describe(errs);
+}
+
+TEST(KubeRayRules, IdleTimeoutSeconds) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rc(schemas, {{kW0 + ".idleTimeoutSeconds", "60"}}), kW0 + ".idleTimeoutSeconds", "IdleTimeoutSeconds"));
+  auto v2 = rc(schemas, {{kW0 + ".idleTimeoutSeconds", "60"}, {"spec.enableInTreeAutoscaling", "true"},
+                         {"spec.autoscalerOptions.version", "v2"}});
+  EXPECT_FALSE(has(v2, kW0 + ".idleTimeoutSeconds", "IdleTimeoutSeconds")) << describe(v2);
+  EXPECT_TRUE(has(rc(schemas, {{"spec.autoscalerOptions.idleTimeoutSeconds", "-1"}}),
+                  "spec.autoscalerOptions.idleTimeoutSeconds", "IdleTimeoutSeconds"));
+}
+
+TEST(KubeRayRules, WorkerGroupPriority) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{kW0 + ".priority", "5"}});
+  EXPECT_TRUE(has(errs, kW0 + ".priority", "WorkerGroupPriority")) << describe(errs);
+  auto ok = rc(schemas, {{kW0 + ".priority", "5"}, {"spec.rayVersion", "\"2.56.0\""}, {"spec.enableInTreeAutoscaling", "true"},
+                         {"spec.autoscalerOptions.version", "v2"}});
+  EXPECT_FALSE(has(ok, kW0 + ".priority", "WorkerGroupPriority")) << describe(ok);
+}
+
+TEST(KubeRayRules, GcsFaultTolerance) {
+  CFO_REQUIRE_SCHEMAS();
+  auto conflict = rc(schemas, {{"metadata.annotations[ray.io/ft-enabled]", "\"true\""},
+                               {"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"}});
+  EXPECT_TRUE(has(conflict, "spec.gcsFaultToleranceOptions", "GcsFTAnnotationConflict")) << describe(conflict);
+
+  auto implicit = rc(schemas, {{kHeadEnv, "[{name: RAY_REDIS_ADDRESS, value: \"redis:6379\"}]"}});
+  EXPECT_TRUE(has(implicit, kHeadEnv, "RedisAddressNeedsGcsFT")) << describe(implicit);
+
+  auto forbidden = rc(schemas, {{"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"},
+                                {"spec.headGroupSpec.rayStartParams.redis-password", "secret"}});
+  EXPECT_TRUE(has(forbidden, "spec.headGroupSpec.rayStartParams.redis-password", "GcsFTForbiddenSetting"))
+      << describe(forbidden);
+
+  auto user = rc(schemas, {{kHeadEnv, "[{name: REDIS_USERNAME, value: u}]"}});
+  EXPECT_TRUE(has(user, kHeadEnv, "RedisUsername")) << describe(user);
+
+  auto storage = rc(schemas, {{"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"},
+                              {"spec.gcsFaultToleranceOptions.storage.size", "1Gi"}});
+  EXPECT_TRUE(has(storage, "spec.gcsFaultToleranceOptions.storage", "GcsFTBackend")) << describe(storage);
+}
+
+TEST(KubeRayRules, AutoscalerRules) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}, {kW0 + ".suspend", "true"}}),
+                  kW0 + ".suspend", "WorkerGroupSuspend"));
+  EXPECT_TRUE(has(rc(schemas, {{kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}), kHeadEnv,
+                  "AutoscalerV2Env"));
+  EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}, {"spec.autoscalerOptions.version", "v2"},
+                               {kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}),
+                  "spec.autoscalerOptions.version", "AutoscalerVersionConflict"));
+  EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}, {"spec.autoscalerOptions.version", "v2"},
+                               {kW0 + ".template.spec.restartPolicy", "Always"}}),
+                  kW0 + ".template.spec.restartPolicy", "AutoscalerV2RestartPolicy"));
+  EXPECT_TRUE(has(rc(schemas, {{"spec.autoscalerOptions.env", "[{name: KUBERAY_GEN_AUTOSCALER_START_CMD, value: x}]"}}),
+                  "spec.autoscalerOptions.env[0]", "AutoscalerEnvReserved"));
+}
+
+TEST(KubeRayRules, AuthRules) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rc(schemas, {{"spec.authOptions.mode", "token"}}), "spec.rayVersion", "AuthRayVersion"));
+  EXPECT_FALSE(has(rc(schemas, {{"spec.authOptions.mode", "token"}, {"spec.rayVersion", "\"2.52.0\""}}), "spec.rayVersion",
+                   "AuthRayVersion"));
+  auto k8s = rc(schemas, {{"spec.authOptions.enableK8sTokenAuth", "true"}});
+  EXPECT_TRUE(has(k8s, "spec.authOptions.enableK8sTokenAuth", "K8sTokenAuth")) << describe(k8s);
+  auto job = rj(schemas, {{"spec.rayClusterSpec.authOptions", "{mode: token, enableK8sTokenAuth: true}"}});
+  EXPECT_TRUE(has(job, "spec.rayClusterSpec.authOptions.enableK8sTokenAuth", "K8sTokenAuth")) << describe(job);
+}
+
+TEST(KubeRayRules, FeatureGatedBlocks) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{"spec.networkPolicy.mode", "DenyAll"}, {kW0 + ".groupName", "Workers"}});
+  EXPECT_TRUE(has(errs, "spec.networkPolicy", "FeatureGate")) << describe(errs);
+  EXPECT_TRUE(has(errs, kW0 + ".groupName", "NetworkPolicyGroupName")) << describe(errs);
+  auto tls = rc(schemas, {{"spec.tlsOptions.enabled", "true"}, {kHeadEnv, "[{name: RAY_USE_TLS, value: \"1\"}]"}});
+  EXPECT_TRUE(has(tls, kHeadEnv + "[0]", "TLSEnv")) << describe(tls);
+}
+
+TEST(KubeRayRules, UpgradeStrategyNotOnARayJobCluster) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rj(schemas, {{"spec.rayClusterSpec.upgradeStrategy.type", "Recreate"}});
+  EXPECT_TRUE(has(errs, "spec.rayClusterSpec.upgradeStrategy", "UpgradeStrategyOwner")) << describe(errs);
+  EXPECT_EQ(error_count(rc(schemas, {{"spec.upgradeStrategy.type", "Recreate"}})), 0u);
+}
+
+TEST(KubeRayRules, ManagedByCEL) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rc(schemas, {{"spec.managedBy", "someone/else"}}), "spec.managedBy", "ManagedBy"));
+  EXPECT_EQ(error_count(rc(schemas, {{"spec.managedBy", "kueue.x-k8s.io/multikueue"}})), 0u);
+}
+
+TEST(KubeRayRules, GroupNameMustBeALabelValueAndShouldBeADNSLabel) {
+  CFO_REQUIRE_SCHEMAS();
+  auto bad = rc(schemas, {{kW0 + ".groupName", "workers/gpu"}});
+  EXPECT_TRUE(has(bad, kW0 + ".groupName", "GroupNameLabelValue")) << describe(bad);
+  auto upper = rc(schemas, {{kW0 + ".groupName", "GPU_Workers"}});
+  EXPECT_TRUE(has(upper, kW0 + ".groupName", "GroupNameDNS1123", Severity::Warning)) << describe(upper);
+  EXPECT_EQ(error_count(upper), 0u) << describe(upper);
+}
+
+TEST(KubeRayRules, EnableIngressIsRejectedByTheCodeFlareOperator) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{"spec.headGroupSpec.enableIngress", "true"}});
+  ASSERT_TRUE(has(errs, "spec.headGroupSpec.enableIngress", "EnableIngress")) << describe(errs);
+  EXPECT_EQ(matching(errs, "spec.headGroupSpec.enableIngress", "EnableIngress")[0].source, "codeflare-operator:webhook");
+  EXPECT_EQ(error_count(rc(schemas, {{"spec.headGroupSpec.enableIngress", "false"}})), 0u);
+}
+
+// ---- RayJob -------------------------------------------------------------------------------------------------------
+
+TEST(KubeRayRules, ValidRayJob) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rj(schemas, {});
+  EXPECT_TRUE(errs.empty()) << describe(errs);
+}
+
+TEST(KubeRayRules, RayJobSuspendAndTTL) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"}, {"spec.suspend", "true"}}), "spec.suspend",
+                  "SuspendNeedsShutdown"));
+  EXPECT_TRUE(has(rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"}, {"spec.ttlSecondsAfterFinished", "10"}}),
+                  "spec.ttlSecondsAfterFinished", "TTLSecondsAfterFinished"));
+}
+
+TEST(KubeRayRules, RayJobClusterSource) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rj(schemas, {{"spec.rayClusterSpec", "~delete"}}), "spec.rayClusterSpec", "ClusterSource"));
+  auto sel = rj(schemas, {{"spec.rayClusterSpec", "~delete"}, {"spec.clusterSelector.team", "a"}, {"spec.suspend", "true"}});
+  EXPECT_TRUE(has(sel, "spec.clusterSelector[ray.io/cluster]", "ClusterSelector")) << describe(sel);
+  EXPECT_TRUE(has(sel, "spec.suspend", "ClusterSelector")) << describe(sel);
+}
+
+TEST(KubeRayRules, RayJobSubmissionModes) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rj(schemas, {{"spec.submissionMode", "InteractiveMode"}, {"spec.backoffLimit", "2"}}), "spec.backoffLimit",
+                  "InteractiveModeBackoff"));
+  auto sidecar = rj(schemas, {{"spec.submissionMode", "SidecarMode"}, {"spec.submitterConfig.backoffLimit", "1"},
+                              {"spec.rayClusterSpec.headGroupSpec.template.spec.restartPolicy", "Always"}});
+  EXPECT_TRUE(has(sidecar, "spec.submitterConfig", "SidecarMode")) << describe(sidecar);
+  EXPECT_TRUE(has(sidecar, "spec.rayClusterSpec.headGroupSpec.template.spec.restartPolicy", "SidecarMode"))
+      << describe(sidecar);
+}
+
+TEST(KubeRayRules, RayJobRuntimeEnvAndDeadlines) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rj(schemas, {{"spec.runtimeEnvYAML", "\"pip: [a\""}}), "spec.runtimeEnvYAML", "RuntimeEnvYAML"));
+  EXPECT_TRUE(has(rj(schemas, {{"spec.runtimeEnvYAML", "\"- a\""}}), "spec.runtimeEnvYAML", "RuntimeEnvYAML"));
+  EXPECT_FALSE(has(rj(schemas, {{"spec.runtimeEnvYAML", "\"pip: [requests]\""}}), "spec.runtimeEnvYAML", "RuntimeEnvYAML"));
+  EXPECT_TRUE(has(rj(schemas, {{"spec.activeDeadlineSeconds", "0"}}), "spec.activeDeadlineSeconds", "JobDeadlines"));
+  EXPECT_TRUE(has(rj(schemas, {{"spec.backoffLimit", "-1"}}), "spec.backoffLimit", "JobDeadlines"));
+}
+
+TEST(KubeRayRules, RayJobDeletionStrategy) {
+  CFO_REQUIRE_SCHEMAS();
+  auto shape = rj(schemas, {{"spec.deletionStrategy.onSuccess.policy", "DeleteCluster"}});
+  EXPECT_TRUE(has(shape, "spec.deletionStrategy", "DeletionStrategyShape")) << describe(shape);
+  auto none = rj(schemas, {{"spec.deletionStrategy", "{onSuccess: {policy: DeleteNone}, onFailure: {policy: DeleteCluster}}"}});
+  EXPECT_TRUE(has(none, "spec.deletionStrategy.onSuccess.policy", "DeletionPolicies")) << describe(none);
+  auto rules = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"},
+                            {"spec.deletionStrategy.deletionRules",
+                             "[{policy: DeleteCluster, condition: {jobStatus: SUCCEEDED, ttlSeconds: 10}},"
+                             " {policy: DeleteWorkers, condition: {jobStatus: SUCCEEDED, ttlSeconds: 60}},"
+                             " {policy: DeleteCluster, condition: {jobStatus: SUCCEEDED}}]"}});
+  EXPECT_TRUE(has(rules, "spec.deletionStrategy.deletionRules[2]", "DeletionPolicies")) << describe(rules);
+  EXPECT_TRUE(has(rules, "spec.deletionStrategy.deletionRules", "DeletionPolicies")) << describe(rules);
+  auto with_shutdown = rj(schemas, {{"spec.deletionStrategy.deletionRules",
+                                     "[{policy: DeleteCluster, condition: {jobStatus: FAILED}}]"}});
+  EXPECT_TRUE(has(with_shutdown, "spec.shutdownAfterJobFinishes", "DeletionPolicies")) << describe(with_shutdown);
+}
+
+TEST(KubeRayRules, RayJobSubmitterTemplateGetsPodRules) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rj(schemas, {{"spec.submitterPodTemplate.spec.containers", "[{name: Submit, image: x}]"}});
+  EXPECT_TRUE(has(errs, "spec.submitterPodTemplate.spec.containers[0].name", "DNS1123ContainerName")) << describe(errs);
+}
+
+TEST(KubeRayRules, RocksdbBackendHasNoRedisFields) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{"spec.gcsFaultToleranceOptions.backend", "rocksdb"},
+                           {"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"}});
+  EXPECT_TRUE(has(errs, "spec.gcsFaultToleranceOptions.redisAddress", "GcsFTBackend")) << describe(errs);
+  EXPECT_TRUE(has(errs, "spec.gcsFaultToleranceOptions.backend", "GcsFTBackend", Severity::Warning)) << describe(errs);
+}

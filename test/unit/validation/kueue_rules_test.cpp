@@ -1,0 +1,291 @@
+// rules/kueue_rules.cpp: job labels, Kueue-managed RayCluster/RayJob, queue objects, closed-set references.
+#include "test_support.hpp"
+
+using namespace cfo;
+using namespace cfo::test;
+using validation::ClusterProfile;
+using validation::validate_object;
+using validation::validate_set;
+
+namespace {
+using Edits = std::vector<std::pair<std::string, std::string>>;
+const std::string kQueue = "metadata.labels[kueue.x-k8s.io/queue-name]";
+FieldErrors rc(const validation::SchemaSet& s, Edits e, ClusterProfile p = {}) {
+  return validate_object(s, patched(yaml1(raycluster_yaml()), e), p);
+}
+FieldErrors rj(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(rayjob_yaml()), e)); }
+FieldErrors cq(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(clusterqueue_yaml()), e)); }
+FieldErrors rf(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(resourceflavor_yaml()), e)); }
+const std::string kF0 = "spec.resourceGroups[0].flavors[0]";
+
+/// A RayCluster with `groups` worker groups named g0, g1, ...
+json::Document with_groups(int groups, Edits extra = {}) {
+  auto base = yaml1(raycluster_yaml());
+  const std::string group = json::dump(base["spec"]["workerGroupSpecs"][0]);
+  Edits edits;
+  for (int i = 1; i < groups; ++i) edits.push_back({"spec.workerGroupSpecs[" + std::to_string(i) + "]", group});
+  for (int i = 0; i < groups; ++i) edits.push_back({"spec.workerGroupSpecs[" + std::to_string(i) + "].groupName", "g" + std::to_string(i)});
+  edits.insert(edits.end(), extra.begin(), extra.end());
+  return patched(base, edits);
+}
+}  // namespace
+
+// ---- jobframework labels ------------------------------------------------------------------------------------------
+
+TEST(KueueRules, QueueNameLabel) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_EQ(error_count(rc(schemas, {{kQueue, "team-a.queue"}})), 0u);
+  auto errs = rc(schemas, {{kQueue, "Team_A"}});
+  ASSERT_TRUE(has(errs, kQueue, "QueueNameLabel")) << describe(errs);
+  EXPECT_EQ(matching(errs, kQueue, "QueueNameLabel")[0].source, "kueue:webhook");
+}
+
+TEST(KueueRules, MaxExecTimeSeconds) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string key = "metadata.labels[kueue.x-k8s.io/max-exec-time-seconds]";
+  EXPECT_TRUE(has(rc(schemas, {{key, "\"0\""}}), key, "MaxExecTimeSeconds"));
+  EXPECT_TRUE(has(rc(schemas, {{key, "1h"}}), key, "MaxExecTimeSeconds"));
+  EXPECT_EQ(error_count(rc(schemas, {{key, "\"3600\""}})), 0u);
+}
+
+TEST(KueueRules, PrebuiltWorkloadName) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string key = "metadata.labels[kueue.x-k8s.io/prebuilt-workload-name]";
+  EXPECT_TRUE(has(rc(schemas, {{key, "Bad_Name"}}), key, "PrebuiltWorkloadName"));
+}
+
+TEST(KueueRules, ElasticJobKind) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string key = "metadata.annotations[kueue.x-k8s.io/elastic-job]";
+  auto errs = validate_object(schemas, patched(yaml1(appwrapper_yaml()), {{key, "\"true\""}}));
+  EXPECT_TRUE(has(errs, key, "ElasticJobKind")) << describe(errs);
+}
+
+// ---- Kueue-managed RayCluster ---------------------------------------------------------------------------------------
+
+TEST(KueueRules, KueueAutoscaling) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rc(schemas, {{kQueue, "q"}, {"spec.enableInTreeAutoscaling", "true"}});
+  EXPECT_TRUE(has(errs, "spec.enableInTreeAutoscaling", "KueueAutoscaling")) << describe(errs);
+  EXPECT_EQ(error_count(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}})), 0u) << "not Kueue-managed";
+  auto elastic = rc(schemas, {{kQueue, "q"}, {"spec.enableInTreeAutoscaling", "true"},
+                              {"metadata.annotations[kueue.x-k8s.io/elastic-job]", "\"true\""}});
+  EXPECT_FALSE(has(elastic, "spec.enableInTreeAutoscaling", "KueueAutoscaling")) << describe(elastic);
+}
+
+TEST(KueueRules, AutoscalingInsideAQueuedAppWrapperIsAWarning) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = validate_object(schemas, patched(yaml1(appwrapper_yaml()),
+                                               {{"spec.components[0].template.spec.enableInTreeAutoscaling", "true"}}));
+  EXPECT_TRUE(has(errs, "spec.components[0].template.spec.enableInTreeAutoscaling", "KueueAutoscaling", Severity::Warning))
+      << describe(errs);
+  EXPECT_EQ(error_count(errs), 0u) << describe(errs);
+  // With its own queue label the wrapped cluster meets Kueue's RayCluster webhook when it is created.
+  auto own = validate_object(schemas, patched(yaml1(appwrapper_yaml()),
+                                              {{"spec.components[0].template.spec.enableInTreeAutoscaling", "true"},
+                                               {"spec.components[0].template.metadata.labels[kueue.x-k8s.io/queue-name]", "q"}}));
+  EXPECT_TRUE(has(own, "spec.components[0].template.spec.enableInTreeAutoscaling", "KueueAutoscaling")) << describe(own);
+}
+
+TEST(KueueRules, MaxPodSetsFollowsTheClusterProfile) {
+  CFO_REQUIRE_SCHEMAS();
+  auto seven = validate_object(schemas, with_groups(7, {{kQueue, "q"}}));
+  EXPECT_EQ(error_count(seven), 0u) << describe(seven);
+  auto eight = validate_object(schemas, with_groups(8, {{kQueue, "q"}}));
+  EXPECT_TRUE(has(eight, "spec.workerGroupSpecs", "MaxPodSets")) << describe(eight);
+  auto newer = validate_object(schemas, with_groups(8, {{kQueue, "q"}}), ClusterProfile{18});
+  EXPECT_FALSE(has(newer, "spec.workerGroupSpecs", "MaxPodSets")) << describe(newer);
+  EXPECT_EQ(error_count(validate_object(schemas, with_groups(8))), 0u) << "not Kueue-managed";
+}
+
+TEST(KueueRules, ReservedHeadGroupName) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string at = "spec.workerGroupSpecs[0].groupName";
+  EXPECT_TRUE(has(rc(schemas, {{kQueue, "q"}, {at, "head"}}), at, "ReservedHeadGroupName"));
+  auto plain = rc(schemas, {{at, "head"}});
+  EXPECT_TRUE(has(plain, at, "ReservedHeadGroupName", Severity::Warning)) << describe(plain);
+  EXPECT_EQ(error_count(plain), 0u) << describe(plain);
+}
+
+TEST(KueueRules, PodSetNames) {
+  CFO_REQUIRE_SCHEMAS();
+  auto clash = validate_object(schemas, with_groups(2, {{kQueue, "q"}, {"spec.workerGroupSpecs[0].groupName", "GPU"},
+                                                        {"spec.workerGroupSpecs[1].groupName", "gpu"}}));
+  EXPECT_TRUE(has(clash, "spec.workerGroupSpecs[1].groupName", "PodSetNames")) << describe(clash);
+  auto shape = rc(schemas, {{kQueue, "q"}, {"spec.workerGroupSpecs[0].groupName", "gpu_workers"}});
+  EXPECT_TRUE(has(shape, "spec.workerGroupSpecs[0].groupName", "PodSetNames")) << describe(shape);
+}
+
+// ---- Kueue-managed RayJob ----------------------------------------------------------------------------------------------
+
+TEST(KueueRules, KueueShutdownAfterJobFinishes) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rj(schemas, {{kQueue, "q"}, {"spec.shutdownAfterJobFinishes", "false"}});
+  EXPECT_TRUE(has(errs, "spec.shutdownAfterJobFinishes", "KueueShutdownAfterJobFinishes")) << describe(errs);
+  EXPECT_EQ(error_count(rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"}})), 0u);
+}
+
+TEST(KueueRules, KueueClusterSelector) {
+  CFO_REQUIRE_SCHEMAS();
+  const Edits both = {{"spec.clusterSelector[ray.io/cluster]", "existing"}};
+  auto plain = rj(schemas, both);
+  EXPECT_TRUE(has(plain, "spec.clusterSelector", "KueueClusterSelector", Severity::Warning)) << describe(plain);
+  auto managed = rj(schemas, {both[0], {kQueue, "q"}});
+  EXPECT_TRUE(has(managed, "spec.clusterSelector", "KueueClusterSelector")) << describe(managed);
+}
+
+TEST(KueueRules, RayJobSubmitterCountsAsAPodSet) {
+  CFO_REQUIRE_SCHEMAS();
+  auto base = yaml1(rayjob_yaml());
+  const std::string group = json::dump(base["spec"]["rayClusterSpec"]["workerGroupSpecs"][0]);
+  Edits edits = {{kQueue, "q"}};
+  for (int i = 1; i < 7; ++i) {
+    edits.push_back({"spec.rayClusterSpec.workerGroupSpecs[" + std::to_string(i) + "]", group});
+    edits.push_back({"spec.rayClusterSpec.workerGroupSpecs[" + std::to_string(i) + "].groupName", "g" + std::to_string(i)});
+  }
+  auto errs = validate_object(schemas, patched(base, edits));
+  ASSERT_TRUE(has(errs, "spec.rayClusterSpec.workerGroupSpecs", "MaxPodSets")) << describe(errs);
+  EXPECT_EQ(matching(errs, "spec.rayClusterSpec.workerGroupSpecs", "MaxPodSets")[0].source, "kueue:workload");
+  edits.push_back({"spec.submissionMode", "HTTPMode"});
+  EXPECT_FALSE(has(validate_object(schemas, patched(base, edits)), "spec.rayClusterSpec.workerGroupSpecs", "MaxPodSets"));
+}
+
+TEST(KueueRules, SubmitterGroupName) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string at = "spec.rayClusterSpec.workerGroupSpecs[0].groupName";
+  EXPECT_TRUE(has(rj(schemas, {{kQueue, "q"}, {at, "submitter"}}), at, "PodSetNames"));
+  EXPECT_TRUE(has(rj(schemas, {{at, "submitter"}}), at, "PodSetNames", Severity::Warning));
+}
+
+// ---- ClusterQueue ---------------------------------------------------------------------------------------------------
+
+TEST(KueueRules, FlavorResourceCount) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = cq(schemas, {{kF0 + ".resources[2]", "{name: nvidia.com/gpu, nominalQuota: 2}"}});
+  ASSERT_TRUE(has(errs, kF0 + ".resources", "FlavorResourceCount")) << describe(errs);
+  EXPECT_EQ(matching(errs, kF0 + ".resources", "FlavorResourceCount")[0].source, "kueue:CEL");
+}
+
+TEST(KueueRules, FlavorResourceOrder) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = cq(schemas, {{kF0 + ".resources[0].name", "memory"}, {kF0 + ".resources[1].name", "cpu"}});
+  EXPECT_TRUE(has(errs, kF0 + ".resources[0].name", "FlavorResourceOrder")) << describe(errs);
+}
+
+TEST(KueueRules, CoveredResourcesAndFlavorsAreUnique) {
+  CFO_REQUIRE_SCHEMAS();
+  auto base = yaml1(clusterqueue_yaml());
+  auto errs = cq(schemas, {{"spec.resourceGroups[1]", json::dump(base["spec"]["resourceGroups"][0])}});
+  EXPECT_TRUE(has(errs, "spec.resourceGroups[1].coveredResources[0]", "CoveredResources")) << describe(errs);
+  EXPECT_TRUE(has(errs, "spec.resourceGroups[1].flavors[0].name", "UniqueFlavorNames")) << describe(errs);
+}
+
+TEST(KueueRules, QuotaRules) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(cq(schemas, {{kF0 + ".resources[0].nominalQuota", "\"-1\""}}), kF0 + ".resources[0].nominalQuota",
+                  "NonNegativeQuota"));
+  EXPECT_TRUE(has(cq(schemas, {{kF0 + ".resources[0].borrowingLimit", "1"}}), kF0 + ".resources[0].borrowingLimit",
+                  "LimitsNeedCohort"));
+  auto lend = cq(schemas, {{"spec.cohortName", "all"}, {kF0 + ".resources[0].lendingLimit", "32"}});
+  EXPECT_TRUE(has(lend, kF0 + ".resources[0].lendingLimit", "LendingLimitWithinNominal")) << describe(lend);
+}
+
+TEST(KueueRules, PreemptionAndFungibilityCEL) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(cq(schemas, {{"spec.preemption.borrowWithinCohort.policy", "LowerPriority"}}),
+                  "spec.preemption.borrowWithinCohort.policy", "PreemptionPolicies"));
+  EXPECT_TRUE(has(cq(schemas, {{"spec.flavorFungibility.preference", "BorrowingOverPreemption"}}),
+                  "spec.flavorFungibility.preference", "FungibilityPreference"));
+}
+
+TEST(KueueRules, NamespaceSelectorMissingIsAWarning) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = cq(schemas, {{"spec.namespaceSelector", "~delete"}});
+  EXPECT_TRUE(has(errs, "spec.namespaceSelector", "NamespaceSelector", Severity::Warning)) << describe(errs);
+  EXPECT_EQ(error_count(errs), 0u) << describe(errs);
+}
+
+TEST(KueueRules, AdmissionCheckFlavors) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = cq(schemas, {{"spec.admissionChecksStrategy.admissionChecks", "[{name: prov, onFlavors: [spot]}]"}});
+  EXPECT_TRUE(has(errs, "spec.admissionChecksStrategy.admissionChecks[0].onFlavors[0]", "AdmissionCheckFlavors"))
+      << describe(errs);
+}
+
+// ---- ResourceFlavor, LocalQueue, WorkloadPriorityClass -------------------------------------------------------------------
+
+TEST(KueueRules, ResourceFlavorRules) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rf(schemas, {{"spec.nodeLabels[bad key]", "x"}}), "spec.nodeLabels[bad key]", "LabelKey"));
+  auto taints = rf(schemas, {{"spec.nodeTaints", "[{key: gpu, value: a, effect: NoSchedule}, {key: gpu, value: b, effect: NoSchedule},"
+                                                 " {key: x, effect: Sometimes}]"}});
+  EXPECT_TRUE(has(taints, "spec.nodeTaints[1]", "NodeTaints")) << describe(taints);
+  EXPECT_TRUE(has(taints, "spec.nodeTaints[2].effect", "NodeTaints")) << describe(taints);
+  auto tol = rf(schemas, {{"spec.tolerations", "[{operator: Equal, value: x}, {key: a, operator: Exists, value: y},"
+                                               " {key: b, tolerationSeconds: 5, effect: NoSchedule}]"}});
+  EXPECT_TRUE(has(tol, "spec.tolerations[0].operator", "Tolerations")) << describe(tol);
+  EXPECT_TRUE(has(tol, "spec.tolerations[1].value", "Tolerations")) << describe(tol);
+  EXPECT_TRUE(has(tol, "spec.tolerations[2].effect", "Tolerations")) << describe(tol);
+  auto topo = rf(schemas, {{"spec.nodeLabels", "~delete"}, {"spec.topologyName", "default"}});
+  EXPECT_TRUE(has(topo, "spec.nodeLabels", "TopologyNeedsNodeLabels")) << describe(topo);
+}
+
+TEST(KueueRules, LocalQueueAndPriorityClassNames) {
+  CFO_REQUIRE_SCHEMAS();
+  auto lq = validate_object(schemas, patched(yaml1(localqueue_yaml()), {{"spec.clusterQueue", "~delete"}}));
+  EXPECT_TRUE(has(lq, "spec.clusterQueue", "LocalQueueClusterQueue", Severity::Warning)) << describe(lq);
+  EXPECT_EQ(error_count(lq), 0u) << describe(lq);
+  auto wpc = validate_object(schemas, yaml1("apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\n"
+                                            "metadata: {name: high.priority}\nvalue: 1000\n"));
+  EXPECT_TRUE(has(wpc, "metadata.name", "ReferencedByLabelName", Severity::Warning)) << describe(wpc);
+  EXPECT_EQ(error_count(wpc), 0u) << describe(wpc);
+  auto no_value = validate_object(schemas, yaml1("apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\n"
+                                                 "metadata: {name: high}\n"));
+  EXPECT_TRUE(has(no_value, "value", "schema:required")) << describe(no_value);
+}
+
+// ---- closed sets ------------------------------------------------------------------------------------------------------
+
+TEST(KueueRules, ReferencesWithinAClosedSet) {
+  CFO_REQUIRE_SCHEMAS();
+  auto flavor = yaml1(resourceflavor_yaml());
+  auto queue = yaml1(clusterqueue_yaml());
+  auto local = yaml1(localqueue_yaml());
+  auto cluster = patched(yaml1(raycluster_yaml()), {{kQueue, "team-a-queue"},
+                                                    {"metadata.labels[kueue.x-k8s.io/priority-class]", "high"}});
+  auto ok = validate_set(schemas, {&flavor, &queue, &local, &cluster});
+  ASSERT_EQ(ok.size(), 4u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(error_count(ok[i]), 0u) << describe(ok[i]);
+  EXPECT_TRUE(has(ok[3], "metadata.labels[kueue.x-k8s.io/priority-class]", "PriorityClassExists")) << describe(ok[3]);
+
+  auto wrong_cq = patched(local, {{"spec.clusterQueue", "other"}});
+  auto wrong_flavor = patched(queue, {{kF0 + ".name", "spot"}});
+  auto wrong_queue = patched(cluster, {{kQueue, "nope"}});
+  auto bad = validate_set(schemas, {&flavor, &wrong_flavor, &wrong_cq, &wrong_queue});
+  EXPECT_TRUE(has(bad[1], kF0 + ".name", "ClusterQueueFlavorExists")) << describe(bad[1]);
+  EXPECT_TRUE(has(bad[2], "spec.clusterQueue", "LocalQueueClusterQueueExists")) << describe(bad[2]);
+  EXPECT_TRUE(has(bad[3], kQueue, "QueueNameExists")) << describe(bad[3]);
+
+  auto single = validate_set(schemas, {&wrong_cq});
+  EXPECT_EQ(error_count(single[0]), 0u) << "a single object is not a closed set\n" << describe(single[0]);
+}
+
+TEST(KueueRules, ResourceGroupLimitsAndFairSharingWeight) {
+  CFO_REQUIRE_SCHEMAS();
+  // 33 flavors x 16 covered resources = 528 pairs in one group (> 512).
+  std::string covered = "[";
+  std::string resources = "[";
+  for (int r = 0; r < 16; ++r) {
+    covered += (r ? ", " : "") + std::string("r") + std::to_string(r);
+    resources += (r ? ", " : "") + std::string("{name: r") + std::to_string(r) + ", nominalQuota: 1}";
+  }
+  covered += "]";
+  resources += "]";
+  std::string flavors = "[";
+  for (int f = 0; f < 33; ++f) flavors += (f ? ", " : "") + std::string("{name: f") + std::to_string(f) + ", resources: " + resources + "}";
+  flavors += "]";
+  auto errs = cq(schemas, {{"spec.resourceGroups[0].coveredResources", covered}, {"spec.resourceGroups[0].flavors", flavors}});
+  EXPECT_TRUE(has(errs, "spec.resourceGroups[0]", "ResourceGroupLimits")) << describe(errs);
+  auto weight = cq(schemas, {{"spec.fairSharing.weight", "\"-1\""}});
+  EXPECT_TRUE(has(weight, "spec.fairSharing.weight", "FairSharingWeight")) << describe(weight);
+}

@@ -1,0 +1,395 @@
+// SchemaSet: loading CRDs and the structural-schema semantics layered on RapidJSON's validator.
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <unistd.h>
+
+#include "test_support.hpp"
+
+using namespace cfo;
+using namespace cfo::test;
+using validation::SchemaSet;
+
+namespace {
+
+/// A small CRD exercising the structural features, built in-test (no data folder needed).
+const char* kToyCrd = R"(
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: toys.example.com
+spec:
+  group: example.com
+  names: {kind: Toy, plural: toys}
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            apiVersion: {type: string}
+            kind: {type: string}
+            metadata: {type: object}
+            spec:
+              type: object
+              required: [size, mode]
+              properties:
+                size: {type: integer, default: 1}
+                mode: {type: string, enum: [fast, slow]}
+                note: {type: string, nullable: true}
+                amount: {x-kubernetes-int-or-string: true}
+                code: {type: string, pattern: '^[a-z]+$'}
+                free:
+                  type: object
+                  x-kubernetes-preserve-unknown-fields: true
+                  properties:
+                    known: {type: string}
+                labels:
+                  type: object
+                  additionalProperties: {type: string}
+                ports:
+                  type: array
+                  x-kubernetes-list-type: map
+                  x-kubernetes-list-map-keys: [port, protocol]
+                  items:
+                    type: object
+                    properties:
+                      port: {type: integer}
+                      protocol: {type: string, default: TCP}
+                tags:
+                  type: array
+                  x-kubernetes-list-type: set
+                  items: {type: string}
+                child:
+                  type: object
+                  x-kubernetes-embedded-resource: true
+                  x-kubernetes-preserve-unknown-fields: true
+    - name: v0
+      served: true
+      storage: false
+      deprecated: true
+      deprecationWarning: example.com/v0 Toy is going away
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-preserve-unknown-fields: true
+    - name: v00
+      served: false
+      storage: false
+)";
+
+SchemaSet toy_set() {
+  SchemaSet set;
+  auto crd = yaml1(kToyCrd);
+  auto r = set.add_crd(crd);
+  EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().message);
+  return set;
+}
+
+json::Document toy(std::string_view spec_yaml) {
+  return yaml1("apiVersion: example.com/v1\nkind: Toy\nmetadata: {name: t}\nspec: " + std::string(spec_yaml));
+}
+
+/// A fresh temporary directory for one test.
+std::filesystem::path temp_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("cfo-validation-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+void write(const std::filesystem::path& p, std::string_view text) {
+  std::ofstream out(p);
+  out << text;
+}
+
+}  // namespace
+
+// ---- loading ------------------------------------------------------------------------------------------------
+
+TEST(SchemaSetLoad, LoadsEveryUpstreamKind) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(schemas.has("ray.io/v1", "RayCluster"));
+  EXPECT_TRUE(schemas.has("ray.io/v1", "RayJob"));
+  EXPECT_TRUE(schemas.has("ray.io/v1alpha1", "RayCluster"));
+  EXPECT_TRUE(schemas.has("workload.codeflare.dev/v1beta2", "AppWrapper"));
+  for (const char* v : {"kueue.x-k8s.io/v1beta1", "kueue.x-k8s.io/v1beta2"})
+    for (const char* k : {"LocalQueue", "WorkloadPriorityClass", "ClusterQueue", "ResourceFlavor"})
+      EXPECT_TRUE(schemas.has(v, k)) << v << " " << k;
+  EXPECT_FALSE(schemas.has("ray.io/v1", "RayService"));
+  EXPECT_TRUE(schemas.has_pod_spec());
+  EXPECT_FALSE(schemas.namespaced("kueue.x-k8s.io/v1beta2", "ClusterQueue"));
+  EXPECT_TRUE(schemas.namespaced("kueue.x-k8s.io/v1beta2", "LocalQueue"));
+  EXPECT_TRUE(schemas.load_notes().empty()) << schemas.load_notes().front();
+}
+
+TEST(SchemaSetLoad, AlsoLoadsTheApiserver120Adaptation) {
+  auto dir = upstream_crds_dir();
+  if (!dir) GTEST_SKIP() << "UPSTREAM_CRDS is not set";
+  auto set = SchemaSet::load_dir(*dir + "/apiserver-1.20");
+  ASSERT_TRUE(set.has_value()) << set.error().message;
+  EXPECT_TRUE(set->has("ray.io/v1", "RayCluster"));
+}
+
+TEST(SchemaSetLoad, SkipsOtherKindsAndOtherExtensions) {
+  auto dir = temp_dir("skip");
+  write(dir / "a.yaml", std::string(kToyCrd) + "\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n");
+  write(dir / "notes.txt", "not yaml: [");
+  auto set = SchemaSet::load_dir(dir.string());
+  ASSERT_TRUE(set.has_value()) << set.error().message;
+  EXPECT_TRUE(set->has("example.com/v1", "Toy"));
+  EXPECT_TRUE(set->has("example.com/v0", "Toy"));
+  EXPECT_FALSE(set->has("example.com/v00", "Toy")) << "versions that are not served are not loaded";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SchemaSetLoad, YamlSyntaxErrorNamesTheFile) {
+  auto dir = temp_dir("syntax");
+  write(dir / "broken.yaml", "apiVersion: apiextensions.k8s.io/v1\nkind: [\n");
+  auto set = SchemaSet::load_dir(dir.string());
+  ASSERT_FALSE(set.has_value());
+  EXPECT_NE(set.error().message.find("broken.yaml"), std::string::npos) << set.error().message;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SchemaSetLoad, MalformedSchemaNamesTheFileAndField) {
+  auto dir = temp_dir("malformed");
+  std::string crd = kToyCrd;
+  crd.replace(crd.find("mode: {type: string, enum: [fast, slow]}"), 40, "mode: {type: 5}");
+  write(dir / "toy.yaml", crd);
+  auto set = SchemaSet::load_dir(dir.string());
+  ASSERT_FALSE(set.has_value());
+  EXPECT_NE(set.error().message.find("toy.yaml"), std::string::npos) << set.error().message;
+  EXPECT_NE(set.error().message.find("properties.mode.type"), std::string::npos) << set.error().message;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SchemaSetLoad, MissingDirectoryIsAnError) {
+  auto set = SchemaSet::load_dir("/nonexistent/cfo-validation-dir");
+  ASSERT_FALSE(set.has_value());
+  EXPECT_NE(set.error().message.find("/nonexistent/cfo-validation-dir"), std::string::npos);
+}
+
+TEST(SchemaSetLoad, AddCrdRejectsOtherObjects) {
+  SchemaSet set;
+  auto cm = yaml1("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n");
+  EXPECT_FALSE(set.add_crd(cm).has_value());
+  auto old = yaml1("apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: x}\n");
+  auto r = set.add_crd(old);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("v1beta1"), std::string::npos);
+  json::Document not_object(rapidjson::kArrayType);
+  EXPECT_FALSE(set.add_crd(not_object).has_value());
+}
+
+TEST(SchemaSetLoad, VersionWithoutSchemaIsNamed) {
+  SchemaSet set;
+  auto crd = yaml1(R"(
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: bad.example.com}
+spec:
+  group: example.com
+  names: {kind: Bad}
+  scope: Namespaced
+  versions: [{name: v1, served: true, storage: true}]
+)");
+  auto r = set.add_crd(crd);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("bad.example.com"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("spec.versions[0].schema.openAPIV3Schema"), std::string::npos) << r.error().message;
+}
+
+TEST(SchemaSetLoad, UncompilablePatternIsNotedNotFatal) {
+  SchemaSet set;
+  std::string crd = kToyCrd;
+  crd.replace(crd.find("'^[a-z]+$'"), 10, "'(?i)^[a-z]+$'");
+  auto r = set.add_crd(yaml1(crd));
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  ASSERT_EQ(set.load_notes().size(), 1u);
+  EXPECT_NE(set.load_notes()[0].find("properties.code"), std::string::npos) << set.load_notes()[0];
+  EXPECT_TRUE(set.validate(toy("{mode: fast, code: ABC}")).empty());
+}
+
+// ---- structural semantics on the toy CRD ------------------------------------------------------------------------
+
+TEST(SchemaSetToy, ValidObjectHasNoFindings) {
+  auto set = toy_set();
+  auto errs = set.validate(toy(R"({size: 2, mode: fast, note: null, amount: 3, code: abc, free: {known: x, other: 1},
+                                   labels: {a: b}, ports: [{port: 1}, {port: 1, protocol: UDP}], tags: [a, b],
+                                   child: {apiVersion: v1, kind: Pod, extra: 1}})"));
+  EXPECT_TRUE(errs.empty()) << describe(errs);
+}
+
+TEST(SchemaSetToy, RequiredWithDefaultIsNotRequired) {
+  auto set = toy_set();
+  auto errs = set.validate(toy("{mode: slow}"));
+  EXPECT_TRUE(errs.empty()) << describe(errs);
+}
+
+TEST(SchemaSetToy, RequiredNamesTheMissingField) {
+  auto set = toy_set();
+  auto errs = set.validate(toy("{size: 1}"));
+  ASSERT_TRUE(has(errs, "spec.mode", "schema:required")) << describe(errs);
+  EXPECT_EQ(matching(errs, "spec.mode", "schema:required")[0].source, "crd:example.com/v1/Toy");
+}
+
+TEST(SchemaSetToy, EnumTypeAndPatternErrors) {
+  auto set = toy_set();
+  EXPECT_TRUE(has(set.validate(toy("{mode: medium}")), "spec.mode", "schema:enum"));
+  EXPECT_TRUE(has(set.validate(toy("{mode: fast, size: two}")), "spec.size", "schema:type"));
+  EXPECT_TRUE(has(set.validate(toy("{mode: fast, code: A1}")), "spec.code", "schema:pattern"));
+}
+
+TEST(SchemaSetToy, NullableAllowsNullOnlyWhereDeclared) {
+  auto set = toy_set();
+  EXPECT_TRUE(set.validate(toy("{mode: fast, note: null}")).empty());
+  EXPECT_TRUE(has(set.validate(toy("{mode: fast, code: null}")), "spec.code", "schema:type"));
+}
+
+TEST(SchemaSetToy, IntOrStringWithoutAnyOf) {
+  auto set = toy_set();
+  EXPECT_TRUE(set.validate(toy("{mode: fast, amount: \"3\"}")).empty());
+  EXPECT_TRUE(has(set.validate(toy("{mode: fast, amount: true}")), "spec.amount", "schema:anyOf"));
+}
+
+TEST(SchemaSetToy, UnknownFieldsAreAllReported) {
+  auto set = toy_set();
+  auto errs = set.validate(toy("{mode: fast, extra: 1, ports: [{port: 1, bogus: x}]}"));
+  EXPECT_TRUE(has(errs, "spec.extra", "schema:unknownField")) << describe(errs);
+  EXPECT_TRUE(has(errs, "spec.ports[0].bogus", "schema:unknownField")) << describe(errs);
+}
+
+TEST(SchemaSetToy, ListMapKeysUseDefaultsAndSetsAreUnique) {
+  auto set = toy_set();
+  auto errs = set.validate(toy("{mode: fast, ports: [{port: 1}, {port: 1, protocol: TCP}], tags: [a, a]}"));
+  EXPECT_TRUE(has(errs, "spec.ports[1]", "schema:duplicate")) << describe(errs);
+  EXPECT_TRUE(has(errs, "spec.tags[1]", "schema:duplicate")) << describe(errs);
+}
+
+TEST(SchemaSetToy, DeprecatedVersionWarns) {
+  auto set = toy_set();
+  auto errs = set.validate(yaml1("apiVersion: example.com/v0\nkind: Toy\nmetadata: {name: t}\nanything: 1\n"));
+  ASSERT_EQ(errs.size(), 1u) << describe(errs);
+  EXPECT_EQ(errs[0].rule, "schema:deprecatedVersion");
+  EXPECT_EQ(errs[0].severity, Severity::Warning);
+  EXPECT_EQ(errs[0].reason, "example.com/v0 Toy is going away");
+}
+
+TEST(SchemaSetToy, UnknownKindAndNonObject) {
+  auto set = toy_set();
+  auto errs = set.validate(yaml1("apiVersion: example.com/v9\nkind: Toy\n"));
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_EQ(errs[0].rule, "schema:unknownKind");
+  json::Document arr(rapidjson::kArrayType);
+  EXPECT_EQ(set.validate(arr).size(), 1u);
+}
+
+// ---- the upstream CRDs -------------------------------------------------------------------------------------
+
+TEST(SchemaSetUpstream, ValidRayClusterHasNoFindings) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = schemas.validate(yaml1(raycluster_yaml()));
+  EXPECT_TRUE(errs.empty()) << describe(errs);
+}
+
+TEST(SchemaSetUpstream, UnknownFieldsAtTopLevelAndInsideAContainer) {
+  CFO_REQUIRE_SCHEMAS();
+  auto doc = patched(yaml1(raycluster_yaml()), {{"extraTop", "1"},
+                                                {"spec.workerGroupSpecs[0].template.spec.containers[0].imagePullPolicyy", "Always"}});
+  auto errs = schemas.validate(doc);
+  EXPECT_TRUE(has(errs, "extraTop", "schema:unknownField")) << describe(errs);
+  EXPECT_TRUE(has(errs, "spec.workerGroupSpecs[0].template.spec.containers[0].imagePullPolicyy", "schema:unknownField"))
+      << describe(errs);
+}
+
+TEST(SchemaSetUpstream, IntegerRayStartParamIsATypeError) {
+  CFO_REQUIRE_SCHEMAS();
+  auto doc = patched(yaml1(raycluster_yaml()), {{"spec.headGroupSpec.rayStartParams.num-cpus", "1"}});
+  auto errs = schemas.validate(doc);
+  ASSERT_TRUE(has(errs, "spec.headGroupSpec.rayStartParams.num-cpus", "schema:type")) << describe(errs);
+  EXPECT_EQ(matching(errs, "spec.headGroupSpec.rayStartParams.num-cpus", "schema:type")[0].source,
+            "crd:ray.io/v1/RayCluster");
+}
+
+TEST(SchemaSetUpstream, MissingGroupNameIsRequired) {
+  CFO_REQUIRE_SCHEMAS();
+  auto doc = patched(yaml1(raycluster_yaml()), {{"spec.workerGroupSpecs[0].groupName", "~delete"}});
+  auto errs = schemas.validate(doc);
+  EXPECT_TRUE(has(errs, "spec.workerGroupSpecs[0].groupName", "schema:required")) << describe(errs);
+}
+
+TEST(SchemaSetUpstream, QuantityPatternIsChecked) {
+  CFO_REQUIRE_SCHEMAS();
+  auto doc = patched(yaml1(raycluster_yaml()),
+                     {{"spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu", "\"1x\""}});
+  auto errs = schemas.validate(doc);
+  EXPECT_TRUE(has(errs, "spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu", "schema:pattern"))
+      << describe(errs);
+}
+
+TEST(SchemaSetUpstream, DuplicateContainerPortIsADuplicate) {
+  CFO_REQUIRE_SCHEMAS();
+  auto doc = patched(yaml1(raycluster_yaml()),
+                     {{"spec.headGroupSpec.template.spec.containers[0].ports[1]", "{containerPort: 6379, protocol: TCP}"}});
+  auto errs = schemas.validate(doc);
+  EXPECT_TRUE(has(errs, "spec.headGroupSpec.template.spec.containers[0].ports[1]", "schema:duplicate")) << describe(errs);
+}
+
+TEST(SchemaSetUpstream, HugeStringDoesNotCrashThePatternCheck) {
+  CFO_REQUIRE_SCHEMAS();
+  auto doc = yaml1(raycluster_yaml());
+  auto& a = doc.GetAllocator();
+  std::string huge(200000, '1');
+  doc["spec"]["headGroupSpec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["cpu"] = json::str(huge, a);
+  auto errs = schemas.validate(doc);
+  EXPECT_TRUE(has(errs, "spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu", "schema:pattern"))
+      << describe(errs);
+}
+
+TEST(SchemaSetUpstream, PodSpecStrictDecoding) {
+  CFO_REQUIRE_SCHEMAS();
+  auto spec = yaml1("containers: [{name: c, image: x, imagePullPolicyy: Always}]\nrestartPolicy: Never\n");
+  auto errs = schemas.validate_pod_spec(spec);
+  ASSERT_EQ(errs.size(), 1u) << describe(errs);
+  EXPECT_EQ(errs[0].path, "containers[0].imagePullPolicyy");
+  EXPECT_EQ(errs[0].source, "core/v1:PodSpec");
+  EXPECT_TRUE(has(schemas.validate_pod_spec(yaml1("containers: [{image: x}]")), "containers[0].name", "schema:required"));
+}
+
+TEST(SchemaSetUpstream, ConcurrentValidationIsSafe) {
+  CFO_REQUIRE_SCHEMAS();
+  auto good = yaml1(raycluster_yaml());
+  auto bad = patched(good, {{"spec.headGroupSpec.rayStartParams.num-cpus", "1"}});
+  std::atomic<int> mismatches{0};
+  auto work = [&] {
+    for (int i = 0; i < 200; ++i) {
+      if (!schemas.validate(good).empty()) ++mismatches;
+      if (schemas.validate(bad).size() != 1) ++mismatches;
+    }
+  };
+  std::thread t1(work), t2(work);
+  t1.join();
+  t2.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+TEST(SchemaSetUpstream, AbsurdlyDeepObjectIsReportedNotRecursedInto) {
+  CFO_REQUIRE_SCHEMAS();
+  std::string text = "{\"apiVersion\":\"ray.io/v1\",\"kind\":\"RayCluster\",\"metadata\":{\"name\":\"x\"},\"spec\":";
+  for (int i = 0; i < 400; ++i) text += "[";
+  for (int i = 0; i < 400; ++i) text += "]";
+  text += "}";
+  auto doc = json::parse(text);
+  ASSERT_TRUE(doc.has_value());
+  auto errs = schemas.validate(*doc);
+  ASSERT_EQ(errs.size(), 1u) << describe(errs);
+  EXPECT_EQ(errs[0].rule, "schema:depth");
+  auto all = validation::validate_object(schemas, *doc);  // the rules must not choke either
+  EXPECT_TRUE(has(all, "", "schema:depth")) << describe(all);
+}

@@ -1,0 +1,314 @@
+#include "test_support.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "core/yaml.hpp"
+
+namespace cfo::test {
+
+namespace {
+std::optional<std::string> env(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return std::nullopt;
+  return std::string(v);
+}
+}  // namespace
+
+std::optional<std::string> upstream_crds_dir() { return env("UPSTREAM_CRDS"); }
+std::optional<std::string> shared_dir() { return env("CFO_SHARED_DIR"); }
+
+const validation::SchemaSet* upstream_schemas() {
+  static std::unique_ptr<validation::SchemaSet> loaded;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    if (auto dir = upstream_crds_dir()) {
+      auto set = validation::SchemaSet::load_dir(*dir + "/upstream");
+      if (set)
+        loaded = std::make_unique<validation::SchemaSet>(std::move(*set));
+      else
+        ADD_FAILURE() << "loading " << *dir << "/upstream failed: " << set.error().message;
+    }
+  }
+  return loaded.get();
+}
+
+json::Document yaml1(std::string_view text) {
+  auto docs = yaml::to_json(text);
+  if (!docs || docs->empty()) {
+    ADD_FAILURE() << "test YAML does not parse: " << (docs ? std::string("no document") : docs.error().message);
+    return json::Document(rapidjson::kObjectType);
+  }
+  return std::move((*docs)[0]);
+}
+
+std::vector<json::Document> yaml_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto docs = yaml::to_json(text.str());
+  if (!docs) {
+    ADD_FAILURE() << path << ": " << docs.error().message;
+    return {};
+  }
+  return std::move(*docs);
+}
+
+namespace {
+
+struct Step {
+  bool index = false;
+  std::size_t i = 0;
+  std::string key;
+};
+
+std::vector<Step> split_path(const std::string& path) {
+  std::vector<Step> steps;
+  std::size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '.') {
+      ++i;
+    } else if (path[i] == '[') {
+      auto end = path.find(']', i);
+      std::string inside = path.substr(i + 1, end - i - 1);
+      bool numeric = !inside.empty() && inside.find_first_not_of("0123456789") == std::string::npos;
+      steps.push_back(numeric ? Step{true, std::stoul(inside), {}} : Step{false, 0, inside});
+      i = end + 1;
+    } else {
+      auto end = path.find_first_of(".[", i);
+      steps.push_back(Step{false, 0, path.substr(i, end == std::string::npos ? std::string::npos : end - i)});
+      i = end == std::string::npos ? path.size() : end;
+    }
+  }
+  return steps;
+}
+
+}  // namespace
+
+json::Document patched(const json::Value& base, const std::vector<std::pair<std::string, std::string>>& edits) {
+  json::Document doc = json::clone(base);
+  auto& a = doc.GetAllocator();
+  for (const auto& [path, value] : edits) {
+    auto steps = split_path(path);
+    json::Value* cur = &doc;
+    for (std::size_t s = 0; s + 1 < steps.size(); ++s) {
+      const Step& st = steps[s];
+      if (st.index) {
+        if (!cur->IsArray() || st.i >= cur->Size()) {
+          ADD_FAILURE() << "patch path " << path << ": no index " << st.i;
+          return doc;
+        }
+        cur = &(*cur)[static_cast<rapidjson::SizeType>(st.i)];
+      } else {
+        if (!cur->IsObject()) cur->SetObject();
+        json::Value* next = json::find(*cur, st.key);
+        if (!next) {
+          json::set(*cur, st.key, json::Value(rapidjson::kObjectType), a);
+          next = json::find(*cur, st.key);
+        }
+        cur = next;
+      }
+    }
+    const Step& last = steps.back();
+    if (value == "~delete") {
+      if (last.index && cur->IsArray() && last.i < cur->Size())
+        cur->Erase(cur->Begin() + last.i);
+      else if (!last.index && cur->IsObject())
+        cur->RemoveMember(last.key.c_str());
+      continue;
+    }
+    json::Document v = yaml1("v: " + value);
+    json::Value copy(v["v"], a);
+    if (last.index) {
+      if (cur->IsArray() && last.i < cur->Size())
+        (*cur)[static_cast<rapidjson::SizeType>(last.i)] = std::move(copy);
+      else if (cur->IsArray())
+        cur->PushBack(std::move(copy), a);
+    } else {
+      if (!cur->IsObject()) cur->SetObject();
+      json::set(*cur, last.key, std::move(copy), a);
+    }
+  }
+  return doc;
+}
+
+std::vector<FieldError> matching(const FieldErrors& errs, std::string_view path, std::string_view rule,
+                                 std::optional<Severity> severity) {
+  std::vector<FieldError> out;
+  for (const auto& e : errs)
+    if (e.path == path && e.rule == rule && (!severity || e.severity == *severity)) out.push_back(e);
+  return out;
+}
+
+bool has(const FieldErrors& errs, std::string_view path, std::string_view rule, Severity severity) {
+  return !matching(errs, path, rule, severity).empty();
+}
+
+std::size_t error_count(const FieldErrors& errs) {
+  std::size_t n = 0;
+  for (const auto& e : errs) n += e.severity == Severity::Error;
+  return n;
+}
+
+std::string describe(const FieldErrors& errs) {
+  std::string s;
+  for (const auto& e : errs)
+    s += std::string(e.severity == Severity::Error ? "  E " : "  W ") + e.path + " [" + e.rule + "] (" + e.source +
+         ") " + e.reason + "\n";
+  return s.empty() ? "  (no findings)\n" : s;
+}
+
+const char* raycluster_yaml() {
+  return R"(
+apiVersion: ray.io/v1
+kind: RayCluster
+metadata:
+  name: demo
+  namespace: team-a
+spec:
+  rayVersion: "2.46.0"
+  headGroupSpec:
+    rayStartParams: {}
+    template:
+      spec:
+        containers:
+          - name: ray-head
+            image: rayproject/ray:2.46.0
+            ports:
+              - {containerPort: 6379, name: gcs}
+            resources:
+              requests: {cpu: "1", memory: 4Gi}
+              limits: {cpu: "1", memory: 4Gi}
+  workerGroupSpecs:
+    - groupName: workers
+      replicas: 1
+      minReplicas: 1
+      maxReplicas: 2
+      rayStartParams: {}
+      template:
+        spec:
+          containers:
+            - name: ray-worker
+              image: rayproject/ray:2.46.0
+              resources:
+                requests: {cpu: "2", memory: 8Gi}
+                limits: {cpu: "2", memory: 8Gi}
+)";
+}
+
+const char* rayjob_yaml() {
+  return R"(
+apiVersion: ray.io/v1
+kind: RayJob
+metadata:
+  name: train
+  namespace: team-a
+spec:
+  entrypoint: python train.py
+  shutdownAfterJobFinishes: true
+  rayClusterSpec:
+    rayVersion: "2.46.0"
+    headGroupSpec:
+      template:
+        spec:
+          containers:
+            - name: ray-head
+              image: rayproject/ray:2.46.0
+    workerGroupSpecs:
+      - groupName: workers
+        replicas: 1
+        minReplicas: 1
+        maxReplicas: 1
+        template:
+          spec:
+            containers:
+              - name: ray-worker
+                image: rayproject/ray:2.46.0
+)";
+}
+
+const char* appwrapper_yaml() {
+  return R"(
+apiVersion: workload.codeflare.dev/v1beta2
+kind: AppWrapper
+metadata:
+  name: demo-aw
+  namespace: team-a
+  labels:
+    kueue.x-k8s.io/queue-name: team-a-queue
+spec:
+  components:
+    - template:
+        apiVersion: ray.io/v1
+        kind: RayCluster
+        metadata:
+          name: demo
+        spec:
+          rayVersion: "2.46.0"
+          headGroupSpec:
+            template:
+              spec:
+                containers:
+                  - name: ray-head
+                    image: rayproject/ray:2.46.0
+          workerGroupSpecs:
+            - groupName: workers
+              replicas: 2
+              minReplicas: 2
+              maxReplicas: 2
+              template:
+                spec:
+                  containers:
+                    - name: ray-worker
+                      image: rayproject/ray:2.46.0
+)";
+}
+
+const char* clusterqueue_yaml() {
+  return R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata:
+  name: team-a-cq
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+    - coveredResources: ["cpu", "memory"]
+      flavors:
+        - name: default-flavor
+          resources:
+            - name: cpu
+              nominalQuota: 16
+            - name: memory
+              nominalQuota: 64Gi
+)";
+}
+
+const char* resourceflavor_yaml() {
+  return R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata:
+  name: default-flavor
+spec:
+  nodeLabels:
+    cloud.example.com/pool: gpu
+)";
+}
+
+const char* localqueue_yaml() {
+  return R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata:
+  name: team-a-queue
+  namespace: team-a
+spec:
+  clusterQueue: team-a-cq
+)";
+}
+
+}  // namespace cfo::test
