@@ -6,7 +6,8 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
-#include <regex>
+#include <cerrno>
+#include <cstdint>
 
 namespace cfo::yaml {
 
@@ -26,47 +27,94 @@ std::optional<bool> bool_word(std::string_view s) {
   return std::nullopt;
 }
 
-std::optional<int64_t> int_word(std::string_view s) {
-  static const std::regex dec(R"([-+]?(0|[1-9][0-9_]*))");
-  static const std::regex hex(R"([-+]?0x[0-9a-fA-F_]+)");
-  static const std::regex oct(R"([-+]?0o?[0-7_]+)");
-  static const std::regex bin(R"([-+]?0b[01_]+)");
-  std::string t(s);
-  int base = 0;
-  if (std::regex_match(t, dec))
-    base = 10;
-  else if (std::regex_match(t, hex))
-    base = 16;
-  else if (std::regex_match(t, bin))
-    base = 2;
-  else if (std::regex_match(t, oct))
-    base = 8;
-  else
-    return std::nullopt;
-  std::string clean;
-  for (char c : t)
-    if (c != '_') clean += c;
-  bool neg = !clean.empty() && clean[0] == '-';
-  std::size_t off = (!clean.empty() && (clean[0] == '-' || clean[0] == '+')) ? 1 : 0;
-  if (base == 16 || base == 2) off += 2;
-  if (base == 8 && clean.size() > off + 1 && clean[off] == '0' && clean[off + 1] == 'o') off += 2;
-  errno = 0;
-  char* end = nullptr;
-  long long v = std::strtoll(clean.c_str() + off, &end, base);
-  if (errno == ERANGE || *end != '\0') return std::nullopt;
-  return neg ? -v : v;
+// Plain scalars longer than this are never numbers (no int64 or double needs more characters).
+constexpr std::size_t kMaxNumberLength = 64;
+
+bool is_digit_in(char c, int base) {
+  if (base == 2) return c == '0' || c == '1';
+  if (base == 8) return c >= '0' && c <= '7';
+  if (base == 10) return c >= '0' && c <= '9';
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+// Digits of `base` with '_' separators, at least one digit. Returns the digits without separators, or nullopt.
+std::optional<std::string> digits_of(std::string_view s, int base) {
+  std::string out;
+  for (char c : s) {
+    if (c == '_') continue;
+    if (!is_digit_in(c, base)) return std::nullopt;
+    out += c;
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+// YAML 1.1 integers as go-yaml v2 resolves them: [-+]? then 0b.., 0x.., 0o.. or 0[0-7_]+ (octal), or decimal
+// (0, or [1-9][0-9_]*). Out-of-range values are not integers.
+std::optional<int64_t> int_word(std::string_view s) {
+  if (s.empty() || s.size() > kMaxNumberLength) return std::nullopt;
+  bool neg = false;
+  if (s[0] == '-' || s[0] == '+') {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s.empty()) return std::nullopt;
+  int base = 10;
+  std::string_view body = s;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'b' || s[1] == 'o')) {
+    base = s[1] == 'x' ? 16 : s[1] == 'b' ? 2 : 8;
+    body = s.substr(2);
+  } else if (s.size() > 1 && s[0] == '0') {
+    base = 8;
+    body = s.substr(1);
+  } else if (s[0] == '_') {
+    return std::nullopt;
+  }
+  auto digits = digits_of(body, base);
+  if (!digits) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(digits->c_str(), &end, base);
+  if (errno == ERANGE || *end != '\0') return std::nullopt;
+  constexpr unsigned long long kMaxPos = static_cast<unsigned long long>(INT64_MAX);
+  if (!neg && v > kMaxPos) return std::nullopt;
+  if (neg && v > kMaxPos + 1) return std::nullopt;
+  return neg ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
+}
+
+// YAML 1.1 floats: [-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?, and .inf/.nan spellings.
 std::optional<double> float_word(std::string_view s) {
-  static const std::regex fl(R"([-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?)");
   if (s == ".inf" || s == ".Inf" || s == ".INF" || s == "+.inf" || s == "+.Inf" || s == "+.INF") return HUGE_VAL;
   if (s == "-.inf" || s == "-.Inf" || s == "-.INF") return -HUGE_VAL;
   if (s == ".nan" || s == ".NaN" || s == ".NAN") return NAN;
-  std::string t(s);
-  if (!std::regex_match(t, fl)) return std::nullopt;
+  if (s.empty() || s.size() > kMaxNumberLength) return std::nullopt;
   std::string clean;
-  for (char c : t)
-    if (c != '_') clean += c;
+  std::size_t i = 0;
+  if (s[i] == '-' || s[i] == '+') clean += s[i++];
+  bool int_digits = false, frac_digits = false;
+  if (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+    while (i < s.size() && ((s[i] >= '0' && s[i] <= '9') || s[i] == '_')) {
+      if (s[i] != '_') clean += s[i];
+      ++i;
+    }
+    int_digits = true;
+  }
+  if (i < s.size() && s[i] == '.') {
+    clean += s[i++];
+    while (i < s.size() && ((s[i] >= '0' && s[i] <= '9') || (int_digits && s[i] == '_'))) {
+      if (s[i] != '_') clean += s[i], frac_digits = true;
+      ++i;
+    }
+  }
+  if (!int_digits && !frac_digits) return std::nullopt;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    clean += s[i++];
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) clean += s[i++];
+    bool exp_digits = false;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') clean += s[i++], exp_digits = true;
+    if (!exp_digits) return std::nullopt;
+  }
+  if (i != s.size()) return std::nullopt;
   return std::strtod(clean.c_str(), nullptr);
 }
 

@@ -53,3 +53,28 @@ TEST(Yaml, EmitsAmbiguousStringsQuotedAndRoundTrips) {
   ASSERT_TRUE(back.has_value()) << back.error().message;
   EXPECT_EQ(json::dump((*back)[0]), json::dump(*in));
 }
+
+TEST(Yaml, ResolvesIntegerAndFloatSpellings) {
+  auto docs = yaml::to_json("a: 0o17\nb: 017\nc: 0x1F\nd: 0b101\ne: -9223372036854775808\nf: 1_000\ng: 1e3\n"
+                            "h: .5\ni: 9223372036854775808\nj: 1.2.3\nk: \"-\"\n");
+  ASSERT_TRUE(docs.has_value()) << docs.error().message;
+  const auto& d = (*docs)[0];
+  EXPECT_EQ(d["a"].GetInt64(), 15);
+  EXPECT_EQ(d["b"].GetInt64(), 15);
+  EXPECT_EQ(d["c"].GetInt64(), 31);
+  EXPECT_EQ(d["d"].GetInt64(), 5);
+  EXPECT_EQ(d["e"].GetInt64(), INT64_MIN);
+  EXPECT_EQ(d["f"].GetInt64(), 1000);
+  EXPECT_DOUBLE_EQ(d["g"].GetDouble(), 1000.0);
+  EXPECT_DOUBLE_EQ(d["h"].GetDouble(), 0.5);
+  EXPECT_TRUE(d["i"].IsDouble()) << "beyond int64 it is a float, as in go-yaml";
+  EXPECT_TRUE(d["j"].IsString());
+  EXPECT_TRUE(d["k"].IsString());
+}
+
+TEST(Yaml, VeryLongPlainScalarsStayStringsWithoutCrashing) {
+  std::string digits(200000, '7');
+  auto docs = yaml::to_json("a: " + digits + "\n");
+  ASSERT_TRUE(docs.has_value());
+  EXPECT_TRUE((*docs)[0]["a"].IsString());
+}
