@@ -63,23 +63,40 @@ int validate_command(int argc, char** argv, int first) {
   validation::ClusterProfile profile;
   profile.kueue_max_pod_sets = static_cast<int>(*max_podsets);
 
+  // The documents of one file are judged together, as a closed set: references between them (a LocalQueue's
+  // ClusterQueue, a queue-name label) are checked (validation::validate_set). CodeFlareWorkloads are judged by their
+  // expansion (workload::reconcile), which also validates every object they generate.
+  std::vector<FieldErrors> findings(inputs->size());
+  for (std::size_t begin = 0; begin < inputs->size();) {
+    std::size_t end = begin;
+    while (end < inputs->size() && (*inputs)[end].file == (*inputs)[begin].file) ++end;
+    std::vector<const json::Value*> set;
+    std::vector<std::size_t> set_index;
+    for (std::size_t i = begin; i < end; ++i) {
+      auto kind = json::get_string((*inputs)[i].doc, "kind");
+      if (kind && *kind == "CodeFlareWorkload") {
+        workload::ClusterFacts facts;
+        facts.profile = profile;
+        findings[i] = workload::reconcile((*inputs)[i].doc, workload::Observed{}, facts, *schemas, now_rfc3339()).errors;
+      } else {
+        set.push_back(&(*inputs)[i].doc);
+        set_index.push_back(i);
+      }
+    }
+    auto judged = validation::validate_set(*schemas, set, profile);
+    for (std::size_t k = 0; k < judged.size() && k < set_index.size(); ++k) findings[set_index[k]] = std::move(judged[k]);
+    begin = end;
+  }
+
   json::Document report(rapidjson::kArrayType);
   bool invalid = false;
-  for (auto& in : *inputs) {
-    FieldErrors errs;
-    auto kind = json::get_string(in.doc, "kind");
-    if (kind && *kind == "CodeFlareWorkload") {
-      workload::ClusterFacts facts;
-      facts.profile = profile;
-      errs = workload::reconcile(in.doc, workload::Observed{}, facts, *schemas, now_rfc3339()).errors;
-    } else {
-      errs = validation::validate_object(*schemas, in.doc, profile);
-    }
-    invalid = invalid || has_errors(errs);
+  for (std::size_t i = 0; i < inputs->size(); ++i) {
+    const auto& in = (*inputs)[i];
+    invalid = invalid || has_errors(findings[i]);
     if (output == "json")
-      append_findings_json(report, report.GetAllocator(), in, errs);
+      append_findings_json(report, report.GetAllocator(), in, findings[i]);
     else
-      print_findings_text(std::cout, in, errs);
+      print_findings_text(std::cout, in, findings[i]);
   }
   if (output == "json") {
     std::cout << json::dump_pretty(report) << "\n";

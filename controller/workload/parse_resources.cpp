@@ -80,9 +80,9 @@ ResourceRequirements parse_resources(const json::Value& v, const std::string& pa
     std::string p = key_path(r.child("requests"), name);
     if (!is_standard_resource(name) && req != *lim)
       add_error(errs, p, "ExtendedResourceRequestsEqualLimits",
-                "must be equal to " + name + " limit of " + lim->text(), kCoreResources);
+                "request " + req.text() + " differs from the limit " + lim->text() + "; an extended resource is not overcommitted, so the two must match", kCoreResources);
     else if (req > *lim)
-      add_error(errs, p, "RequestsWithinLimits", "must be less than or equal to " + name + " limit of " + lim->text(),
+      add_error(errs, p, "RequestsWithinLimits", "request " + req.text() + " is above the limit " + lim->text(),
                 kCoreResources);
   }
   return out;
