@@ -30,6 +30,12 @@ Result<void> add_text(const std::string& name, const std::string& text, std::vec
 }
 }  // namespace
 
+void ensure_namespace(json::Document& doc, const std::string& ns) {
+  json::Value* meta = json::find(doc, "metadata");
+  if (meta && meta->IsObject() && !json::find(*meta, "namespace"))
+    json::set(*meta, "namespace", json::str(ns, doc.GetAllocator()), doc.GetAllocator());
+}
+
 Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& paths) {
   std::vector<InputDocument> out;
   for (const auto& p : paths) {

@@ -19,6 +19,10 @@ struct InputDocument {
 /// in name order). Errors: an unreadable path, or a YAML syntax error (message prefixed with the file name).
 Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& paths);
 
+/// Gives a namespaced object without metadata.namespace the namespace `ns`, as kubectl does with its context's
+/// namespace. Objects without a metadata object are left alone (their checks report it).
+void ensure_namespace(json::Document& doc, const std::string& ns);
+
 /// Reads a whole file into a string. Errors name the path.
 Result<std::string> read_file(const std::string& path);
 

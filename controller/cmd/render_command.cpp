@@ -69,9 +69,7 @@ int render_command(int argc, char** argv, int first) {
                 << ", not a CodeFlareWorkload; skipped\n";
       continue;
     }
-    auto& a = in.doc.GetAllocator();
-    json::Value* meta = json::find(in.doc, "metadata");
-    if (meta && meta->IsObject() && !json::find(*meta, "namespace")) json::set(*meta, "namespace", json::str(ns, a), a);
+    ensure_namespace(in.doc, ns);
     auto outcome = workload::reconcile(in.doc, workload::Observed{}, facts, *schemas, now_rfc3339());
     if (!outcome.valid) {
       print_findings_text(std::cerr, in, outcome.errors);

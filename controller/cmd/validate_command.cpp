@@ -20,14 +20,15 @@ constexpr const char* kValidateHelp =
     "  -f, --filename FILE        a manifest file (multi-document), a folder of them, or - for stdin (repeatable)\n"
     "      --crds DIR             folder (or file) of the upstream CRDs to check against (repeatable)\n"
     "  -o, --output text|json     output format (default text)\n"
+    "  -n, --namespace NS         namespace for CodeFlareWorkloads that do not name one (default \"default\")\n"
     "      --kueue-max-podsets N  Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n";
 }
 
 int validate_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first,
                           {{"filename", true}, {"crds", true}, {"output", true}, {"kueue-max-podsets", true},
-                           {"help", false}},
-                          {{"f", "filename"}, {"o", "output"}, {"h", "help"}});
+                           {"namespace", true}, {"help", false}},
+                          {{"f", "filename"}, {"o", "output"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
     std::cerr << "validate: " << args.error().message << "\n\n" << kValidateHelp;
     return 2;
@@ -67,6 +68,7 @@ int validate_command(int argc, char** argv, int first) {
   // ClusterQueue, a queue-name label) are checked (validation::validate_set). CodeFlareWorkloads are judged by their
   // expansion (workload::reconcile), which also validates every object they generate.
   std::vector<FieldErrors> findings(inputs->size());
+  std::size_t judged_count = 0;
   for (std::size_t begin = 0; begin < inputs->size();) {
     std::size_t end = begin;
     while (end < inputs->size() && (*inputs)[end].file == (*inputs)[begin].file) ++end;
@@ -74,7 +76,11 @@ int validate_command(int argc, char** argv, int first) {
     std::vector<std::size_t> set_index;
     for (std::size_t i = begin; i < end; ++i) {
       auto kind = json::get_string((*inputs)[i].doc, "kind");
+      auto api_version = json::get_string((*inputs)[i].doc, "apiVersion").value_or("");
+      if (api_version.rfind("kustomize.config.k8s.io/", 0) == 0) continue;  // build configuration, not an object
+      ++judged_count;
       if (kind && *kind == "CodeFlareWorkload") {
+        ensure_namespace((*inputs)[i].doc, args->get("namespace", "default"));
         workload::ClusterFacts facts;
         facts.profile = profile;
         findings[i] = workload::reconcile((*inputs)[i].doc, workload::Observed{}, facts, *schemas, now_rfc3339()).errors;
@@ -101,7 +107,7 @@ int validate_command(int argc, char** argv, int first) {
   if (output == "json") {
     std::cout << json::dump_pretty(report) << "\n";
   } else if (!invalid) {
-    std::cout << inputs->size() << " object(s) valid\n";
+    std::cout << judged_count << " object(s) valid\n";
   }
   return invalid ? 1 : 0;
 }
