@@ -1,0 +1,76 @@
+# codeflare-operator: build, test and a local demo. The scripts behind the targets live in test/harness/.
+#
+#   make build    install the Debian packages (test/harness/install-deps.sh), configure and build with CMake
+#   make test     build, build kube-apiserver 1.20 (cached), run ctest: unit tests, then the integration tests
+#                 against a local control plane (ctest fixture, test/integration/CMakeLists.txt)
+#   make run      the operator against a local control plane, fed with config/samples/ (test/harness/run-demo.sh)
+#   make render   `codeflare-operator render` of each sample in config/samples/
+#   make clean    stop control planes left in the build folder and remove it
+#
+# Variables:
+#   BUILD_DIR      build folder (default build)
+#   UPSTREAM_CRDS  folder laid out like shared/crds (upstream/ and apiserver-1.20/); when empty, the pinned
+#                  upstream CRDs are downloaded once by test/harness/fetch-upstream-crds.sh (needs network)
+#   CFO_SHARED_DIR the shared test-data folder (samples, cases); optional, tests that need it skip without it
+#   JOBS           parallel compile jobs (default 2)
+#   CMAKE_FLAGS    extra cmake configure flags, e.g. -DCFO_SANITIZE=ON
+
+BUILD_DIR ?= build
+UPSTREAM_CRDS ?=
+CFO_SHARED_DIR ?=
+JOBS ?= 2
+CMAKE_FLAGS ?=
+
+HARNESS := test/harness
+MAKEFLAGS += --no-print-directory
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+
+# Shell snippet for recipes: sets $crds to UPSTREAM_CRDS, or to the folder fetch-upstream-crds.sh prepares.
+resolve_crds = crds="$(UPSTREAM_CRDS)"; if [[ -z "$$crds" ]]; then crds="$$($(HARNESS)/fetch-upstream-crds.sh | tail -n1)"; fi
+
+.PHONY: all deps configure build kube-apiserver upstream-crds test run render clean
+
+all: build
+
+deps:
+	@$(HARNESS)/install-deps.sh
+
+configure: deps
+	UPSTREAM_CRDS="$(UPSTREAM_CRDS)" CFO_SHARED_DIR="$(CFO_SHARED_DIR)" cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+kube-apiserver: deps
+	@echo "kube-apiserver and etcd in: $$($(HARNESS)/build-kube-apiserver.sh | tail -n1)"
+
+upstream-crds:
+	@$(resolve_crds); echo "upstream CRDs in: $$crds"
+
+test: build kube-apiserver
+	@$(resolve_crds); \
+	export UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)"; \
+	cmake -S . -B $(BUILD_DIR) >/dev/null; \
+	ctest --test-dir $(BUILD_DIR) --output-on-failure
+
+run: build kube-apiserver
+	@$(resolve_crds); \
+	export UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)"; \
+	$(HARNESS)/run-demo.sh $(BUILD_DIR)
+
+render: build
+	@$(resolve_crds); \
+	failed=0; \
+	for f in config/samples/*.yaml; do \
+	  [[ "$$(basename "$$f")" == kustomization.yaml ]] && continue; \
+	  echo "# ===== $$f"; \
+	  $(BUILD_DIR)/controller/cmd/codeflare-operator render -f "$$f" --crds "$$crds" || failed=1; \
+	done; \
+	exit $$failed
+
+clean:
+	@for s in $(BUILD_DIR)/control-plane $(BUILD_DIR)/run-control-plane; do \
+	  if [[ -d "$$s" ]]; then $(HARNESS)/control-plane.sh stop "$$s"; fi; \
+	done
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,59 @@
+# shellcheck shell=bash disable=SC2034
+# Shared helpers for the scripts in test/harness/ (sourced, not run).
+#
+# Provides:
+#   cfo_log MSG...        message on stderr, prefixed with the calling script's name
+#   cfo_die MSG...        cfo_log, then exit 1
+#   cfo_as_root CMD...    runs CMD as root (directly when already root, else through sudo)
+#   cfo_python            prints the path of a python3 that can `import yaml` (Debian's /usr/bin/python3 first,
+#                         because python3-yaml from install-deps.sh lands there; then python3 on PATH)
+#   cfo_free_ports N      prints N distinct free TCP ports on 127.0.0.1, one per line
+#   cfo_cache_dir         prints the cache folder: ${CODEFLARE_CACHE:-$HOME/.cache/codeflare-operator}
+#   CFO_HARNESS_DIR       absolute path of test/harness/
+#   CFO_REPO_DIR          absolute path of the checkout's root
+
+CFO_HARNESS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+CFO_REPO_DIR="$(cd "$CFO_HARNESS_DIR/../.." && pwd)"
+
+cfo_log() { echo "$(basename "$0"): $*" >&2; }
+cfo_die() { cfo_log "$@"; exit 1; }
+
+cfo_as_root() {
+  if [[ $(id -u) -eq 0 ]]; then
+    "$@"
+  elif command -v sudo >/dev/null; then
+    sudo "$@"
+  else
+    cfo_die "need root for: $* (run as root or install sudo)"
+  fi
+}
+
+cfo_python() {
+  local py
+  for py in /usr/bin/python3 "$(command -v python3 || true)"; do
+    if [[ -n "$py" && -x "$py" ]] && "$py" -c 'import yaml' 2>/dev/null; then
+      echo "$py"
+      return 0
+    fi
+  done
+  cfo_die "no python3 with the yaml module (install python3-yaml: test/harness/install-deps.sh)"
+}
+
+# Binds N sockets to port 0 at the same time, so the kernel hands out N different free ports, then closes them.
+cfo_free_ports() {
+  local n="$1" py
+  py="$(command -v python3 || echo /usr/bin/python3)"
+  "$py" - "$n" <<'PY'
+import socket, sys
+socks = []
+for _ in range(int(sys.argv[1])):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    socks.append(s)
+for s in socks:
+    print(s.getsockname()[1])
+    s.close()
+PY
+}
+
+cfo_cache_dir() { echo "${CODEFLARE_CACHE:-$HOME/.cache/codeflare-operator}"; }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# `make run`: the operator against a local control plane, fed with the samples in config/samples/.
+#
+# Usage: run-demo.sh <build-dir>
+#   1. starts a control plane in <build-dir>/run-control-plane and installs the CRDs (install-crds.sh defaults:
+#      $UPSTREAM_CRDS, else the pinned download, plus crds/)
+#   2. starts <build-dir>/controller/cmd/codeflare-operator run --kubeconfig ... in the background, logging to
+#      <build-dir>/run-operator.log
+#   3. creates namespace demo when missing and applies every config/samples/*.yaml (not kustomization.yaml) into it
+#   4. waits up to CFO_DEMO_WAIT_SECONDS (default 60) until every CodeFlareWorkload has status.observedGeneration
+#   5. prints the generated RayClusters and AppWrappers, then each workload's status and conditions
+#   On exit (success, failure or Ctrl-C) the operator and the control plane are stopped; their logs stay.
+# Output: the objects and statuses on stdout; exit 1 when a step fails or a workload is never observed.
+set -euo pipefail
+# shellcheck source=test/harness/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+(($# == 1)) || { sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+build="$(cd "$1" && pwd)"
+operator="$build/controller/cmd/codeflare-operator"
+[[ -x "$operator" ]] || cfo_die "no operator binary at $operator (make build)"
+state="$build/run-control-plane"
+oplog="$build/run-operator.log"
+ns=demo
+wait_s="${CFO_DEMO_WAIT_SECONDS:-60}"
+
+operator_pid=""
+cleanup() {
+  local rc=$?
+  if [[ -n "$operator_pid" ]] && kill -0 "$operator_pid" 2>/dev/null; then
+    kill -TERM "$operator_pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$operator_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$operator_pid" 2>/dev/null || true
+    cfo_log "stopped the operator (log: $oplog)"
+  fi
+  "$CFO_HARNESS_DIR/control-plane.sh" stop "$state" || true
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+"$CFO_HARNESS_DIR/control-plane.sh" start "$state"
+"$CFO_HARNESS_DIR/install-crds.sh" "$state/kubeconfig" >/dev/null
+export KUBECONFIG="$state/kubeconfig"
+k() { "${KUBECTL:-kubectl}" "$@"; }
+
+"$operator" run --kubeconfig "$KUBECONFIG" </dev/null >"$oplog" 2>&1 &
+operator_pid=$!
+cfo_log "operator running (pid $operator_pid, log $oplog)"
+
+k get namespace "$ns" >/dev/null 2>&1 || k create namespace "$ns" >/dev/null
+shopt -s nullglob
+samples=()
+for f in "$CFO_REPO_DIR"/config/samples/*.yaml; do
+  [[ "$(basename "$f")" == kustomization.yaml ]] || samples+=("$f")
+done
+((${#samples[@]})) || cfo_die "no samples in $CFO_REPO_DIR/config/samples"
+for f in "${samples[@]}"; do
+  k apply -n "$ns" -f "$f"
+done
+
+# Waits until every workload reports status.observedGeneration.
+cfw=codeflareworkloads.codeflare.dev
+deadline=$((SECONDS + wait_s))
+while :; do
+  pending="$(k get "$cfw" -n "$ns" \
+    -o jsonpath='{range .items[*]}{.metadata.name}{"="}{.status.observedGeneration}{"\n"}{end}' | grep '=$' || true)"
+  [[ -z "$pending" ]] && break
+  if ! kill -0 "$operator_pid" 2>/dev/null; then
+    tail -n 40 "$oplog" >&2
+    cfo_die "the operator exited; last lines of $oplog above"
+  fi
+  if ((SECONDS >= deadline)); then
+    tail -n 40 "$oplog" >&2
+    cfo_die "no status.observedGeneration after $wait_s s for: $(tr '\n' ' ' <<<"${pending//=/}")"
+  fi
+  sleep 1
+done
+
+echo "===== generated objects (kubectl get rayclusters,appwrappers -n $ns -o yaml)"
+k get rayclusters.ray.io,appwrappers.workload.codeflare.dev -n "$ns" -o yaml
+echo
+echo "===== workloads (kubectl get $cfw -n $ns)"
+k get "$cfw" -n "$ns"
+echo
+echo "===== conditions"
+k get "$cfw" -n "$ns" -o jsonpath='{range .items[*]}{.metadata.name}{" (generation "}{.metadata.generation}{", observed "}{.status.observedGeneration}{")\n"}{range .status.conditions[*]}{"  "}{.type}{"="}{.status}{"  "}{.reason}{": "}{.message}{"\n"}{end}{end}'

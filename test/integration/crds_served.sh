@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Integration test: the control plane serves the CRDs this project works with, and they accept upstream samples.
+#
+# Checks
+#   1. RayCluster, AppWrapper, LocalQueue, WorkloadPriorityClass and CodeFlareWorkload are served: `kubectl get crd`
+#      finds each CRD and `kubectl api-resources` lists its resource. CodeFlareWorkload is skipped, with a message,
+#      while crds/codeflare.dev_codeflareworkloads.yaml does not exist in the checkout.
+#   2. `kubectl apply --dry-run=server` (`create` for objects with generateName) accepts every document of every
+#      upstream sample in $CFO_SHARED_DIR/samples/upstream whose apiVersion/kind the server serves; other kinds are
+#      skipped. Documents without a namespace go to the namespace cfo-crds-served; namespaces a sample names are
+#      created when missing.
+# Inputs:  KUBECONFIG (set by the ctest fixture), CFO_SHARED_DIR (optional: without it check 2 is skipped),
+#          KUBECTL (optional). Works with Debian's kubectl 1.20 and with newer clients.
+# Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
+set -euo pipefail
+# shellcheck source=test/harness/lib.sh
+source "$(dirname "$0")/../harness/lib.sh"
+
+[[ -n "${KUBECONFIG:-}" && -f "$KUBECONFIG" ]] || cfo_die "KUBECONFIG must name the control plane's kubeconfig"
+k() { "${KUBECTL:-kubectl}" --kubeconfig "$KUBECONFIG" "$@"; }
+py="$(cfo_python)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+passed=0 failed=0
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+
+# --- 1. the CRDs are served ----------------------------------------------------------------------------------------
+crds=(rayclusters.ray.io appwrappers.workload.codeflare.dev localqueues.kueue.x-k8s.io
+  workloadpriorityclasses.kueue.x-k8s.io)
+if [[ -f "$CFO_REPO_DIR/crds/codeflare.dev_codeflareworkloads.yaml" ]]; then
+  crds+=(codeflareworkloads.codeflare.dev)
+else
+  echo "skip CodeFlareWorkload: crds/codeflare.dev_codeflareworkloads.yaml does not exist yet"
+fi
+
+k api-resources -o name >"$work/api-resources" 2>"$work/api-resources.err" ||
+  { cat "$work/api-resources.err" >&2; cfo_die "kubectl api-resources failed"; }
+for crd in "${crds[@]}"; do
+  if ! k get crd "$crd" -o name >/dev/null 2>"$work/err"; then
+    fail "crd/$crd: $(tr '\n' ' ' <"$work/err")"
+  elif ! grep -qx "$crd" "$work/api-resources"; then
+    fail "crd/$crd exists but kubectl api-resources does not list $crd"
+  else
+    pass "crd/$crd served"
+  fi
+done
+
+# --- 2. upstream samples pass a server-side dry run ----------------------------------------------------------------
+samples="${CFO_SHARED_DIR:-}/samples/upstream"
+if [[ -z "${CFO_SHARED_DIR:-}" || ! -d "$samples" ]]; then
+  echo "skip samples: CFO_SHARED_DIR is not set or has no samples/upstream"
+else
+  # Split every sample into one JSON file per document; list: file|apiVersion|kind|namespace|generateName.
+  "$py" - "$samples" "$work/docs" >"$work/docs.tsv" <<'PY'
+import glob, json, os, sys, yaml
+src, out = sys.argv[1:3]
+os.makedirs(out)
+for path in sorted(glob.glob(os.path.join(src, "*.yaml")) + sorted(glob.glob(os.path.join(src, "*.yml")))):
+    with open(path, encoding="utf-8") as f:
+        docs = [d for d in yaml.safe_load_all(f) if isinstance(d, dict)]
+    for i, doc in enumerate(docs):
+        meta = doc.get("metadata") or {}
+        target = os.path.join(out, f"{os.path.basename(path)}.{i}.json")
+        with open(target, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        print("|".join([target, doc.get("apiVersion", ""), doc.get("kind", ""), meta.get("namespace") or "",
+                         "1" if meta.get("generateName") and not meta.get("name") else ""]))
+PY
+  ns=cfo-crds-served
+  k get namespace "$ns" >/dev/null 2>&1 || k create namespace "$ns" >/dev/null
+
+  # Kinds served for one apiVersion, from the discovery document (same JSON for every kubectl version).
+  served_kinds() {
+    local gv="$1" cache="$work/gv-${1//\//_}"
+    if [[ ! -f "$cache" ]]; then
+      local url="/apis/$gv"
+      [[ "$gv" == v1 ]] && url=/api/v1
+      if k get --raw "$url" >"$cache.json" 2>/dev/null; then
+        "$py" -c 'import json,sys; print("\n".join(r["kind"] for r in json.load(open(sys.argv[1]))["resources"]))' \
+          "$cache.json" >"$cache"
+      else
+        : >"$cache"
+      fi
+    fi
+    cat "$cache"
+  }
+
+  while IFS="|" read -r file gv kind docns generated; do
+    name="$(basename "$file" .json)"
+    if ! served_kinds "$gv" | grep -qx "$kind"; then
+      echo "skip $name: $gv $kind is not served"
+      continue
+    fi
+    if [[ -n "$docns" ]] && ! k get namespace "$docns" >/dev/null 2>&1; then
+      k create namespace "$docns" >/dev/null
+    fi
+    verb=(apply)
+    [[ "$generated" == 1 ]] && verb=(create)
+    if k "${verb[@]}" --dry-run=server -n "${docns:-$ns}" -f "$file" >"$work/out" 2>&1; then
+      pass "$name: $kind accepted by ${verb[0]} --dry-run=server"
+    else
+      fail "$name: $kind rejected: $(tr '\n' ' ' <"$work/out")"
+    fi
+  done <"$work/docs.tsv"
+fi
+
+echo "$passed passed, $failed failed"
+((failed == 0))
