@@ -2,9 +2,8 @@
 
 #include "cmd/args.hpp"
 #include "cmd/commands.hpp"
-#include "cmd/crd_schemas.hpp"
 #include "cmd/findings_output.hpp"
-#include "cmd/input_files.hpp"
+#include "cmd/offline_inputs.hpp"
 #include "core/condition.hpp"
 #include "core/yaml.hpp"
 #include "workload/reconcile.hpp"
@@ -36,33 +35,16 @@ int render_command(int argc, char** argv, int first) {
     std::cout << kRenderHelp;
     return 0;
   }
-  if (!args->has("filename") || !args->has("crds")) {
-    std::cerr << "render: -f and --crds are required\n\n" << kRenderHelp;
-    return 2;
-  }
-  auto max_podsets = args->integer("kueue-max-podsets", 8);
-  if (!max_podsets) {
-    std::cerr << "render: " << max_podsets.error().message << "\n";
-    return 2;
-  }
-  auto schemas = load_schemas_from_files(args->all("crds"));
-  if (!schemas) {
-    std::cerr << "render: " << schemas.error().message << "\n";
-    return 2;
-  }
-  auto inputs = read_inputs(args->all("filename"));
-  if (!inputs) {
-    std::cerr << "render: " << inputs.error().message << "\n";
-    return 2;
-  }
+  auto loaded = load_offline_inputs(*args, "render", kRenderHelp);
+  if (!loaded) return loaded.error();
   workload::ClusterFacts facts;
+  facts.profile = loaded->profile;
   if (args->has("default-local-queue")) facts.default_local_queue = args->get("default-local-queue");
-  facts.profile.kueue_max_pod_sets = static_cast<int>(*max_podsets);
   const std::string ns = args->get("namespace", "default");
 
   int exit_code = 0;
   bool first_doc = true;
-  for (auto& in : *inputs) {
+  for (auto& in : loaded->docs) {
     auto kind = json::get_string(in.doc, "kind");
     if (!kind || *kind != "CodeFlareWorkload") {
       std::cerr << in.file << ": document " << in.index << " is a " << kind.value_or("document without kind")
@@ -70,7 +52,7 @@ int render_command(int argc, char** argv, int first) {
       continue;
     }
     ensure_namespace(in.doc, ns);
-    auto outcome = workload::reconcile(in.doc, workload::Observed{}, facts, *schemas, now_rfc3339());
+    auto outcome = workload::reconcile(in.doc, workload::Observed{}, facts, loaded->schemas, now_rfc3339());
     if (!outcome.valid) {
       print_findings_text(std::cerr, in, outcome.errors);
       exit_code = 1;

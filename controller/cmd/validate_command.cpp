@@ -2,9 +2,8 @@
 
 #include "cmd/args.hpp"
 #include "cmd/commands.hpp"
-#include "cmd/crd_schemas.hpp"
 #include "cmd/findings_output.hpp"
-#include "cmd/input_files.hpp"
+#include "cmd/offline_inputs.hpp"
 #include "core/condition.hpp"
 #include "validation/validator.hpp"
 #include "workload/reconcile.hpp"
@@ -42,62 +41,46 @@ int validate_command(int argc, char** argv, int first) {
     std::cerr << "validate: --output must be text or json\n";
     return 2;
   }
-  if (!args->has("filename") || !args->has("crds")) {
-    std::cerr << "validate: -f and --crds are required\n\n" << kValidateHelp;
-    return 2;
-  }
-  auto max_podsets = args->integer("kueue-max-podsets", 8);
-  if (!max_podsets) {
-    std::cerr << "validate: " << max_podsets.error().message << "\n";
-    return 2;
-  }
-  auto schemas = load_schemas_from_files(args->all("crds"));
-  if (!schemas) {
-    std::cerr << "validate: " << schemas.error().message << "\n";
-    return 2;
-  }
-  auto inputs = read_inputs(args->all("filename"));
-  if (!inputs) {
-    std::cerr << "validate: " << inputs.error().message << "\n";
-    return 2;
-  }
-  validation::ClusterProfile profile;
-  profile.kueue_max_pod_sets = static_cast<int>(*max_podsets);
+  auto loaded = load_offline_inputs(*args, "validate", kValidateHelp);
+  if (!loaded) return loaded.error();
+  auto& inputs = loaded->docs;
+  const auto& schemas = loaded->schemas;
+  const auto& profile = loaded->profile;
 
   // The documents of one file are judged together, as a closed set: references between them (a LocalQueue's
   // ClusterQueue, a queue-name label) are checked (validation::validate_set). CodeFlareWorkloads are judged by their
   // expansion (workload::reconcile), which also validates every object they generate.
-  std::vector<FieldErrors> findings(inputs->size());
+  std::vector<FieldErrors> findings(inputs.size());
   std::size_t judged_count = 0;
-  for (std::size_t begin = 0; begin < inputs->size();) {
+  for (std::size_t begin = 0; begin < inputs.size();) {
     std::size_t end = begin;
-    while (end < inputs->size() && (*inputs)[end].file == (*inputs)[begin].file) ++end;
+    while (end < inputs.size() && inputs[end].file == inputs[begin].file) ++end;
     std::vector<const json::Value*> set;
     std::vector<std::size_t> set_index;
     for (std::size_t i = begin; i < end; ++i) {
-      auto kind = json::get_string((*inputs)[i].doc, "kind");
-      auto api_version = json::get_string((*inputs)[i].doc, "apiVersion").value_or("");
+      auto kind = json::get_string(inputs[i].doc, "kind");
+      auto api_version = json::get_string(inputs[i].doc, "apiVersion").value_or("");
       if (api_version.rfind("kustomize.config.k8s.io/", 0) == 0) continue;  // build configuration, not an object
       ++judged_count;
       if (kind && *kind == "CodeFlareWorkload") {
-        ensure_namespace((*inputs)[i].doc, args->get("namespace", "default"));
+        ensure_namespace(inputs[i].doc, args->get("namespace", "default"));
         workload::ClusterFacts facts;
         facts.profile = profile;
-        findings[i] = workload::reconcile((*inputs)[i].doc, workload::Observed{}, facts, *schemas, now_rfc3339()).errors;
+        findings[i] = workload::reconcile(inputs[i].doc, workload::Observed{}, facts, schemas, now_rfc3339()).errors;
       } else {
-        set.push_back(&(*inputs)[i].doc);
+        set.push_back(&inputs[i].doc);
         set_index.push_back(i);
       }
     }
-    auto judged = validation::validate_set(*schemas, set, profile);
+    auto judged = validation::validate_set(schemas, set, profile);
     for (std::size_t k = 0; k < judged.size() && k < set_index.size(); ++k) findings[set_index[k]] = std::move(judged[k]);
     begin = end;
   }
 
   json::Document report(rapidjson::kArrayType);
   bool invalid = false;
-  for (std::size_t i = 0; i < inputs->size(); ++i) {
-    const auto& in = (*inputs)[i];
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto& in = inputs[i];
     invalid = invalid || has_errors(findings[i]);
     if (output == "json")
       append_findings_json(report, report.GetAllocator(), in, findings[i]);

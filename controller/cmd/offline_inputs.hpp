@@ -1,0 +1,25 @@
+#pragma once
+// What the offline commands (render, validate) share: the upstream schemas, the manifests, and the cluster profile.
+#include <expected>
+#include <string>
+#include <vector>
+
+#include "cmd/args.hpp"
+#include "cmd/input_files.hpp"
+#include "validation/schema_set.hpp"
+#include "validation/validator.hpp"
+
+namespace cfo::cmd {
+
+/// The loaded inputs of an offline command.
+struct OfflineInputs {
+  validation::SchemaSet schemas;
+  std::vector<InputDocument> docs;
+  validation::ClusterProfile profile;
+};
+
+/// Reads `-f`, `--crds` and `--kueue-max-podsets` from `args` (`-f` and `--crds` required). On a usage or I/O
+/// error it prints "<command>: <reason>" (with `help` for usage errors) to stderr and returns the exit code 2.
+std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const char* command, const char* help);
+
+}  // namespace cfo::cmd
