@@ -12,3 +12,6 @@ set_property(TEST cli_render_dry_run APPEND PROPERTY ENVIRONMENT "CFO_OPERATOR_B
 add_test(NAME cli_cases COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli_cases.sh)
 set_tests_properties(cli_cases PROPERTIES LABELS cli TIMEOUT 300
                      ENVIRONMENT "CFO_OPERATOR_BIN=$<TARGET_FILE:codeflare-operator>;UPSTREAM_CRDS=${CFO_UPSTREAM_CRDS};CFO_SHARED_DIR=${CFO_SHARED_DIR}")
+
+# config/ (kustomize) builds, is accepted by the apiserver, and grants exactly what the operator uses.
+cfo_add_integration_test(deploy_manifests ${CMAKE_CURRENT_SOURCE_DIR}/deploy_manifests.sh)
