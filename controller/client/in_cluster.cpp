@@ -26,7 +26,8 @@ Result<ClientConfig> load_in_cluster(const std::string& sa_dir) {
   auto token = read_file_text(cfg.bearer_token_file);
   if (!token) return fail("in-cluster: service-account token: " + token.error().message);
   cfg.bearer_token = trim_space(*token);
-  if (cfg.bearer_token.empty()) return fail("in-cluster: service-account token file " + cfg.bearer_token_file + " is empty");
+  if (cfg.bearer_token.empty())
+    return fail("in-cluster: service-account token file " + cfg.bearer_token_file + " is empty");
 
   // A missing CA is not fatal in client-go either: the system trust store is used instead.
   std::string ca_path = (dir / "ca.crt").string();

@@ -75,8 +75,7 @@ Result<std::optional<std::string>> pem_material(const json::Value& obj, const st
   if (!file) return std::unexpected(file.error());
   bool has_data = *data && !(*data)->empty();
   bool has_file = *file && !(*file)->empty();
-  if (has_data && has_file)
-    return kfail(path + ": both " + data_key + " and " + file_key + " are set; set only one");
+  if (has_data && has_file) return kfail(path + ": both " + data_key + " and " + file_key + " are set; set only one");
   if (has_data) {
     auto pem = decode_base64(**data);
     if (!pem) return kfail(path + "." + data_key + ": " + pem.error().message);
@@ -106,7 +105,8 @@ Result<void> read_cluster(const Entry& cluster, const std::string& base_dir, Cli
   if (!insecure) return std::unexpected(insecure.error());
   cfg.insecure_skip_tls_verify = *insecure;
 
-  auto ca = pem_material(c, cluster.path, "certificate-authority-data", "certificate-authority", base_dir, &cfg.ca_file);
+  auto ca =
+      pem_material(c, cluster.path, "certificate-authority-data", "certificate-authority", base_dir, &cfg.ca_file);
   if (!ca) return std::unexpected(ca.error());
   if (*ca) {
     if (cfg.insecure_skip_tls_verify)
@@ -137,8 +137,9 @@ Result<void> read_user(const Entry& user, const std::string& base_dir, ClientCon
   auto key = pem_material(u, user.path, "client-key-data", "client-key", base_dir, nullptr);
   if (!key) return std::unexpected(key.error());
   if (cert->has_value() != key->has_value())
-    return kfail(user.path + ": " + (cert->has_value() ? "client-certificate is set without client-key"
-                                                        : "client-key is set without client-certificate"));
+    return kfail(user.path + ": " +
+                 (cert->has_value() ? "client-certificate is set without client-key"
+                                    : "client-key is set without client-certificate"));
   if (*cert) {
     cfg.client_cert_pem = std::move(**cert);
     cfg.client_key_pem = std::move(**key);

@@ -10,16 +10,16 @@ namespace cfo::client {
 /// Everything needed to talk to one apiserver. PEM material is held in memory; the *_file fields remember where it
 /// came from so that it can be re-read (service-account token every minute, CA every 5 minutes, as client-go).
 struct ClientConfig {
-  std::string server;            ///< "https://127.0.0.1:6443" (scheme, host, port; no trailing slash)
-  std::string ca_pem;            ///< CA bundle used to verify the server; empty means the system store
+  std::string server;  ///< "https://127.0.0.1:6443" (scheme, host, port; no trailing slash)
+  std::string ca_pem;  ///< CA bundle used to verify the server; empty means the system store
   bool insecure_skip_tls_verify = false;
-  std::string bearer_token;      ///< "Authorization: Bearer <token>" when non-empty
-  std::string bearer_token_file; ///< re-read periodically when set (in-cluster)
+  std::string bearer_token;       ///< "Authorization: Bearer <token>" when non-empty
+  std::string bearer_token_file;  ///< re-read periodically when set (in-cluster)
   std::string ca_file;
-  std::string client_cert_pem;   ///< client-certificate auth when both cert and key are set
+  std::string client_cert_pem;  ///< client-certificate auth when both cert and key are set
   std::string client_key_pem;
   std::string default_namespace = "default";  ///< the context's namespace, or the pod's namespace in-cluster
-  std::string source;            ///< where it was loaded from, for logs: a kubeconfig path or "in-cluster"
+  std::string source;                         ///< where it was loaded from, for logs: a kubeconfig path or "in-cluster"
 };
 
 /// Parses a kubeconfig (YAML or JSON text) and returns the current context's cluster and user.

@@ -22,8 +22,10 @@ Result<std::string> RefreshingFile::get() {
     auto text = read_file_text(path_);
     if (text) {
       std::string v = trim_ ? trim_space(*text) : std::move(*text);
-      if (!v.empty()) value_ = std::move(v);
-      else if (!value_) return fail(path_ + " is empty");
+      if (!v.empty())
+        value_ = std::move(v);
+      else if (!value_)
+        return fail(path_ + " is empty");
     } else if (!value_) {
       return std::unexpected(text.error());
     }

@@ -76,8 +76,7 @@ Result<std::shared_ptr<asio::ssl::context>> RestClient::Impl::tls_context() {
 Result<std::string> RestClient::Impl::bearer_token() {
   Result<std::string> token = token_file_ ? token_file_->get() : Result<std::string>(cfg.bearer_token);
   // A line break would end the Authorization header early and let the rest pass as headers of its own.
-  if (token && token->find_first_of("\r\n") != std::string::npos)
-    return fail("the token contains a line break");
+  if (token && token->find_first_of("\r\n") != std::string::npos) return fail("the token contains a line break");
   return token;
 }
 
@@ -89,9 +88,9 @@ Result<void> check_target(const std::string& target) {
 }
 
 http::request<http::string_body> RestClient::Impl::make_request(http::verb verb, const std::string& target,
-                                                                 const std::string& body,
-                                                                 const std::string& content_type,
-                                                                 const std::string& token) const {
+                                                                const std::string& body,
+                                                                const std::string& content_type,
+                                                                const std::string& token) const {
   http::request<http::string_body> req{verb, url->path_prefix + target, 11};
   req.set(http::field::host, url->host_header());
   req.set(http::field::user_agent, kUserAgent);
@@ -143,7 +142,8 @@ Result<Response> RestClient::request(std::string_view method, const std::string&
   parser.body_limit(kMaxBodyBytes);
   parser.header_limit(kMaxHeaderBytes);
   ec = run_op(ioc, [&](auto handler) { http::async_read(stream, buffer, parser, handler); });
-  if (ec) return fail(what + ": reading the response: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
+  if (ec)
+    return fail(what + ": reading the response: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
 
   auto& res = parser.get();
   Response out;

@@ -66,8 +66,8 @@ class StopToken {
 
 /// Time limits of a RestClient. The defaults are the ones documented on RestClient; tests pass shorter ones.
 struct RestClientTimeouts {
-  std::chrono::milliseconds connect_timeout_ms{10'000};  ///< DNS + TCP connect + TLS handshake, together
-  std::chrono::milliseconds request_timeout_ms{60'000};  ///< writing a request and reading its whole response
+  std::chrono::milliseconds connect_timeout_ms{10'000};     ///< DNS + TCP connect + TLS handshake, together
+  std::chrono::milliseconds request_timeout_ms{60'000};     ///< writing a request and reading its whole response
   std::chrono::milliseconds watch_idle_timeout_ms{90'000};  ///< a watch silent this long is considered dead
 };
 
@@ -109,8 +109,7 @@ class RestClient {
   /// A stream that delivers no bytes for RestClientTimeouts::watch_idle_timeout_ms (90 s by default; the apiserver
   /// sends bookmarks about every minute) is given up with an Error that says so. A connection that the server
   /// closes mid-body ends the watch successfully, as client-go treats an unexpected EOF on a watch.
-  Result<void> watch(const std::string& target, const std::function<bool(std::string_view)>& on_line,
-                     StopToken& stop);
+  Result<void> watch(const std::string& target, const std::function<bool(std::string_view)>& on_line, StopToken& stop);
 
   const ClientConfig& config() const;
 

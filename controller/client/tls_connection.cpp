@@ -43,7 +43,8 @@ Result<void> TlsConnection::open(const ServerUrl& url, bool verify, std::chrono:
                            });
   });
   resolve_timer.cancel();
-  if (resolve_timed_out) return fail("resolve " + url.host + ": timed out after " + std::to_string(timeout_ms.count()) + " ms");
+  if (resolve_timed_out)
+    return fail("resolve " + url.host + ": timed out after " + std::to_string(timeout_ms.count()) + " ms");
   if (ec) return fail("resolve " + url.host + ": " + ec.message());
 
   auto& tcp_layer = beast::get_lowest_layer(stream_);

@@ -15,7 +15,8 @@ namespace cfo::client {
 /// certificates; the system trust store when empty) unless `insecure_skip_verify`; a client certificate chain and
 /// private key (PEM, any key type OpenSSL reads) are presented when both are non-empty.
 /// Errors name the bad input: "certificate authority: ...", "client certificate: ...", "client key: ...".
-Result<std::shared_ptr<boost::asio::ssl::context>> make_tls_context(const std::string& ca_pem, bool insecure_skip_verify,
+Result<std::shared_ptr<boost::asio::ssl::context>> make_tls_context(const std::string& ca_pem,
+                                                                    bool insecure_skip_verify,
                                                                     const std::string& client_cert_pem,
                                                                     const std::string& client_key_pem);
 

@@ -85,7 +85,9 @@ Result<void> RestClient::watch(const std::string& target, const std::function<bo
   parser.body_limit(std::numeric_limits<std::uint64_t>::max());
   ec = run_op(ioc, [&](auto handler) { http::async_read_header(stream, buffer, parser, handler); });
   if (stop.stop_requested()) return {};
-  if (ec) return fail(what + ": reading the response header: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
+  if (ec)
+    return fail(what +
+                ": reading the response header: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
 
   const unsigned status = parser.get().result_int();
   const bool ok = status >= 200 && status < 300;

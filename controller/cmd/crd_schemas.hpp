@@ -17,8 +17,8 @@ Result<validation::SchemaSet> load_schemas_from_files(const std::vector<std::str
 /// The CRDs whose schemas the controller checks generated objects against (name as served, e.g. "rayclusters.ray.io").
 extern const std::vector<std::string> kTargetCrdNames;
 
-/// Reads each CRD of kTargetCrdNames from the apiserver (apiextensions.k8s.io/v1) and compiles its schema. A CRD that is
-/// not installed is skipped and listed in `missing`. Errors: any failure other than 404.
+/// Reads each CRD of kTargetCrdNames from the apiserver (apiextensions.k8s.io/v1) and compiles its schema. A CRD that
+/// is not installed is skipped and listed in `missing`. Errors: any failure other than 404.
 Result<validation::SchemaSet> load_schemas_from_cluster(client::RestClient& client, std::vector<std::string>& missing);
 
 }  // namespace cfo::cmd

@@ -20,9 +20,9 @@ std::string describe_object(const InputDocument& in) {
 
 void print_findings_text(std::ostream& out, const InputDocument& in, const FieldErrors& errs) {
   for (const auto& e : errs) {
-    out << in.file << ": " << describe_object(in) << ": "
-        << (e.severity == Severity::Error ? "error" : "warning") << ": " << (e.path.empty() ? "<object>" : e.path)
-        << ": " << e.reason << " [" << e.rule << ", " << e.source << "]\n";
+    out << in.file << ": " << describe_object(in) << ": " << (e.severity == Severity::Error ? "error" : "warning")
+        << ": " << (e.path.empty() ? "<object>" : e.path) << ": " << e.reason << " [" << e.rule << ", " << e.source
+        << "]\n";
   }
 }
 

@@ -24,8 +24,12 @@ constexpr const char* kRenderHelp =
 
 int render_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first,
-                          {{"filename", true}, {"crds", true}, {"namespace", true}, {"default-local-queue", true},
-                           {"kueue-max-podsets", true}, {"help", false}},
+                          {{"filename", true},
+                           {"crds", true},
+                           {"namespace", true},
+                           {"default-local-queue", true},
+                           {"kueue-max-podsets", true},
+                           {"help", false}},
                           {{"f", "filename"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
     std::cerr << "render: " << args.error().message << "\n\n" << kRenderHelp;

@@ -94,8 +94,12 @@ runtime::KeyMapper child_to_workload() {
 
 int run_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first,
-                          {{"kubeconfig", true}, {"namespace", true}, {"max-concurrent-reconciles", true},
-                           {"log-level", true}, {"kueue-max-podsets", true}, {"help", false}},
+                          {{"kubeconfig", true},
+                           {"namespace", true},
+                           {"max-concurrent-reconciles", true},
+                           {"log-level", true},
+                           {"kueue-max-podsets", true},
+                           {"help", false}},
                           {{"n", "namespace"}, {"h", "help"}});
   if (!args) {
     std::cerr << "run: " << args.error().message << "\n\n" << kRunHelp;
@@ -110,8 +114,10 @@ int run_command(int argc, char** argv, int first) {
   auto workers = args->integer("max-concurrent-reconciles", 1);
   auto max_podsets = args->integer("kueue-max-podsets", 8);
   if (!workers || !max_podsets || *workers < 1) {
-    std::cerr << "run: " << (!workers ? workers.error().message : !max_podsets ? max_podsets.error().message
-                                                                                : "--max-concurrent-reconciles must be >= 1")
+    std::cerr << "run: "
+              << (!workers       ? workers.error().message
+                  : !max_podsets ? max_podsets.error().message
+                                 : "--max-concurrent-reconciles must be >= 1")
               << "\n";
     return 2;
   }
@@ -163,7 +169,8 @@ int run_command(int argc, char** argv, int first) {
   InformerSet workloads(rest, types::kCodeFlareWorkload, namespaces, "");
   InformerSet ray_clusters(rest, types::kRayCluster, namespaces, child_selector);
   std::unique_ptr<InformerSet> app_wrappers;
-  if (have_appwrapper) app_wrappers = std::make_unique<InformerSet>(rest, types::kAppWrapper, namespaces, child_selector);
+  if (have_appwrapper)
+    app_wrappers = std::make_unique<InformerSet>(rest, types::kAppWrapper, namespaces, child_selector);
 
   auto queue = std::make_shared<runtime::WorkQueue>();
   workloads.each([&](runtime::Informer& inf) { runtime::enqueue_from(inf, queue, runtime::own_key()); });
@@ -211,7 +218,7 @@ int run_command(int argc, char** argv, int first) {
   if (started) {
     spdlog::info("controller started: {} worker(s), watching {}", *workers,
                  namespaces.size() == 1 && namespaces[0].empty() ? std::string("all namespaces")
-                                                                  : std::to_string(namespaces.size()) + " namespace(s)");
+                                                                 : std::to_string(namespaces.size()) + " namespace(s)");
     int sig = 0;
     sigwait(&signals, &sig);
     spdlog::info("received signal {}, shutting down", sig);

@@ -25,8 +25,12 @@ constexpr const char* kValidateHelp =
 
 int validate_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first,
-                          {{"filename", true}, {"crds", true}, {"output", true}, {"kueue-max-podsets", true},
-                           {"namespace", true}, {"help", false}},
+                          {{"filename", true},
+                           {"crds", true},
+                           {"output", true},
+                           {"kueue-max-podsets", true},
+                           {"namespace", true},
+                           {"help", false}},
                           {{"f", "filename"}, {"o", "output"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
     std::cerr << "validate: " << args.error().message << "\n\n" << kValidateHelp;
@@ -73,7 +77,8 @@ int validate_command(int argc, char** argv, int first) {
       }
     }
     auto judged = validation::validate_set(schemas, set, profile);
-    for (std::size_t k = 0; k < judged.size() && k < set_index.size(); ++k) findings[set_index[k]] = std::move(judged[k]);
+    for (std::size_t k = 0; k < judged.size() && k < set_index.size(); ++k)
+      findings[set_index[k]] = std::move(judged[k]);
     begin = end;
   }
 

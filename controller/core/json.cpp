@@ -97,9 +97,7 @@ std::optional<bool> get_bool(const Value& obj, std::string_view key) {
   return v->GetBool();
 }
 
-Value str(std::string_view s, Allocator& a) {
-  return Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
-}
+Value str(std::string_view s, Allocator& a) { return Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a); }
 
 void set(Value& obj, std::string_view key, Value v, Allocator& a) {
   if (Value* existing = find(obj, key)) {

@@ -29,7 +29,8 @@ std::vector<std::string> dns1123_label(std::string_view v) {
   if (v.size() > kDNS1123LabelMaxLength) out.push_back(too_long(kDNS1123LabelMaxLength));
   if (!label_shape(v))
     out.push_back(
-        "must be a DNS-1123 label: lower-case letters, digits and '-', beginning and ending with a letter or digit (regex [a-z0-9]([-a-z0-9]*[a-z0-9])?)");
+        "must be a DNS-1123 label: lower-case letters, digits and '-', beginning and ending with a letter or digit "
+        "(regex [a-z0-9]([-a-z0-9]*[a-z0-9])?)");
   return out;
 }
 
@@ -46,7 +47,8 @@ std::vector<std::string> dns1123_subdomain(std::string_view v) {
   }
   if (!ok)
     out.push_back(
-        "must be a DNS-1123 subdomain: dot-separated DNS-1123 labels of lower-case letters, digits and '-' (regex [a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)");
+        "must be a DNS-1123 subdomain: dot-separated DNS-1123 labels of lower-case letters, digits and '-' (regex "
+        "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)");
   return out;
 }
 
@@ -55,7 +57,8 @@ std::vector<std::string> dns1035_label(std::string_view v) {
   if (v.size() > kDNS1035LabelMaxLength) out.push_back(too_long(kDNS1035LabelMaxLength));
   if (!label_shape(v) || !(v.front() >= 'a' && v.front() <= 'z'))
     out.push_back(
-        "must be a DNS-1035 label: lower-case letters, digits and '-', beginning with a letter and ending with a letter or digit (regex [a-z]([-a-z0-9]*[a-z0-9])?)");
+        "must be a DNS-1035 label: lower-case letters, digits and '-', beginning with a letter and ending with a "
+        "letter or digit (regex [a-z]([-a-z0-9]*[a-z0-9])?)");
   return out;
 }
 
@@ -66,7 +69,8 @@ std::vector<std::string> qualified_name(std::string_view v) {
   if (slash != std::string_view::npos) {
     if (v.find('/', slash + 1) != std::string_view::npos) {
       out.push_back(
-          "must be a qualified name: an optional DNS-1123 subdomain prefix and '/', then a name of letters, digits, '-', '_' and '.' that begins and ends with a letter or digit");
+          "must be a qualified name: an optional DNS-1123 subdomain prefix and '/', then a name of letters, digits, "
+          "'-', '_' and '.' that begins and ends with a letter or digit");
       return out;
     }
     std::string_view prefix = v.substr(0, slash);
@@ -83,7 +87,8 @@ std::vector<std::string> qualified_name(std::string_view v) {
   if (name.size() > kQualifiedNameMaxLength) out.push_back("name part " + too_long(kQualifiedNameMaxLength));
   if (!qualified_name_part(name))
     out.push_back(
-        "name part may hold only letters, digits, '-', '_' and '.', and must begin and end with a letter or digit (regex ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])");
+        "name part may hold only letters, digits, '-', '_' and '.', and must begin and end with a letter or digit "
+        "(regex ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])");
   return out;
 }
 
@@ -93,7 +98,8 @@ std::vector<std::string> label_value(std::string_view v) {
   if (v.size() > kLabelValueMaxLength) out.push_back(too_long(kLabelValueMaxLength));
   if (!qualified_name_part(v))
     out.push_back(
-        "must be empty or a label value: letters, digits, '-', '_' and '.', beginning and ending with a letter or digit (regex (([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?)");
+        "must be empty or a label value: letters, digits, '-', '_' and '.', beginning and ending with a letter or "
+        "digit (regex (([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?)");
   return out;
 }
 

@@ -16,7 +16,11 @@ bool mul(__int128& v, __int128 f) {
 
 Result<Quantity> Quantity::parse(std::string_view s) {
   const std::string original(s);
-  auto bad = [&] { return fail("quantity \"" + original + "\" is not a quantity: expected a number with an optional suffix (Ki Mi Gi Ti Pi Ei, n u m k M G T P E) or exponent, e.g. 500m, 8Gi, 12G"); };
+  auto bad = [&] {
+    return fail("quantity \"" + original +
+                "\" is not a quantity: expected a number with an optional suffix (Ki Mi Gi Ti Pi Ei, n u m k M G T P "
+                "E) or exponent, e.g. 500m, 8Gi, 12G");
+  };
   if (s.empty()) return fail("quantity is empty");
   std::size_t i = 0;
   bool neg = false;
@@ -39,25 +43,56 @@ Result<Quantity> Quantity::parse(std::string_view s) {
   if (suf.empty()) {
   } else if (suf.size() == 2 && suf[1] == 'i') {
     switch (suf[0]) {
-      case 'K': exp2 = 10; break;
-      case 'M': exp2 = 20; break;
-      case 'G': exp2 = 30; break;
-      case 'T': exp2 = 40; break;
-      case 'P': exp2 = 50; break;
-      case 'E': exp2 = 60; break;
-      default: return bad();
+      case 'K':
+        exp2 = 10;
+        break;
+      case 'M':
+        exp2 = 20;
+        break;
+      case 'G':
+        exp2 = 30;
+        break;
+      case 'T':
+        exp2 = 40;
+        break;
+      case 'P':
+        exp2 = 50;
+        break;
+      case 'E':
+        exp2 = 60;
+        break;
+      default:
+        return bad();
     }
   } else if (suf.size() == 1 && std::string_view("numkMGTPE").find(suf[0]) != std::string_view::npos) {
     switch (suf[0]) {
-      case 'n': exp10 = -9; break;
-      case 'u': exp10 = -6; break;
-      case 'm': exp10 = -3; break;
-      case 'k': exp10 = 3; break;
-      case 'M': exp10 = 6; break;
-      case 'G': exp10 = 9; break;
-      case 'T': exp10 = 12; break;
-      case 'P': exp10 = 15; break;
-      case 'E': exp10 = 18; break;
+      case 'n':
+        exp10 = -9;
+        break;
+      case 'u':
+        exp10 = -6;
+        break;
+      case 'm':
+        exp10 = -3;
+        break;
+      case 'k':
+        exp10 = 3;
+        break;
+      case 'M':
+        exp10 = 6;
+        break;
+      case 'G':
+        exp10 = 9;
+        break;
+      case 'T':
+        exp10 = 12;
+        break;
+      case 'P':
+        exp10 = 15;
+        break;
+      case 'E':
+        exp10 = 18;
+        break;
     }
   } else if (suf[0] == 'e' || suf[0] == 'E') {
     std::size_t j = 1;

@@ -183,8 +183,7 @@ struct Parser {
         std::string t = tag ? tag : "";
         if (t == YAML_STR_TAG || t == "!") {
           out = json::str(text, a);
-        } else if (!t.empty() && t != YAML_INT_TAG && t != YAML_FLOAT_TAG && t != YAML_BOOL_TAG &&
-                   t != YAML_NULL_TAG) {
+        } else if (!t.empty() && t != YAML_INT_TAG && t != YAML_FLOAT_TAG && t != YAML_BOOL_TAG && t != YAML_NULL_TAG) {
           out = json::str(text, a);
         } else if (ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE || !t.empty()) {
           out = resolve_plain(text, a);
@@ -195,9 +194,8 @@ struct Parser {
         return {};
       }
       case YAML_SEQUENCE_START_EVENT: {
-        std::string anchor = ev.data.sequence_start.anchor
-                                 ? reinterpret_cast<const char*>(ev.data.sequence_start.anchor)
-                                 : "";
+        std::string anchor =
+            ev.data.sequence_start.anchor ? reinterpret_cast<const char*>(ev.data.sequence_start.anchor) : "";
         out.SetArray();
         for (;;) {
           if (auto r = next(); !r) return r;
@@ -210,9 +208,8 @@ struct Parser {
         return {};
       }
       case YAML_MAPPING_START_EVENT: {
-        std::string anchor = ev.data.mapping_start.anchor
-                                 ? reinterpret_cast<const char*>(ev.data.mapping_start.anchor)
-                                 : "";
+        std::string anchor =
+            ev.data.mapping_start.anchor ? reinterpret_cast<const char*>(ev.data.mapping_start.anchor) : "";
         out.SetObject();
         for (;;) {
           if (auto r = next(); !r) return r;
@@ -281,8 +278,7 @@ struct Emitter {
     yaml_scalar_style_t style = force_quote ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
                                 : multiline ? YAML_LITERAL_SCALAR_STYLE
                                             : YAML_ANY_SCALAR_STYLE;
-    yaml_scalar_event_initialize(&ev, nullptr, nullptr,
-                                 reinterpret_cast<yaml_char_t*>(const_cast<char*>(s.data())),
+    yaml_scalar_event_initialize(&ev, nullptr, nullptr, reinterpret_cast<yaml_char_t*>(const_cast<char*>(s.data())),
                                  static_cast<int>(s.size()), force_quote ? 0 : 1, 1, style);
     emit(ev);
   }

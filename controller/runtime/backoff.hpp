@@ -14,7 +14,7 @@ struct BackoffOptions {
   int64_t initial_ms = 800;
   int64_t max_ms = 30 * 1000;
   double factor = 2.0;
-  double jitter = 1.0;            ///< each delay is base * (1 + jitter * u), u uniform in [0, 1)
+  double jitter = 1.0;  ///< each delay is base * (1 + jitter * u), u uniform in [0, 1)
   int64_t reset_after_ms = 120 * 1000;
 };
 

@@ -59,8 +59,8 @@ void Controller::handle(const std::string& key) {
     case ReconcileResult::Kind::Error:
       ++error_;
       queue_->add_rate_limited(key);
-      spdlog::error("controller {}: reconcile {} failed (attempt {}): {}", opts_.name, key,
-                    queue_->num_requeues(key), result.error);
+      spdlog::error("controller {}: reconcile {} failed (attempt {}): {}", opts_.name, key, queue_->num_requeues(key),
+                    result.error);
       break;
     case ReconcileResult::Kind::RequeueAfter:
       ++requeue_after_;

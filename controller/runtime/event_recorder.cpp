@@ -15,7 +15,7 @@ namespace cfo::runtime {
 
 namespace {
 
-constexpr std::size_t kNameMaxLength = 253;     // DNS-1123 subdomain
+constexpr std::size_t kNameMaxLength = 253;      // DNS-1123 subdomain
 constexpr std::size_t kInstanceMaxLength = 128;  // events.k8s.io/v1 reportingInstance limit
 
 std::string metadata_string(const json::Value& obj, std::string_view field) {
@@ -135,7 +135,8 @@ EventPoster rest_event_poster(client::RestClient client) {
   return [shared](const std::string& path, const json::Value& body) { return shared->create(path, body); };
 }
 
-EventRecorder::EventRecorder(EventPoster post, EventRecorderOptions opts) : post_(std::move(post)), opts_(std::move(opts)) {
+EventRecorder::EventRecorder(EventPoster post, EventRecorderOptions opts)
+    : post_(std::move(post)), opts_(std::move(opts)) {
   if (opts_.reporting_instance.empty()) opts_.reporting_instance = host_name();
   if (!opts_.now) opts_.now = steady_now();
   if (!opts_.wall_now) opts_.wall_now = [] { return std::chrono::system_clock::now(); };
@@ -150,15 +151,14 @@ void EventRecorder::prune_locked(TimePoint now) {
   if (sent_.size() < opts_.dedup_capacity) return;
   std::erase_if(sent_, [&](const auto& kv) { return millis_between(kv.second, now) >= opts_.dedup_window_ms; });
   while (sent_.size() >= opts_.dedup_capacity) {
-    auto oldest = std::min_element(sent_.begin(), sent_.end(),
-                                   [](const auto& x, const auto& y) { return x.second < y.second; });
+    auto oldest =
+        std::min_element(sent_.begin(), sent_.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
     sent_.erase(oldest);
   }
 }
 
 EventRecorder::Outcome EventRecorder::record(const json::Value& regarding, std::string_view type,
-                                             std::string_view reason, std::string_view action,
-                                             std::string_view note) {
+                                             std::string_view reason, std::string_view action, std::string_view note) {
   EventFields fields{std::string(type), std::string(reason), std::string(action),
                      truncate_utf8(note, kEventNoteMaxBytes)};
   const std::string object_key = key_of(regarding);

@@ -22,12 +22,12 @@ using WallNowFn = std::function<std::chrono::system_clock::time_point()>;
 /// Options of an EventRecorder.
 struct EventRecorderOptions {
   std::string reporting_controller = "codeflare.dev/codeflare-operator";
-  std::string reporting_instance;                ///< empty = this host's name
-  int64_t dedup_window_ms = 5 * 60 * 1000;       ///< identical events within this window are sent once
-  std::size_t dedup_capacity = 4096;             ///< remembered events; the oldest are dropped beyond it
-  NowFn now;                                     ///< monotonic clock for the dedup window; empty = steady clock
-  WallNowFn wall_now;                            ///< clock for eventTime; empty = system clock
-  std::function<std::string()> name_suffix;      ///< unique suffix of metadata.name; empty = 16 random hex digits
+  std::string reporting_instance;            ///< empty = this host's name
+  int64_t dedup_window_ms = 5 * 60 * 1000;   ///< identical events within this window are sent once
+  std::size_t dedup_capacity = 4096;         ///< remembered events; the oldest are dropped beyond it
+  NowFn now;                                 ///< monotonic clock for the dedup window; empty = steady clock
+  WallNowFn wall_now;                        ///< clock for eventTime; empty = system clock
+  std::function<std::string()> name_suffix;  ///< unique suffix of metadata.name; empty = 16 random hex digits
 };
 
 /// What an event says. `type` is "Normal" or "Warning"; `reason` and `action` are CamelCase (at most 128
@@ -79,8 +79,8 @@ class EventRecorder {
   EventRecorder(client::RestClient client, EventRecorderOptions opts = {});
 
   /// Records an event about `regarding`. `type` must be "Normal" or "Warning" (else Failed, nothing posted).
-  Outcome record(const json::Value& regarding, std::string_view type, std::string_view reason,
-                 std::string_view action, std::string_view note);
+  Outcome record(const json::Value& regarding, std::string_view type, std::string_view reason, std::string_view action,
+                 std::string_view note);
 
   /// The reporting instance in use (the host name unless set).
   const std::string& reporting_instance() const { return opts_.reporting_instance; }

@@ -99,9 +99,7 @@ Result<void> Informer::start() {
 
 void Informer::stop() {
   stop_.request_stop();
-  {
-    std::lock_guard lk(mu_);
-  }
+  { std::lock_guard lk(mu_); }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
@@ -110,8 +108,7 @@ bool Informer::has_synced() const { return synced_.load(); }
 
 bool Informer::wait_for_sync(int64_t timeout_ms) {
   std::unique_lock lk(mu_);
-  cv_.wait_for(lk, std::chrono::milliseconds(timeout_ms),
-               [&] { return synced_.load() || stop_.stop_requested(); });
+  cv_.wait_for(lk, std::chrono::milliseconds(timeout_ms), [&] { return synced_.load() || stop_.stop_requested(); });
   return synced_.load();
 }
 

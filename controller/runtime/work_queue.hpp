@@ -83,10 +83,10 @@ class WorkQueue {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool shutting_down_ = false;
-  std::deque<std::string> queue_;              // ready keys, FIFO
-  std::unordered_set<std::string> dirty_;      // keys that need processing (queued or to re-queue on done)
-  std::unordered_set<std::string> processing_; // keys handed out and not yet done
-  std::set<std::pair<TimePoint, std::string>> delayed_;        // (ready_at, key), earliest first
+  std::deque<std::string> queue_;                        // ready keys, FIFO
+  std::unordered_set<std::string> dirty_;                // keys that need processing (queued or to re-queue on done)
+  std::unordered_set<std::string> processing_;           // keys handed out and not yet done
+  std::set<std::pair<TimePoint, std::string>> delayed_;  // (ready_at, key), earliest first
   std::unordered_map<std::string, TimePoint> delayed_ready_at_;  // key -> its entry in delayed_
   ItemExponentialBackoff backoff_;
 };

@@ -262,8 +262,9 @@ class StructuralWalker {
       }
       auto [it, fresh] = seen.emplace(tuple, i);
       if (!fresh)
-        out_.push_back({index_path(path, i), "schema:duplicate", source_,
-                        "duplicate entry: (" + tuple + ") is already used by entry [" + std::to_string(it->second) + "]"});
+        out_.push_back(
+            {index_path(path, i), "schema:duplicate", source_,
+             "duplicate entry: (" + tuple + ") is already used by entry [" + std::to_string(it->second) + "]"});
     }
   }
 
@@ -305,8 +306,9 @@ void find_overlong_strings(const Value& schema, const Value& doc, const std::str
   if (!schema.IsObject()) return;
   if (doc.IsString()) {
     if (doc.GetStringLength() > kMaxPatternInput && has_pattern(schema))
-      out.push_back({path, "schema:pattern", source,
-                     "value of " + std::to_string(doc.GetStringLength()) + " characters is far too long for its pattern"});
+      out.push_back(
+          {path, "schema:pattern", source,
+           "value of " + std::to_string(doc.GetStringLength()) + " characters is far too long for its pattern"});
   } else if (doc.IsObject()) {
     const Value* props = json::find(schema, "properties");
     const Value* additional = json::find(schema, "additionalProperties");
@@ -513,8 +515,8 @@ FieldError first_error(const SchemaValidator& validator, const Value& schema_roo
     if (dnode && !dnode->IsObject() && !dnode->IsArray()) reason += " " + preview(*dnode);
   } else if (keyword == "enum") {
     const Value* e = json::find(s, "enum");
-    reason = "value " + (dnode ? preview(*dnode) : std::string("?")) + " is not one of the allowed values: " +
-             (e ? list_values(*e) : std::string("?"));
+    reason = "value " + (dnode ? preview(*dnode) : std::string("?")) +
+             " is not one of the allowed values: " + (e ? list_values(*e) : std::string("?"));
   } else if (keyword == "pattern") {
     reason = "value " + (dnode ? preview(*dnode) : std::string("?")) + " does not match the pattern " +
              (json::find(s, "pattern") ? string_of(*json::find(s, "pattern")) : std::string("?"));
@@ -527,10 +529,10 @@ FieldError first_error(const SchemaValidator& validator, const Value& schema_roo
              number_text(json::find(s, keyword));
   } else if (keyword == "minimum" || keyword == "maximum") {
     bool exclusive = is_true(s, keyword == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum");
-    reason = "value " + (dnode ? preview(*dnode) : std::string("?")) + " must be " +
-             (keyword == "minimum" ? (exclusive ? "greater than " : "at least ")
-                                   : (exclusive ? "less than " : "at most ")) +
-             number_text(json::find(s, keyword));
+    reason =
+        "value " + (dnode ? preview(*dnode) : std::string("?")) + " must be " +
+        (keyword == "minimum" ? (exclusive ? "greater than " : "at least ") : (exclusive ? "less than " : "at most ")) +
+        number_text(json::find(s, keyword));
   } else if (keyword == "minItems" || keyword == "maxItems") {
     reason = "list must have " + std::string(keyword == "minItems" ? "at least " : "at most ") +
              number_text(json::find(s, keyword)) + " items";
@@ -753,8 +755,7 @@ FieldErrors SchemaSet::validate(const json::Value& obj) const {
   const Entry& e = it->second;
   if (e.deprecated)
     out.push_back({"apiVersion", "schema:deprecatedVersion", e.compiled.source,
-                   e.deprecation_warning.empty() ? api_version + " " + kind + " is deprecated"
-                                                 : e.deprecation_warning,
+                   e.deprecation_warning.empty() ? api_version + " " + kind + " is deprecated" : e.deprecation_warning,
                    Severity::Warning});
   FieldErrors found = e.compiled.check(obj);
   out.insert(out.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));

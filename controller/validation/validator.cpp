@@ -134,7 +134,8 @@ void number_paths(const json::Value& v, const std::string& path, std::unordered_
     for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it)
       number_paths(it->value, key_path(path, rules::text(it->name)), ordinal, next, depth + 1);
   } else if (v.IsArray()) {
-    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) number_paths(v[i], index_path(path, i), ordinal, next, depth + 1);
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i)
+      number_paths(v[i], index_path(path, i), ordinal, next, depth + 1);
   }
 }
 

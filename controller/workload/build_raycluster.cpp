@@ -93,9 +93,7 @@ void set_workload_owner(ObjectMeta& meta, const Workload& w) {
   if (!w.uid.empty()) meta.owner_references.push_back(workload_owner_reference(w));
 }
 
-std::map<std::string, std::string> child_labels(const Workload& w) {
-  return {{std::string(kWorkloadLabel), w.name}};
-}
+std::map<std::string, std::string> child_labels(const Workload& w) { return {{std::string(kWorkloadLabel), w.name}}; }
 
 RayCluster build_ray_cluster(const Workload& w, const RayClusterPlacement& placement) {
   const WorkloadSpec& s = w.spec;

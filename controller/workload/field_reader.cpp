@@ -1,6 +1,5 @@
 #include "workload/field_reader.hpp"
 
-
 namespace cfo::workload {
 
 void add_error(FieldErrors& errs, std::string path, std::string rule, std::string reason, std::string source) {
@@ -8,13 +7,11 @@ void add_error(FieldErrors& errs, std::string path, std::string rule, std::strin
 }
 
 void add_warning(FieldErrors& errs, std::string path, std::string rule, std::string reason, std::string source) {
-  errs.push_back(
-      FieldError{std::move(path), std::move(rule), std::move(source), std::move(reason), Severity::Warning});
+  errs.push_back(FieldError{std::move(path), std::move(rule), std::move(source), std::move(reason), Severity::Warning});
 }
 
 bool expect_type(const json::Value& v, bool ok, const char* want, const std::string& path, FieldErrors& errs) {
-  if (!ok)
-    add_error(errs, path, "schema:type", std::string("must be ") + want + ", not " + json::type_name(v));
+  if (!ok) add_error(errs, path, "schema:type", std::string("must be ") + want + ", not " + json::type_name(v));
   return ok;
 }
 

@@ -2,7 +2,6 @@
 
 #include "workload/labels.hpp"
 
-
 namespace cfo::workload {
 
 std::optional<std::string> select_local_queue(const QueueSpec& queue, const std::optional<std::string>& default_queue) {
@@ -11,8 +10,7 @@ std::optional<std::string> select_local_queue(const QueueSpec& queue, const std:
   return std::nullopt;
 }
 
-std::map<std::string, std::string> kueue_labels(const std::optional<std::string>& local_queue,
-                                                const QueueSpec& queue) {
+std::map<std::string, std::string> kueue_labels(const std::optional<std::string>& local_queue, const QueueSpec& queue) {
   std::map<std::string, std::string> out;
   if (local_queue) out.emplace(kQueueNameLabel, *local_queue);
   if (!queue.priority_class.empty()) out.emplace(kPriorityClassLabel, queue.priority_class);

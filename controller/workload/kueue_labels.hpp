@@ -17,7 +17,6 @@ std::optional<std::string> select_local_queue(const QueueSpec& queue, const std:
 /// The Kueue labels of the top-level child: kueue.x-k8s.io/queue-name when `local_queue` is set, and
 /// kueue.x-k8s.io/priority-class when spec.queue.priorityClass is set. They go on the AppWrapper when wrapped and
 /// on the RayCluster otherwise, never on both (validation-rules §10).
-std::map<std::string, std::string> kueue_labels(const std::optional<std::string>& local_queue,
-                                                const QueueSpec& queue);
+std::map<std::string, std::string> kueue_labels(const std::optional<std::string>& local_queue, const QueueSpec& queue);
 
 }  // namespace cfo::workload

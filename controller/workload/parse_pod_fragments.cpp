@@ -41,8 +41,8 @@ std::vector<EnvVar> parse_env(const json::Value& v, const std::string& path, Fie
     e.name = *name;
     unique(seen, e.name, r.child("name"), "env var", errs);
     if (e.value && !e.value->empty() && e.value_from)
-      add_error(errs, r.child("valueFrom"), "EnvValueOrValueFrom",
-                "may not be specified when `value` is not empty", "core/v1:validateEnv");
+      add_error(errs, r.child("valueFrom"), "EnvValueOrValueFrom", "may not be specified when `value` is not empty",
+                "core/v1:validateEnv");
     out.push_back(std::move(e));
   }
   return out;
@@ -63,7 +63,8 @@ std::vector<Fragment> parse_volumes(const json::Value& v, const std::string& pat
     }
     if (!expect_type(*name, name->IsString(), "a string", join_path(p, "name"), errs)) continue;
     std::string n = name->GetString();
-    for (const auto& msg : names::dns1123_label(n)) add_error(errs, join_path(p, "name"), "DNS1123Label", msg, kCorePod);
+    for (const auto& msg : names::dns1123_label(n))
+      add_error(errs, join_path(p, "name"), "DNS1123Label", msg, kCorePod);
     unique(seen, n, join_path(p, "name"), "volume", errs);
     out.emplace_back(v[i]);
   }

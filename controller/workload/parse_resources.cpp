@@ -25,15 +25,14 @@ ResourceList parse_list(const json::Value& v, const std::string& path, FieldErro
     if (!is_standard_resource(name)) {
       if (!ray_resource_name(name)) {
         add_error(errs, p, "ExtendedResourceMapping",
-                  "resource \"" + name + "\" is not cpu, memory or ephemeral-storage and has no Ray mapping; known: " +
-                      mapping_keys(),
+                  "resource \"" + name +
+                      "\" is not cpu, memory or ephemeral-storage and has no Ray mapping; known: " + mapping_keys(),
                   "codeflare-sdk:ClusterConfiguration extended resource validation");
         continue;
       }
       if (!q->is_integer()) {
         add_error(errs, p, "ExtendedResourceInteger",
-                  "must be a whole number: extended resource " + name + " cannot be fractional (got " + q->text() +
-                      ")",
+                  "must be a whole number: extended resource " + name + " cannot be fractional (got " + q->text() + ")",
                   kCoreResources);
         continue;
       }
@@ -80,7 +79,9 @@ ResourceRequirements parse_resources(const json::Value& v, const std::string& pa
     std::string p = key_path(r.child("requests"), name);
     if (!is_standard_resource(name) && req != *lim)
       add_error(errs, p, "ExtendedResourceRequestsEqualLimits",
-                "request " + req.text() + " differs from the limit " + lim->text() + "; an extended resource is not overcommitted, so the two must match", kCoreResources);
+                "request " + req.text() + " differs from the limit " + lim->text() +
+                    "; an extended resource is not overcommitted, so the two must match",
+                kCoreResources);
     else if (req > *lim)
       add_error(errs, p, "RequestsWithinLimits", "request " + req.text() + " is above the limit " + lim->text(),
                 kCoreResources);

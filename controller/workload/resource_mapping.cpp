@@ -6,14 +6,10 @@ namespace cfo::workload {
 
 const std::vector<ResourceMapping>& default_resource_mapping() {
   static const std::vector<ResourceMapping> m = {
-      {"nvidia.com/gpu", "GPU"},
-      {"intel.com/gpu", "GPU"},
-      {"amd.com/gpu", "GPU"},
-      {"aws.amazon.com/neuroncore", "neuron_cores"},
-      {"google.com/tpu", "TPU"},
-      {"habana.ai/gaudi", "HPU"},
-      {"huawei.com/Ascend910", "NPU"},
-      {"huawei.com/Ascend310", "NPU"},
+      {"nvidia.com/gpu", "GPU"},       {"intel.com/gpu", "GPU"},
+      {"amd.com/gpu", "GPU"},          {"aws.amazon.com/neuroncore", "neuron_cores"},
+      {"google.com/tpu", "TPU"},       {"habana.ai/gaudi", "HPU"},
+      {"huawei.com/Ascend910", "NPU"}, {"huawei.com/Ascend310", "NPU"},
   };
   return m;
 }

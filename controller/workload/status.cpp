@@ -19,19 +19,23 @@ std::string str_at(const json::Value* obj, std::string_view dotted) {
 
 Readiness queued_or_suspended(const StatusInput& in, const std::string& what) {
   if (in.queue)
-    return {phase::kQueued, false, "Queued", what + " is suspended, waiting for Kueue admission in LocalQueue " + *in.queue};
+    return {phase::kQueued, false, "Queued",
+            what + " is suspended, waiting for Kueue admission in LocalQueue " + *in.queue};
   return {phase::kSuspended, false, "Suspended", what + " is suspended"};
 }
 
 Readiness from_ray_cluster(const StatusInput& in, const json::Value* rc, bool admitted) {
   std::string what = "RayCluster " + in.ray_cluster_name;
   if (!rc) {
-    if (admitted) return {phase::kAdmitted, false, "Admitted", "AppWrapper " + in.app_wrapper_name + " is admitted; " + what + " is not created yet"};
+    if (admitted)
+      return {phase::kAdmitted, false, "Admitted",
+              "AppWrapper " + in.app_wrapper_name + " is admitted; " + what + " is not created yet"};
     return {phase::kPending, false, "Pending", what + " is not created yet"};
   }
   const json::Value* suspend = json::find_path(*rc, "spec.suspend");
   std::string state = str_at(rc, "status.state");
-  if ((suspend && suspend->IsBool() && suspend->GetBool()) || state == "suspended") return queued_or_suspended(in, what);
+  if ((suspend && suspend->IsBool() && suspend->GetBool()) || state == "suspended")
+    return queued_or_suspended(in, what);
   if (state == "ready") return {phase::kRunning, true, "Ready", what + " is ready"};
   if (state == "failed") {
     std::string reason = str_at(rc, "status.reason");
@@ -89,8 +93,12 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   if (previous_status)
     if (const json::Value* c = json::find(*previous_status, "conditions")) st.conditions = conditions_from_json(*c);
 
-  Condition valid{kConditionValid, in.valid ? "True" : "False", in.generation, "",
-                  in.valid ? "Valid" : "InvalidSpec", in.valid ? "the spec is valid" : in.invalid_message};
+  Condition valid{kConditionValid,
+                  in.valid ? "True" : "False",
+                  in.generation,
+                  "",
+                  in.valid ? "Valid" : "InvalidSpec",
+                  in.valid ? "the spec is valid" : in.invalid_message};
   set_condition(st.conditions, std::move(valid), now);
 
   Readiness r = readiness(in, observed);

@@ -173,7 +173,8 @@ TEST(Operator, CpuWorkloadYieldsOwnedRayClusterAndValidTrue) {
 TEST(Operator, AppWrapperHoldsRayClusterAndCarriesQueueLabel) {
   const std::string ns = unique_namespace("aw");
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
-  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("wrapped", 1, "  appWrapper: true\n  queue:\n    localQueue: team-queue\n")));
+  ASSERT_NO_FATAL_FAILURE(
+      apply_workload(ns, cpu_workload("wrapped", 1, "  appWrapper: true\n  queue:\n    localQueue: team-queue\n")));
   std::optional<json::Document> aw;
   ASSERT_TRUE(eventually([&] { return (aw = get(kAppWrappers, ns, "wrapped")).has_value(); })) << operator_log();
   EXPECT_EQ(json::get_string((*aw)["metadata"]["labels"], "kueue.x-k8s.io/queue-name"), "team-queue");
@@ -188,10 +189,11 @@ TEST(Operator, AppWrapperHoldsRayClusterAndCarriesQueueLabel) {
 TEST(Operator, InvalidWorkloadGetsValidFalseNamingTheFieldAndNoChild) {
   const std::string ns = unique_namespace("bad");
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
-  ASSERT_NO_FATAL_FAILURE(apply_workload(ns,
-                 "apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: broken\nspec:\n"
-                 "  workerGroups:\n  - name: workers\n    replicas: 1\n    resources:\n"
-                 "      requests: {cpu: \"1\", memory: 4Gi}\n      limits: {cpu: \"1\", memory: 2Gi}\n"));
+  ASSERT_NO_FATAL_FAILURE(
+      apply_workload(ns,
+                     "apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: broken\nspec:\n"
+                     "  workerGroups:\n  - name: workers\n    replicas: 1\n    resources:\n"
+                     "      requests: {cpu: \"1\", memory: 4Gi}\n      limits: {cpu: \"1\", memory: 2Gi}\n"));
   std::string message;
   ASSERT_TRUE(eventually([&] {
     auto w = get(kWorkloads, ns, "broken");
@@ -234,8 +236,9 @@ TEST(Operator, DeletedChildIsRecreated) {
 TEST(Operator, DefaultLocalQueueIsPickedUp) {
   const std::string ns = unique_namespace("lq");
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
-  auto lq = from_yaml("apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: team-default\n"
-                      "  annotations:\n    kueue.x-k8s.io/default-queue: \"true\"\nspec:\n  clusterQueue: cq\n");
+  auto lq = from_yaml(
+      "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: team-default\n"
+      "  annotations:\n    kueue.x-k8s.io/default-queue: \"true\"\nspec:\n  clusterQueue: cq\n");
   auto created = g_client->create(kLocalQueues.collection_path(ns), lq);
   ASSERT_TRUE(created.has_value()) << created.error().message;
   ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("queued", 1)));

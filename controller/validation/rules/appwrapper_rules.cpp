@@ -22,8 +22,8 @@ constexpr std::string_view kWebhook = "appwrapper:webhook";
 constexpr std::string_view kController = "appwrapper:controller";
 constexpr std::string_view kChecklist = "cfo:checklist";
 
-constexpr int64_t kMaxPodSets = 8;               // hard-coded in the AppWrapper webhook
-constexpr std::size_t kMaxAppWrapperName = 61;   // PodSet names "<name>-<index>" must stay DNS-1123 labels
+constexpr int64_t kMaxPodSets = 8;              // hard-coded in the AppWrapper webhook
+constexpr std::size_t kMaxAppWrapperName = 61;  // PodSet names "<name>-<index>" must stay DNS-1123 labels
 
 /// A PodSet: where its pod template is (AppWrapper path grammar, starting at "template") and how many Pods.
 struct PodSet {
@@ -99,7 +99,7 @@ bool exists(const json::Value& tmpl, const std::string& aw_path) {
 }
 
 struct Inference {
-  bool known = false;                // the kind is one the AppWrapper infers PodSets for
+  bool known = false;  // the kind is one the AppWrapper infers PodSets for
   std::vector<PodSet> pod_sets;
   std::vector<std::string> bad_replicas;  // AppWrapper paths of replica counts that are not integers
 };
@@ -144,8 +144,10 @@ Inference infer_pod_sets(const json::Value& tmpl) {
     inf.known = true;
     int64_t replicas = 1;
     std::string why;
-    if (const json::Value* p = resolve(tmpl, "template.spec.parallelism", why); p && p->IsInt64()) replicas = p->GetInt64();
-    if (const json::Value* c = resolve(tmpl, "template.spec.completions", why); c && c->IsInt64() && c->GetInt64() < replicas)
+    if (const json::Value* p = resolve(tmpl, "template.spec.parallelism", why); p && p->IsInt64())
+      replicas = p->GetInt64();
+    if (const json::Value* c = resolve(tmpl, "template.spec.completions", why);
+        c && c->IsInt64() && c->GetInt64() < replicas)
       replicas = c->GetInt64();
     inf.pod_sets.push_back({"template.spec.template", replicas});
   } else if (av == "kubeflow.org/v1" && kind == "PyTorchJob") {
@@ -194,7 +196,8 @@ void AppWrapperName(const json::Value& obj, const Sink& sink) {
   auto severity = [&](bool breaks_label) { return queued || breaks_label ? Severity::Error : Severity::Warning; };
   if (name.size() > kMaxAppWrapperName)
     sink.add(path, "AppWrapperName", kController,
-             "name of " + std::to_string(name.size()) + " characters is too long: PodSet names <name>-<index> need it at most " +
+             "name of " + std::to_string(name.size()) +
+                 " characters is too long: PodSet names <name>-<index> need it at most " +
                  std::to_string(kMaxAppWrapperName) + " characters",
              severity(!label_ok));
   std::vector<std::string> shape;
@@ -220,7 +223,8 @@ void BehaviorAnnotations(const json::Value& obj, const Sink& sink) {
     const std::string at = key_path("metadata.annotations", key);
     if (key.ends_with("Duration")) {
       if (!is_go_duration(value))
-        sink.warn(at, "BehaviorAnnotations", kController, "value " + dq(value) + " is not a duration such as 90s or 5m");
+        sink.warn(at, "BehaviorAnnotations", kController,
+                  "value " + dq(value) + " is not a duration such as 90s or 5m");
     } else if (key == std::string(prefix) + "retryLimit") {
       if (!parse_int(value))
         sink.warn(at, "BehaviorAnnotations", kController, "value " + dq(value) + " is not an integer");
@@ -233,7 +237,8 @@ void BehaviorAnnotations(const json::Value& obj, const Sink& sink) {
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
       }
       if (!ok)
-        sink.warn(at, "BehaviorAnnotations", kController, "value " + dq(value) + " is not a comma-separated list of integers");
+        sink.warn(at, "BehaviorAnnotations", kController,
+                  "value " + dq(value) + " is not a comma-separated list of integers");
     }
   }
 }
@@ -241,7 +246,8 @@ void BehaviorAnnotations(const json::Value& obj, const Sink& sink) {
 // AppWrapper webhook (1): a component template must decode as an object.
 bool TemplateObject(const json::Value* tmpl, const std::string& cp, const Sink& sink) {
   if (tmpl && tmpl->IsObject()) return true;
-  sink.error(cp + ".template", "TemplateObject", kWebhook, "the component template must be a Kubernetes object (a map)");
+  sink.error(cp + ".template", "TemplateObject", kWebhook,
+             "the component template must be a Kubernetes object (a map)");
   return false;
 }
 
@@ -261,7 +267,8 @@ void ComponentNamespace(const json::Value& aw, const json::Value& tmpl, const st
   std::string aw_ns = aw_meta ? string_at(*aw_meta, "namespace").value_or("") : "";
   if (aw_ns.empty())
     sink.warn(cp + ".template.metadata.namespace", "ComponentNamespace", kWebhook,
-              "namespace " + dq(ns) + " must equal the namespace the AppWrapper is created in, which the manifest leaves open");
+              "namespace " + dq(ns) +
+                  " must equal the namespace the AppWrapper is created in, which the manifest leaves open");
   else if (ns != aw_ns)
     sink.error(cp + ".template.metadata.namespace", "ComponentNamespace", kWebhook,
                "namespace " + dq(ns) + " differs from the AppWrapper's namespace " + dq(aw_ns));
@@ -315,7 +322,8 @@ void PodSetsMatchInferred(const json::Value& declared, const Inference& inf, con
     std::string path = string_at(declared[j], "path").value_or("");
     int64_t replicas = int_at(declared[j], "replicas").value_or(1);
     if (!by_path.emplace(path, std::pair{j, replicas}).second)
-      sink.error(index_path(psp, j) + ".path", "PodSetsMatchInferred", kWebhook, "PodSet path " + dq(path) + " is declared twice");
+      sink.error(index_path(psp, j) + ".path", "PodSetsMatchInferred", kWebhook,
+                 "PodSet path " + dq(path) + " is declared twice");
   }
   if (!inf.known || inf.pod_sets.empty()) return;
   if (by_path.size() != inf.pod_sets.size()) {
@@ -340,7 +348,8 @@ void PodSetsMatchInferred(const json::Value& declared, const Inference& inf, con
 // AppWrapper webhook (5): all components together hold 1 to 8 PodSets (Kueue's old limit, still hard-coded).
 void PodSetCount(int64_t count, const Sink& sink) {
   if (count == 0)
-    sink.error("spec.components", "PodSetCount", kWebhook, "no component holds a pod template, so there is nothing for Kueue to admit");
+    sink.error("spec.components", "PodSetCount", kWebhook,
+               "no component holds a pod template, so there is nothing for Kueue to admit");
   else if (count > kMaxPodSets)
     sink.error("spec.components", "PodSetCount", kWebhook,
                "the components contain " + std::to_string(count) + " pod templates; at most " +
@@ -359,7 +368,8 @@ void AppWrapperRayReplicas(const json::Value& tmpl, const std::string& cp, const
   for (rapidjson::SizeType i = 0; i < workers->Size(); ++i) {
     const json::Value& g = (*workers)[i];
     if (!g.IsObject()) continue;
-    const std::string gp = cp + ".template." + relative_to_template(prefix) + "workerGroupSpecs[" + std::to_string(i) + "]";
+    const std::string gp =
+        cp + ".template." + relative_to_template(prefix) + "workerGroupSpecs[" + std::to_string(i) + "]";
     if (!member(g, "replicas"))
       sink.warn(gp + ".replicas", "AppWrapperRayReplicas", kChecklist,
                 "set replicas: the AppWrapper assumes 1 where KubeRay defaults to 0");

@@ -80,15 +80,22 @@ void IANASvcPortName(const json::Value& container, const std::string& path, cons
     const std::string& n = *name;
     bool chars_ok = true, letter = false;
     for (char c : n) {
-      if (c >= 'a' && c <= 'z') letter = true;
-      else if (!(c >= '0' && c <= '9') && c != '-') chars_ok = false;
+      if (c >= 'a' && c <= 'z')
+        letter = true;
+      else if (!(c >= '0' && c <= '9') && c != '-')
+        chars_ok = false;
     }
     std::string why;
-    if (n.size() > 15) why = "is longer than 15 characters";
-    else if (!chars_ok) why = "may hold only lower-case letters, digits and '-'";
-    else if (!letter) why = "must contain at least one letter";
-    else if (n.front() == '-' || n.back() == '-') why = "must not begin or end with '-'";
-    else if (n.find("--") != std::string::npos) why = "must not contain '--'";
+    if (n.size() > 15)
+      why = "is longer than 15 characters";
+    else if (!chars_ok)
+      why = "may hold only lower-case letters, digits and '-'";
+    else if (!letter)
+      why = "must contain at least one letter";
+    else if (n.front() == '-' || n.back() == '-')
+      why = "must not begin or end with '-'";
+    else if (n.find("--") != std::string::npos)
+      why = "must not contain '--'";
     if (!why.empty())
       sink.error(index_path(path + ".ports", i) + ".name", "IANASvcPortName", kPod, "port name " + dq(n) + " " + why);
   }
@@ -98,7 +105,8 @@ void IANASvcPortName(const json::Value& container, const std::string& path, cons
 // extended resources (<domain>/<name>, not kubernetes.io).
 void ContainerResourceName(const std::string& name, const std::string& path, const Sink& sink) {
   if (auto msgs = names::qualified_name(name); !msgs.empty()) {
-    sink.error(path, "ContainerResourceName", kPod, "resource name " + dq(name) + " is not a qualified name: " + joined(msgs));
+    sink.error(path, "ContainerResourceName", kPod,
+               "resource name " + dq(name) + " is not a qualified name: " + joined(msgs));
     return;
   }
   if (name.find('/') == std::string::npos) {
@@ -119,7 +127,8 @@ bool QuantityFormat(const json::Value& v, const std::string& path, const Sink& s
 
 // core/v1 ValidateNonnegativeQuantity: resource quantities are not negative.
 void NonNegativeQuantity(const Quantity& q, const std::string& path, const Sink& sink) {
-  if (q.nanos() < 0) sink.error(path, "NonNegativeQuantity", kPod, "quantity " + dq(q.text()) + " must not be negative");
+  if (q.nanos() < 0)
+    sink.error(path, "NonNegativeQuantity", kPod, "quantity " + dq(q.text()) + " must not be negative");
 }
 
 // core/v1 ValidateResourceQuantityValue: extended resources are counted in whole units.
@@ -138,8 +147,7 @@ void RequestsWithinLimits(const std::string& name, const Quantity& request, cons
 }
 
 // core/v1 ValidateResourceRequirements: a resource that cannot be overcommitted (extended, hugepages) needs a limit.
-void ExtendedResourceLimitRequired(const std::string& name, bool has_limit, const std::string& path,
-                                   const Sink& sink) {
+void ExtendedResourceLimitRequired(const std::string& name, bool has_limit, const std::string& path, const Sink& sink) {
   if (has_limit || !is_overcommit_forbidden(name)) return;
   sink.error(path, "ExtendedResourceLimitRequired", kPod,
              dq(name) + " cannot be overcommitted, so it needs a limit next to its request");
@@ -149,9 +157,9 @@ void ExtendedResourceLimitRequired(const std::string& name, bool has_limit, cons
 void ExtendedResourceRequestsEqualLimits(const std::string& name, const Quantity& request, const Quantity& limit,
                                          const std::string& path, const Sink& sink) {
   if (is_overcommit_forbidden(name) && request < limit)
-    sink.error(path, "ExtendedResourceRequestsEqualLimits", kPod,
-               dq(name) + " cannot be overcommitted: request " + dq(request.text()) + " must equal limit " +
-                   dq(limit.text()));
+    sink.error(
+        path, "ExtendedResourceRequestsEqualLimits", kPod,
+        dq(name) + " cannot be overcommitted: request " + dq(request.text()) + " must equal limit " + dq(limit.text()));
 }
 
 }  // namespace

@@ -210,7 +210,8 @@ void GroupLabels(const ClusterSpec& cs, const Sink& sink) {
     for (auto it = labels->MemberBegin(); it != labels->MemberEnd(); ++it) {
       const std::string at = key_path(gp + ".labels", text(it->name));
       if (auto msgs = names::qualified_name(text(it->name)); !msgs.empty())
-        sink.error(at, "GroupLabels", kClusterSpec, "label key " + dq(text(it->name)) + " is not a qualified name: " + joined(msgs));
+        sink.error(at, "GroupLabels", kClusterSpec,
+                   "label key " + dq(text(it->name)) + " is not a qualified name: " + joined(msgs));
       if (auto msgs = names::label_value(text(it->value)); !msgs.empty())
         sink.error(at, "GroupLabels", kClusterSpec, "label value " + dq(text(it->value)) + " " + joined(msgs));
     }
@@ -225,8 +226,9 @@ void GroupResourcesExclusive(const ClusterSpec& cs, const Sink& sink) {
     if (!params || !resources || resources->MemberCount() == 0) return;
     for (const char* k : {"num-cpus", "num-gpus", "memory", "resources"})
       if (const json::Value* v = member(*params, k); v && !(v->IsString() && v->GetStringLength() == 0))
-        sink.error(key_path(gp + ".rayStartParams", k), "GroupResourcesExclusive", kClusterSpec,
-                   std::string("rayStartParams ") + dq(k) + " conflicts with the group's resources field; use one of them");
+        sink.error(
+            key_path(gp + ".rayStartParams", k), "GroupResourcesExclusive", kClusterSpec,
+            std::string("rayStartParams ") + dq(k) + " conflicts with the group's resources field; use one of them");
   });
 }
 
@@ -240,7 +242,8 @@ void IdleTimeoutSeconds(const ClusterSpec& cs, const Sink& sink) {
     auto v = int_at(g, "idleTimeoutSeconds");
     if (!v) return;
     if (*v < 0)
-      sink.error(gp + ".idleTimeoutSeconds", "IdleTimeoutSeconds", kClusterSpec, "idleTimeoutSeconds must not be negative");
+      sink.error(gp + ".idleTimeoutSeconds", "IdleTimeoutSeconds", kClusterSpec,
+                 "idleTimeoutSeconds must not be negative");
     else if (!cs.autoscaler_v2())
       sink.error(gp + ".idleTimeoutSeconds", "IdleTimeoutSeconds", kClusterSpec,
                  "a per-group idleTimeoutSeconds needs autoscalerOptions.version v2");
@@ -254,9 +257,11 @@ void WorkerGroupPriority(const ClusterSpec& cs, const Sink& sink) {
     if (!p || *p == 0) return;
     auto version = parse_version(string_at(cs.spec, "rayVersion").value_or(""));
     if (!version || *version < std::array<long, 3>{2, 56, 0})
-      sink.error(gp + ".priority", "WorkerGroupPriority", kClusterSpec, "a group priority needs rayVersion 2.56.0 or later");
+      sink.error(gp + ".priority", "WorkerGroupPriority", kClusterSpec,
+                 "a group priority needs rayVersion 2.56.0 or later");
     if (!cs.autoscaler_v2())
-      sink.error(gp + ".priority", "WorkerGroupPriority", kClusterSpec, "a group priority needs autoscalerOptions.version v2");
+      sink.error(gp + ".priority", "WorkerGroupPriority", kClusterSpec,
+                 "a group priority needs autoscalerOptions.version v2");
   });
 }
 
@@ -280,7 +285,8 @@ void GcsFTForbiddenSetting(const ClusterSpec& cs, const Sink& sink) {
   if (!cs.gcs_ft()) return;
   const std::string why = "is not allowed with gcsFaultToleranceOptions; set it in those options";
   if (const json::Value* h = cs.head())
-    if (const json::Value* p = object_at(*h, "rayStartParams"); p && !string_at(*p, "redis-password").value_or("").empty())
+    if (const json::Value* p = object_at(*h, "rayStartParams");
+        p && !string_at(*p, "redis-password").value_or("").empty())
       sink.error(cs.head_path() + ".rayStartParams.redis-password", "GcsFTForbiddenSetting", kClusterSpec,
                  "rayStartParams redis-password " + why);
   if (const json::Value* c = cs.head_container())
@@ -296,7 +302,8 @@ void GcsFTForbiddenSetting(const ClusterSpec& cs, const Sink& sink) {
 // KubeRay ValidateRayClusterSpec: the Redis user name is set only through gcsFaultToleranceOptions.redisUsername.
 void RedisUsername(const ClusterSpec& cs, const Sink& sink) {
   if (const json::Value* h = cs.head())
-    if (const json::Value* p = object_at(*h, "rayStartParams"); p && !string_at(*p, "redis-username").value_or("").empty())
+    if (const json::Value* p = object_at(*h, "rayStartParams");
+        p && !string_at(*p, "redis-username").value_or("").empty())
       sink.error(cs.head_path() + ".rayStartParams.redis-username", "RedisUsername", kClusterSpec,
                  "set the Redis user name in gcsFaultToleranceOptions.redisUsername");
   if (const json::Value* c = cs.head_container(); c && env_entry(*c, "REDIS_USERNAME"))
@@ -315,7 +322,8 @@ void GcsFTBackend(const ClusterSpec& cs, const Sink& sink) {
               "the rocksdb backend works only when the operator's feature gate for it is enabled");
     for (const char* f : {"redisAddress", "redisPassword", "redisUsername"})
       if (member(*ft, f))
-        sink.error(at + "." + f, "GcsFTBackend", kClusterSpec, std::string(f) + " does not apply to the rocksdb backend");
+        sink.error(at + "." + f, "GcsFTBackend", kClusterSpec,
+                   std::string(f) + " does not apply to the rocksdb backend");
   } else if (member(*ft, "storage")) {
     sink.error(at + ".storage", "GcsFTBackend", kClusterSpec, "storage is only allowed with backend rocksdb");
   }
@@ -347,8 +355,9 @@ void AutoscalerVersionConflict(const ClusterSpec& cs, const Sink& sink) {
   const json::Value* o = cs.autoscaler_options();
   const json::Value* c = cs.head_container();
   if (!cs.autoscaling() || !o || !member(*o, "version") || !c || !env_entry(*c, "RAY_enable_autoscaler_v2")) return;
-  sink.error(cs.path + ".autoscalerOptions.version", "AutoscalerVersionConflict", kClusterSpec,
-             "remove RAY_enable_autoscaler_v2 from the head container; autoscalerOptions.version selects the autoscaler");
+  sink.error(
+      cs.path + ".autoscalerOptions.version", "AutoscalerVersionConflict", kClusterSpec,
+      "remove RAY_enable_autoscaler_v2 from the head container; autoscalerOptions.version selects the autoscaler");
 }
 
 // KubeRay ValidateRayClusterSpec: with autoscaler v2 every Ray pod's restartPolicy is Never or unset.
@@ -358,8 +367,9 @@ void AutoscalerV2RestartPolicy(const ClusterSpec& cs, const Sink& sink) {
     const json::Value* spec = object_at(t, "spec");
     auto policy = spec ? string_at(*spec, "restartPolicy") : std::nullopt;
     if (policy && !policy->empty() && *policy != "Never")
-      sink.error(tp + ".spec.restartPolicy", "AutoscalerV2RestartPolicy", kClusterSpec,
-                 "autoscaler v2 replaces failed Ray pods itself; restartPolicy " + dq(*policy) + " must be Never or unset");
+      sink.error(
+          tp + ".spec.restartPolicy", "AutoscalerV2RestartPolicy", kClusterSpec,
+          "autoscaler v2 replaces failed Ray pods itself; restartPolicy " + dq(*policy) + " must be Never or unset");
   });
 }
 
@@ -540,7 +550,8 @@ void validate_cluster_spec(const ClusterSpec& cs, const Sink& sink) {
     if (const json::Value* ps = object_at(t, "spec")) validate_pod_spec_late(*ps, tp + ".spec", sink);
   });
   if (const json::Value* o = cs.autoscaler_options())
-    if (const json::Value* r = object_at(*o, "resources")) validate_resources_late(*r, cs.path + ".autoscalerOptions.resources", sink);
+    if (const json::Value* r = object_at(*o, "resources"))
+      validate_resources_late(*r, cs.path + ".autoscalerOptions.resources", sink);
   validate_codeflare_raycluster_spec(cs.spec, cs.path, sink);
 }
 
@@ -622,7 +633,8 @@ void DeletionPolicies(const JobSpec& js, const Sink& sink) {
       if (js.selector_mode() && (*policy == "DeleteCluster" || *policy == "DeleteWorkers"))
         sink.error(at, "DeletionPolicies", kJobSpec, *policy + " cannot be used with clusterSelector");
       if (*policy == "DeleteWorkers" && js.autoscaling())
-        sink.error(at, "DeletionPolicies", kJobSpec, "the autoscaler would bring back deleted workers, so DeleteWorkers is refused with autoscaling");
+        sink.error(at, "DeletionPolicies", kJobSpec,
+                   "the autoscaler would bring back deleted workers, so DeleteWorkers is refused with autoscaling");
       if (*policy == "DeleteNone" && js.shutdown())
         sink.error(at, "DeletionPolicies", kJobSpec, "DeleteNone contradicts shutdownAfterJobFinishes true");
     }
@@ -645,7 +657,8 @@ void DeletionPolicies(const JobSpec& js, const Sink& sink) {
       continue;
     }
     if (policy == "DeleteWorkers" && js.autoscaling()) {
-      sink.error(at + ".policy", "DeletionPolicies", kJobSpec, "the autoscaler would bring back deleted workers, so DeleteWorkers is refused with autoscaling");
+      sink.error(at + ".policy", "DeletionPolicies", kJobSpec,
+                 "the autoscaler would bring back deleted workers, so DeleteWorkers is refused with autoscaling");
       continue;
     }
     const std::string condition = cond ? string_at(*cond, "jobStatus").value_or("") : "";
@@ -684,17 +697,21 @@ void ClusterSelector(const JobSpec& js, const Sink& sink) {
     sink.error("spec.clusterSelector[ray.io/cluster]", "ClusterSelector", kJobSpec,
                "clusterSelector must name the cluster under the key ray.io/cluster");
   if (true_at(js.spec, "suspend"))
-    sink.error("spec.suspend", "ClusterSelector", kJobSpec, "suspend has no effect on a cluster picked by clusterSelector and is refused");
+    sink.error("spec.suspend", "ClusterSelector", kJobSpec,
+               "suspend has no effect on a cluster picked by clusterSelector and is refused");
   if (js.mode() == "SidecarMode")
-    sink.error("spec.submissionMode", "ClusterSelector", kJobSpec, "SidecarMode needs a cluster created for this RayJob, not one picked by clusterSelector");
+    sink.error("spec.submissionMode", "ClusterSelector", kJobSpec,
+               "SidecarMode needs a cluster created for this RayJob, not one picked by clusterSelector");
   if (int_at(js.spec, "backoffLimit").value_or(0) > 0)
-    sink.error("spec.backoffLimit", "ClusterSelector", kJobSpec, "retries (backoffLimit > 0) need a RayJob-owned cluster");
+    sink.error("spec.backoffLimit", "ClusterSelector", kJobSpec,
+               "retries (backoffLimit > 0) need a RayJob-owned cluster");
 }
 
 // KubeRay ValidateRayJobSpec: InteractiveMode does not retry.
 void InteractiveModeBackoff(const JobSpec& js, const Sink& sink) {
   if (js.mode() == "InteractiveMode" && int_at(js.spec, "backoffLimit").value_or(0) > 0)
-    sink.error("spec.backoffLimit", "InteractiveModeBackoff", kJobSpec, "retries are refused in InteractiveMode; set backoffLimit to 0");
+    sink.error("spec.backoffLimit", "InteractiveModeBackoff", kJobSpec,
+               "retries are refused in InteractiveMode; set backoffLimit to 0");
 }
 
 // KubeRay ValidateRayJobSpec: SidecarMode has no submitter pod, and the head pod must not restart.
@@ -702,7 +719,8 @@ void SidecarMode(const JobSpec& js, const Sink& sink) {
   if (js.mode() != "SidecarMode") return;
   for (const char* f : {"submitterPodTemplate", "submitterConfig"})
     if (member(js.spec, f))
-      sink.error(std::string("spec.") + f, "SidecarMode", kJobSpec, std::string(f) + " is not supported in SidecarMode");
+      sink.error(std::string("spec.") + f, "SidecarMode", kJobSpec,
+                 std::string(f) + " is not supported in SidecarMode");
   const json::Value* cs = js.cluster_spec();
   const json::Value* head = cs ? object_at(*cs, "headGroupSpec") : nullptr;
   const json::Value* t = head ? object_at(*head, "template") : nullptr;
@@ -763,9 +781,11 @@ void validate_rayjob(const Scope& scope, const json::Value& obj, const Sink& sin
   SidecarMode(js, sink);
   RuntimeEnvYAML(js, sink);
   JobDeadlines(js, sink);
-  if (const json::Value* cs = js.cluster_spec()) validate_cluster_spec(ClusterSpec{*cs, "spec.rayClusterSpec", obj, true}, sink);
+  if (const json::Value* cs = js.cluster_spec())
+    validate_cluster_spec(ClusterSpec{*cs, "spec.rayClusterSpec", obj, true}, sink);
   if (const json::Value* t = object_at(*spec, "submitterPodTemplate"))
-    if (const json::Value* ps = object_at(*t, "spec")) validate_pod_spec_late(*ps, "spec.submitterPodTemplate.spec", sink);
+    if (const json::Value* ps = object_at(*t, "spec"))
+      validate_pod_spec_late(*ps, "spec.submitterPodTemplate.spec", sink);
 }
 
 }  // namespace cfo::validation::rules

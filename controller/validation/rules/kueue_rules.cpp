@@ -48,7 +48,8 @@ void QueueNameLabel(const json::Value& obj, const Sink& sink) {
   auto q = label_of(obj, kQueueNameLabel);
   if (!q || q->empty()) return;
   if (auto msgs = names::dns1123_subdomain(*q); !msgs.empty())
-    sink.error(label_path(kQueueNameLabel), "QueueNameLabel", kJobFramework, "queue name " + dq(*q) + " " + joined(msgs));
+    sink.error(label_path(kQueueNameLabel), "QueueNameLabel", kJobFramework,
+               "queue name " + dq(*q) + " " + joined(msgs));
 }
 
 // Kueue jobframework ValidateJobOnCreate: kueue.x-k8s.io/max-exec-time-seconds is a positive integer.
@@ -83,11 +84,11 @@ void ElasticJobKind(const json::Value& obj, const Sink& sink) {
 /// A RayClusterSpec as Kueue sees it.
 struct KueueCluster {
   const json::Value& spec;
-  std::string path;          // "spec" or "spec.rayClusterSpec"
-  bool managed;              // the queue-name label is on this object
-  bool elastic;              // kueue.x-k8s.io/elastic-job: "true" (ElasticJobsViaWorkloadSlices is on by default)
-  bool wrapper_queued;       // inside an AppWrapper that carries the queue label
-  int extra_pod_sets;        // PodSets besides head and workers (RayJob K8sJobMode: the submitter)
+  std::string path;     // "spec" or "spec.rayClusterSpec"
+  bool managed;         // the queue-name label is on this object
+  bool elastic;         // kueue.x-k8s.io/elastic-job: "true" (ElasticJobsViaWorkloadSlices is on by default)
+  bool wrapper_queued;  // inside an AppWrapper that carries the queue label
+  int extra_pod_sets;   // PodSets besides head and workers (RayJob K8sJobMode: the submitter)
   const json::Value* workers() const { return array_at(spec, "workerGroupSpecs"); }
 };
 
@@ -98,7 +99,8 @@ void KueueAutoscaling(const KueueCluster& kc, const Sink& sink) {
   const std::string at = kc.path + ".enableInTreeAutoscaling";
   if (kc.managed && !kc.elastic)
     sink.error(at, "KueueAutoscaling", kWebhook,
-               "a Kueue-managed cluster can autoscale only as an elastic job (annotation kueue.x-k8s.io/elastic-job: \"true\")");
+               "a Kueue-managed cluster can autoscale only as an elastic job (annotation kueue.x-k8s.io/elastic-job: "
+               "\"true\")");
   else if (!kc.managed && kc.wrapper_queued)
     sink.warn(at, "KueueAutoscaling", kChecklist,
               "the AppWrapper's quota is fixed at admission, so the autoscaler cannot grow beyond it");
@@ -153,8 +155,7 @@ void PodSetNames(const KueueCluster& kc, const Sink& sink) {
       sink.add(at, "PodSetNames", kWorkload, "group name " + dq(*name) + " clashes with the submitter PodSet",
                kc.managed ? Severity::Error : Severity::Warning);
     else
-      sink.add(at, "PodSetNames", kWorkload,
-               "group name " + dq(*name) + " gives the same PodSet name as " + it->second,
+      sink.add(at, "PodSetNames", kWorkload, "group name " + dq(*name) + " gives the same PodSet name as " + it->second,
                kc.managed ? Severity::Error : Severity::Warning);
   }
 }
@@ -266,9 +267,11 @@ void CoveredResources(const QueueView& q, const Sink& sink) {
       const std::string name = text((*covered)[k]);
       const std::string at = index_path(index_path("spec.resourceGroups", i) + ".coveredResources", k);
       if (auto msgs = names::qualified_name(name); !msgs.empty())
-        sink.error(at, "CoveredResources", kWebhook, "resource name " + dq(name) + " is not a qualified name: " + joined(msgs));
+        sink.error(at, "CoveredResources", kWebhook,
+                   "resource name " + dq(name) + " is not a qualified name: " + joined(msgs));
       auto [it, fresh] = seen.emplace(name, at);
-      if (!fresh) sink.error(at, "CoveredResources", kWebhook, "resource " + dq(name) + " is already covered at " + it->second);
+      if (!fresh)
+        sink.error(at, "CoveredResources", kWebhook, "resource " + dq(name) + " is already covered at " + it->second);
     }
   }
 }
@@ -280,7 +283,9 @@ void UniqueFlavorNames(const QueueView& q, const Sink& sink) {
     auto name = string_at(fl, "name");
     if (!name) return;
     auto [it, fresh] = seen.emplace(*name, fp);
-    if (!fresh) sink.error(fp + ".name", "UniqueFlavorNames", kWebhook, "flavor " + dq(*name) + " is already used at " + it->second);
+    if (!fresh)
+      sink.error(fp + ".name", "UniqueFlavorNames", kWebhook,
+                 "flavor " + dq(*name) + " is already used at " + it->second);
   });
 }
 
@@ -298,9 +303,11 @@ void LimitsNeedCohort(const QueueView& q, const Sink& sink) {
   if (q.has_cohort()) return;
   for_each_quota(q, [&](const json::Value& r, const std::string& rp) {
     if (member(r, "borrowingLimit"))
-      sink.error(rp + ".borrowingLimit", "LimitsNeedCohort", kCEL, "borrowingLimit only applies inside a cohort; set cohortName or drop it");
+      sink.error(rp + ".borrowingLimit", "LimitsNeedCohort", kCEL,
+                 "borrowingLimit only applies inside a cohort; set cohortName or drop it");
     if (member(r, "lendingLimit"))
-      sink.error(rp + ".lendingLimit", "LimitsNeedCohort", kWebhook, "lendingLimit only applies inside a cohort; set cohortName or drop it");
+      sink.error(rp + ".lendingLimit", "LimitsNeedCohort", kWebhook,
+                 "lendingLimit only applies inside a cohort; set cohortName or drop it");
   });
 }
 
@@ -331,7 +338,8 @@ void ResourceGroupLimits(const QueueView& q, const Sink& sink) {
                  std::to_string(nf * nc) + " flavor-resource pairs exceed the limit of 512 per group");
   }
   if (flavors > 256) sink.error("spec.resourceGroups", "ResourceGroupLimits", kWebhook, "more than 256 flavors in all");
-  if (covered > 256) sink.error("spec.resourceGroups", "ResourceGroupLimits", kWebhook, "more than 256 covered resources in all");
+  if (covered > 256)
+    sink.error("spec.resourceGroups", "ResourceGroupLimits", kWebhook, "more than 256 covered resources in all");
 }
 
 // Kueue ClusterQueue CEL (preemption): borrowWithinCohort needs reclaimWithinCohort other than Never.
@@ -372,7 +380,8 @@ void FairSharingWeight(const json::Value& spec, const Sink& sink) {
   const json::Value* fs = object_at(spec, "fairSharing");
   if (!fs) return;
   if (auto w = quantity_at(*fs, "weight"); w && w->nanos() < 0)
-    sink.error("spec.fairSharing.weight", "FairSharingWeight", kWebhook, "the fair-sharing weight must not be negative");
+    sink.error("spec.fairSharing.weight", "FairSharingWeight", kWebhook,
+               "the fair-sharing weight must not be negative");
 }
 
 // Kueue ClusterQueue webhook: admission checks apply only to flavors of this queue.
@@ -408,16 +417,19 @@ void NodeTaints(const json::Value& spec, const Sink& sink) {
     const std::string key = string_at(t, "key").value_or("");
     const std::string effect = string_at(t, "effect").value_or("");
     if (auto msgs = names::qualified_name(key); !msgs.empty() && member(t, "key"))
-      sink.error(at + ".key", "NodeTaints", kWebhook, "taint key " + dq(key) + " is not a qualified name: " + joined(msgs));
+      sink.error(at + ".key", "NodeTaints", kWebhook,
+                 "taint key " + dq(key) + " is not a qualified name: " + joined(msgs));
     if (auto v = string_at(t, "value"))
       if (auto msgs = names::label_value(*v); !msgs.empty())
         sink.error(at + ".value", "NodeTaints", kWebhook, "taint value " + dq(*v) + " " + joined(msgs));
     if (member(t, "effect") && effect != "NoSchedule" && effect != "PreferNoSchedule" && effect != "NoExecute")
-      sink.error(at + ".effect", "NodeTaints", kCEL, "effect " + dq(effect) + " is not NoSchedule, PreferNoSchedule or NoExecute");
+      sink.error(at + ".effect", "NodeTaints", kCEL,
+                 "effect " + dq(effect) + " is not NoSchedule, PreferNoSchedule or NoExecute");
     auto [it, fresh] = seen.emplace(key + "\n" + effect, i);
     if (!fresh)
-      sink.error(at, "NodeTaints", kWebhook, "taint " + dq(key) + " with effect " + dq(effect) + " repeats entry [" +
-                                                   std::to_string(it->second) + "]");
+      sink.error(
+          at, "NodeTaints", kWebhook,
+          "taint " + dq(key) + " with effect " + dq(effect) + " repeats entry [" + std::to_string(it->second) + "]");
   }
 }
 
@@ -433,7 +445,8 @@ void Tolerations(const json::Value& spec, const Sink& sink) {
     auto op = string_at(t, "operator");
     auto effect = string_at(t, "effect");
     if (!member(t, "key") && op != "Exists")
-      sink.error(at + ".operator", "Tolerations", kCEL, "with no key the toleration matches every taint, which needs operator Exists");
+      sink.error(at + ".operator", "Tolerations", kCEL,
+                 "with no key the toleration matches every taint, which needs operator Exists");
     if (member(t, "tolerationSeconds") && effect != "NoExecute")
       sink.error(at + ".effect", "Tolerations", kCEL, "tolerationSeconds only makes sense for effect NoExecute");
     if (op && *op != "Equal" && *op != "Exists")
@@ -441,7 +454,8 @@ void Tolerations(const json::Value& spec, const Sink& sink) {
     if (op == "Exists" && member(t, "value"))
       sink.error(at + ".value", "Tolerations", kCEL, "operator Exists takes no value");
     if (effect && *effect != "NoSchedule" && *effect != "PreferNoSchedule" && *effect != "NoExecute")
-      sink.error(at + ".effect", "Tolerations", kCEL, "effect " + dq(*effect) + " is not NoSchedule, PreferNoSchedule or NoExecute");
+      sink.error(at + ".effect", "Tolerations", kCEL,
+                 "effect " + dq(*effect) + " is not NoSchedule, PreferNoSchedule or NoExecute");
   }
 }
 
@@ -450,7 +464,8 @@ void TopologyNeedsNodeLabels(const json::Value& spec, const Sink& sink) {
   if (!member(spec, "topologyName")) return;
   const json::Value* labels = object_at(spec, "nodeLabels");
   if (!labels || labels->MemberCount() == 0)
-    sink.error("spec.nodeLabels", "TopologyNeedsNodeLabels", kCEL, "a flavor with a topologyName must select nodes with at least one node label");
+    sink.error("spec.nodeLabels", "TopologyNeedsNodeLabels", kCEL,
+               "a flavor with a topologyName must select nodes with at least one node label");
 }
 
 // ---- LocalQueue and WorkloadPriorityClass -------------------------------------------------------------------------
@@ -470,8 +485,9 @@ void ReferencedByLabelName(const json::Value& obj, const Sink& sink) {
   auto name = meta ? string_at(*meta, "name") : std::nullopt;
   if (!name || name->empty()) return;
   if (!names::dns1123_label(*name).empty())
-    sink.warn("metadata.name", "ReferencedByLabelName", kChecklist,
-              "jobs name this object in a label, so " + dq(*name) + " should be a DNS-1123 label of at most 63 characters");
+    sink.warn(
+        "metadata.name", "ReferencedByLabelName", kChecklist,
+        "jobs name this object in a label, so " + dq(*name) + " should be a DNS-1123 label of at most 63 characters");
 }
 
 }  // namespace
@@ -487,8 +503,9 @@ void validate_kueue_job(const Scope& scope, const json::Value& obj, const Sink& 
 void validate_kueue_raycluster(const Scope& scope, const json::Value& obj, const Sink& sink) {
   const json::Value* spec = object_at(obj, "spec");
   if (!spec) return;
-  KueueCluster kc{*spec, "spec", has_queue_label(obj), annotation_of(obj, kElasticJobAnnotation) == "true",
-                  scope.wrapper_queued(), 0};
+  KueueCluster kc{
+      *spec, "spec", has_queue_label(obj), annotation_of(obj, kElasticJobAnnotation) == "true", scope.wrapper_queued(),
+      0};
   validate_kueue_cluster(scope, kc, sink);
 }
 
@@ -503,8 +520,12 @@ void validate_kueue_rayjob(const Scope& scope, const json::Value& obj, const Sin
   if (managed) KueueShutdownAfterJobFinishes(*spec, sink);
   if (!cluster) return;
   const bool k8s_job_mode = string_at(*spec, "submissionMode").value_or("K8sJobMode") == "K8sJobMode";
-  KueueCluster kc{*cluster, "spec.rayClusterSpec", managed, annotation_of(obj, kElasticJobAnnotation) == "true",
-                  scope.wrapper_queued(), k8s_job_mode ? 1 : 0};
+  KueueCluster kc{*cluster,
+                  "spec.rayClusterSpec",
+                  managed,
+                  annotation_of(obj, kElasticJobAnnotation) == "true",
+                  scope.wrapper_queued(),
+                  k8s_job_mode ? 1 : 0};
   validate_kueue_cluster(scope, kc, sink);
 }
 
@@ -578,7 +599,8 @@ std::string namespace_of(const json::Value& obj) {
 
 // Kueue LocalQueue controller: a LocalQueue whose ClusterQueue does not exist stays inactive, and its workloads are
 // never admitted.
-void LocalQueueClusterQueueExists(const json::Value& lq, const std::set<std::string>& cluster_queues, const Sink& sink) {
+void LocalQueueClusterQueueExists(const json::Value& lq, const std::set<std::string>& cluster_queues,
+                                  const Sink& sink) {
   const json::Value* spec = object_at(lq, "spec");
   auto cq = spec ? string_at(*spec, "clusterQueue") : std::nullopt;
   if (cq && !cq->empty() && !cluster_queues.contains(*cq))
@@ -608,8 +630,8 @@ void QueueNameExists(const json::Value& job, const std::multimap<std::string, st
   for (auto it = lo; it != hi; ++it)
     if (ns.empty() || it->second.empty() || it->second == ns) return;
   sink.error(label_path(kQueueNameLabel), "QueueNameExists", kController,
-             "LocalQueue " + dq(*q) + " is not among the objects given" + (ns.empty() ? "" : " in namespace " + dq(ns)) +
-                 ", so the workload is never admitted");
+             "LocalQueue " + dq(*q) + " is not among the objects given" +
+                 (ns.empty() ? "" : " in namespace " + dq(ns)) + ", so the workload is never admitted");
 }
 
 // Kueue jobframework reconciler (ExtractPriority): a missing WorkloadPriorityClass stops the Workload from being made.

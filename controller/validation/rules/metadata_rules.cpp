@@ -28,10 +28,10 @@ std::string joined(const std::vector<std::string>& msgs) {
 // (fieldValidation=Strict rejects it, the default drops it with a warning).
 void ObjectMetaShape(const json::Value& meta, const Sink& sink) {
   static const std::set<std::string, std::less<>> kStringFields = {
-      "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "creationTimestamp",
-      "deletionTimestamp"};
+      "name", "generateName",    "namespace",         "selfLink",
+      "uid",  "resourceVersion", "creationTimestamp", "deletionTimestamp"};
   static const std::set<std::string, std::less<>> kOtherFields = {
-      "generation", "deletionGracePeriodSeconds", "labels", "annotations", "ownerReferences", "finalizers",
+      "generation",   "deletionGracePeriodSeconds", "labels", "annotations", "ownerReferences", "finalizers",
       "managedFields"};
   for (auto it = meta.MemberBegin(); it != meta.MemberEnd(); ++it) {
     const std::string key = text(it->name);
@@ -43,7 +43,8 @@ void ObjectMetaShape(const json::Value& meta, const Sink& sink) {
     } else if (key == "labels" || key == "annotations") {
       if (v.IsNull()) continue;
       if (!v.IsObject()) {
-        sink.error(path, "schema:type", kObjectMeta, std::string("must be a map of strings, found ") + json::type_name(v));
+        sink.error(path, "schema:type", kObjectMeta,
+                   std::string("must be a map of strings, found ") + json::type_name(v));
         continue;
       }
       for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m)
@@ -52,7 +53,8 @@ void ObjectMetaShape(const json::Value& meta, const Sink& sink) {
                      std::string("must be a string, found ") + json::type_name(m->value) + " " + brief(m->value));
     } else if (key == "finalizers") {
       if (!v.IsArray() && !v.IsNull())
-        sink.error(path, "schema:type", kObjectMeta, std::string("must be a list of strings, found ") + json::type_name(v));
+        sink.error(path, "schema:type", kObjectMeta,
+                   std::string("must be a list of strings, found ") + json::type_name(v));
     } else if (!kOtherFields.contains(key)) {
       sink.error(path, "schema:unknownField", kObjectMeta, "field " + dq(key) + " is not part of ObjectMeta");
     }
@@ -82,8 +84,9 @@ void GenerateName(const json::Value& meta, const Sink& sink) {
   std::string trimmed = *prefix;
   while (!trimmed.empty() && trimmed.back() == '-') trimmed.pop_back();
   if (auto msgs = names::dns1123_subdomain(trimmed); !msgs.empty() || trimmed.empty())
-    sink.error("metadata.generateName", "GenerateName", kObjectMeta,
-               "generateName " + dq(*prefix) + " is not a valid name prefix" + (msgs.empty() ? "" : ": " + joined(msgs)));
+    sink.error(
+        "metadata.generateName", "GenerateName", kObjectMeta,
+        "generateName " + dq(*prefix) + " is not a valid name prefix" + (msgs.empty() ? "" : ": " + joined(msgs)));
 }
 
 // apimachinery ValidateObjectMeta (ValidateNamespaceName): a namespace is a DNS-1123 label.
@@ -154,7 +157,8 @@ void EmbeddedAPIVersion(const json::Value& obj, const Sink& sink) {
   auto slash = av.find('/');
   bool ok = av.find('/', slash == std::string::npos ? 0 : slash + 1) == std::string::npos;
   if (slash != std::string::npos) ok = ok && slash > 0 && slash + 1 < av.size();
-  if (!ok) sink.error("apiVersion", "EmbeddedAPIVersion", kEmbedded, "apiVersion " + dq(av) + " is not <group>/<version>");
+  if (!ok)
+    sink.error("apiVersion", "EmbeddedAPIVersion", kEmbedded, "apiVersion " + dq(av) + " is not <group>/<version>");
 }
 
 // apiextensions validateEmbeddedResource: kind is required and, lower-cased, a DNS-1035 label.
@@ -182,8 +186,7 @@ void LabelSelector(const json::Value& selector, const std::string& path, std::st
       const json::Value* values = array_at(e, "values");
       const std::size_t n = values ? values->Size() : 0;
       if (op == "In" || op == "NotIn") {
-        if (n == 0)
-          sink.error(at + ".values", "LabelSelector", source, "operator " + op + " needs at least one value");
+        if (n == 0) sink.error(at + ".values", "LabelSelector", source, "operator " + op + " needs at least one value");
       } else if (op == "Exists" || op == "DoesNotExist") {
         if (n > 0) sink.error(at + ".values", "LabelSelector", source, "operator " + op + " takes no values");
       } else {
@@ -192,7 +195,8 @@ void LabelSelector(const json::Value& selector, const std::string& path, std::st
       }
       if (auto key = string_at(e, "key"))
         if (auto msgs = names::qualified_name(*key); !msgs.empty())
-          sink.error(at + ".key", "LabelSelector", source, "key " + dq(*key) + " is not a qualified name: " + joined(msgs));
+          sink.error(at + ".key", "LabelSelector", source,
+                     "key " + dq(*key) + " is not a qualified name: " + joined(msgs));
       if (values)
         for (rapidjson::SizeType j = 0; j < values->Size(); ++j)
           if (auto msgs = names::label_value(text((*values)[j])); !msgs.empty())
@@ -204,8 +208,7 @@ void LabelSelector(const json::Value& selector, const std::string& path, std::st
 
 }  // namespace
 
-void validate_label_map(const json::Value& labels, const std::string& path, std::string_view source,
-                        const Sink& sink) {
+void validate_label_map(const json::Value& labels, const std::string& path, std::string_view source, const Sink& sink) {
   if (!labels.IsObject()) return;
   LabelKey(labels, path, source, sink);
   LabelValue(labels, path, source, sink);
@@ -236,7 +239,8 @@ void validate_object_meta(const Scope& scope, const json::Value& obj, const Sink
     DNS1123LabelNamespace(*meta, sink);
   else
     ClusterScopedNamespace(*meta, sink);
-  if (const json::Value* labels = object_at(*meta, "labels")) validate_label_map(*labels, "metadata.labels", kObjectMeta, sink);
+  if (const json::Value* labels = object_at(*meta, "labels"))
+    validate_label_map(*labels, "metadata.labels", kObjectMeta, sink);
   if (const json::Value* annotations = object_at(*meta, "annotations")) {
     AnnotationKey(*annotations, sink);
     AnnotationsTotalSize(*annotations, sink);

@@ -64,8 +64,7 @@ void validate_object_meta(const Scope& scope, const json::Value& obj, const Sink
 /// TypeMeta of an embedded resource (x-kubernetes-embedded-resource): apiVersion and kind.
 void validate_embedded_type_meta(const json::Value& obj, const Sink& sink);
 /// Label maps outside ObjectMeta (e.g. ResourceFlavor nodeLabels): qualified-name keys, label values.
-void validate_label_map(const json::Value& labels, const std::string& path, std::string_view source,
-                        const Sink& sink);
+void validate_label_map(const json::Value& labels, const std::string& path, std::string_view source, const Sink& sink);
 /// A metav1.LabelSelector (matchLabels, matchExpressions).
 void validate_label_selector(const json::Value& selector, const std::string& path, std::string_view source,
                              const Sink& sink);

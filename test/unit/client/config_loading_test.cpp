@@ -10,8 +10,11 @@ using cfo::client::testing::TempDir;
 namespace {
 std::string kubeconfig_for(const std::string& server, const std::string& token) {
   return "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\n"
-         "clusters:\n- name: k\n  cluster: {server: '" + server + "', insecure-skip-tls-verify: true}\n"
-         "users:\n- name: u\n  user: {token: " + token + "}\n";
+         "clusters:\n- name: k\n  cluster: {server: '" +
+         server +
+         "', insecure-skip-tls-verify: true}\n"
+         "users:\n- name: u\n  user: {token: " +
+         token + "}\n";
 }
 }  // namespace
 

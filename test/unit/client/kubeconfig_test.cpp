@@ -124,13 +124,19 @@ TEST(Kubeconfig, ClientCertificateDataIsDecoded) {
   const std::string ca = "-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n";
   const std::string cert = "-----BEGIN CERTIFICATE-----\nCLIENT\n-----END CERTIFICATE-----\n";
   const std::string key = "-----BEGIN EC PRIVATE KEY-----\nKEY\n-----END EC PRIVATE KEY-----\n";
-  std::string text = "current-context: kind\n"
-                     "contexts:\n- name: kind\n  context: {cluster: kind, user: admin}\n"
-                     "clusters:\n- name: kind\n  cluster:\n    server: https://127.0.0.1:40123\n"
-                     "    certificate-authority-data: " + b64(ca) + "\n"
-                     "users:\n- name: admin\n  user:\n"
-                     "    client-certificate-data: " + b64(cert) + "\n"
-                     "    client-key-data: " + b64(key) + "\n";
+  std::string text =
+      "current-context: kind\n"
+      "contexts:\n- name: kind\n  context: {cluster: kind, user: admin}\n"
+      "clusters:\n- name: kind\n  cluster:\n    server: https://127.0.0.1:40123\n"
+      "    certificate-authority-data: " +
+      b64(ca) +
+      "\n"
+      "users:\n- name: admin\n  user:\n"
+      "    client-certificate-data: " +
+      b64(cert) +
+      "\n"
+      "    client-key-data: " +
+      b64(key) + "\n";
   auto cfg = parse_kubeconfig(text, "");
   ASSERT_TRUE(cfg.has_value()) << cfg.error().message;
   EXPECT_EQ(cfg->ca_pem, ca);
@@ -141,10 +147,11 @@ TEST(Kubeconfig, ClientCertificateDataIsDecoded) {
 }
 
 TEST(Kubeconfig, BadBase64NamesTheField) {
-  std::string text = "current-context: c\n"
-                     "contexts:\n- name: c\n  context: {cluster: k}\n"
-                     "clusters:\n- name: k\n  cluster:\n    server: https://k:6443\n"
-                     "    certificate-authority-data: '%%%not base64%%%'\n";
+  std::string text =
+      "current-context: c\n"
+      "contexts:\n- name: c\n  context: {cluster: k}\n"
+      "clusters:\n- name: k\n  cluster:\n    server: https://k:6443\n"
+      "    certificate-authority-data: '%%%not base64%%%'\n";
   auto cfg = parse_kubeconfig(text, "");
   ASSERT_FALSE(cfg.has_value());
   EXPECT_NE(cfg.error().message.find("clusters[\"k\"].cluster.certificate-authority-data"), std::string::npos)
@@ -201,7 +208,8 @@ clusters:
 }
 
 TEST(Kubeconfig, WrongTypesAndBadServerAreRejectedWithTheField) {
-  std::string base = "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k}\nclusters:\n- name: k\n  cluster:\n";
+  std::string base =
+      "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k}\nclusters:\n- name: k\n  cluster:\n";
   auto cfg = parse_kubeconfig(base + "    server: [1, 2]\n", "");
   ASSERT_FALSE(cfg.has_value());
   EXPECT_NE(cfg.error().message.find("clusters[\"k\"].cluster.server must be a string"), std::string::npos)
@@ -221,8 +229,9 @@ TEST(Kubeconfig, WrongTypesAndBadServerAreRejectedWithTheField) {
 }
 
 TEST(Kubeconfig, BothDataAndFileOrCertWithoutKeyAreErrors) {
-  std::string base = "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\n"
-                     "clusters:\n- name: k\n  cluster: {server: 'https://k'}\nusers:\n- name: u\n  user:\n";
+  std::string base =
+      "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\n"
+      "clusters:\n- name: k\n  cluster: {server: 'https://k'}\nusers:\n- name: u\n  user:\n";
   auto cfg = parse_kubeconfig(base + "    client-certificate-data: " + b64("C") + "\n", "");
   ASSERT_FALSE(cfg.has_value());
   EXPECT_NE(cfg.error().message.find("client-certificate is set without client-key"), std::string::npos);
@@ -233,9 +242,10 @@ TEST(Kubeconfig, BothDataAndFileOrCertWithoutKeyAreErrors) {
 }
 
 TEST(Kubeconfig, ExecPluginsAreReportedAsUnsupported) {
-  std::string text = "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\n"
-                     "clusters:\n- name: k\n  cluster: {server: 'https://k'}\n"
-                     "users:\n- name: u\n  user:\n    exec: {command: gke-gcloud-auth-plugin}\n";
+  std::string text =
+      "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\n"
+      "clusters:\n- name: k\n  cluster: {server: 'https://k'}\n"
+      "users:\n- name: u\n  user:\n    exec: {command: gke-gcloud-auth-plugin}\n";
   auto cfg = parse_kubeconfig(text, "");
   ASSERT_FALSE(cfg.has_value());
   EXPECT_NE(cfg.error().message.find("users[\"u\"].user.exec is not supported"), std::string::npos)
@@ -253,7 +263,8 @@ TEST(Kubeconfig, MalformedYamlAndNonMappingsAreErrors) {
 
 TEST(Kubeconfig, AcceptsJsonText) {
   auto cfg = parse_kubeconfig(R"({"current-context":"c","contexts":[{"name":"c","context":{"cluster":"k"}}],
-    "clusters":[{"name":"k","cluster":{"server":"https://10.0.0.1:6443"}}]})", "");
+    "clusters":[{"name":"k","cluster":{"server":"https://10.0.0.1:6443"}}]})",
+                              "");
   ASSERT_TRUE(cfg.has_value()) << cfg.error().message;
   EXPECT_EQ(cfg->server, "https://10.0.0.1:6443");
   EXPECT_TRUE(cfg->bearer_token.empty());

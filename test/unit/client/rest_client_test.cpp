@@ -18,10 +18,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr const char* kNotFound =
-    R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",)"
-    R"("message":"rayclusters.ray.io \"demo\" not found","reason":"NotFound",)"
-    R"("details":{"name":"demo","group":"ray.io","kind":"rayclusters"},"code":404})";
+constexpr const char* kNotFound = R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",)"
+                                  R"("message":"rayclusters.ray.io \"demo\" not found","reason":"NotFound",)"
+                                  R"("details":{"name":"demo","group":"ray.io","kind":"rayclusters"},"code":404})";
 
 class RestClientTls : public ::testing::Test {
  protected:
@@ -47,7 +46,8 @@ json::Document parse_or_die(const std::string& text) {
 }  // namespace
 
 TEST_F(RestClientTls, GetSendsBearerTokenAndStandardHeaders) {
-  HttpsTestServer server(serving, [](ServerExchange& x) { x.respond(200, R"({"kind":"Namespace","metadata":{"name":"a"}})"); });
+  HttpsTestServer server(serving,
+                         [](ServerExchange& x) { x.respond(200, R"({"kind":"Namespace","metadata":{"name":"a"}})"); });
   RestClient client(config_for(server), quick());
   auto doc = client.get_json("/api/v1/namespaces/a");
   ASSERT_TRUE(doc.has_value()) << doc.error().message;
@@ -184,7 +184,8 @@ TEST_F(RestClientTls, VerifiesDnsNamesToo) {
 TEST_F(RestClientTls, PresentsTheClientCertificate) {
   TestCa client_ca("client-ca");
   TestCert admin = client_ca.issue("kubernetes-admin", {});
-  HttpsTestServer server(serving, [](ServerExchange& x) { x.respond(200, "{}"); }, client_ca.cert_pem());
+  HttpsTestServer server(
+      serving, [](ServerExchange& x) { x.respond(200, "{}"); }, client_ca.cert_pem());
   ClientConfig cfg = config_for(server);
   cfg.bearer_token.clear();
   cfg.client_cert_pem = admin.cert_pem;
@@ -269,19 +270,26 @@ TEST_F(RestClientTls, SlowServerTimesOut) {
 TEST_F(RestClientTls, WatchDeliversLinesSplitAcrossChunks) {
   HttpsTestServer server(serving, [](ServerExchange& x) {
     x.start_chunked(200);
-    x.send_chunk(R"({"type":"ADDED","object":{"n":1}})" "\n" R"({"type":"MOD)");
-    x.send_chunk(R"(IFIED","object":{"n":2}})" "\n\n");
+    x.send_chunk(R"({"type":"ADDED","object":{"n":1}})"
+                 "\n"
+                 R"({"type":"MOD)");
+    x.send_chunk(R"(IFIED","object":{"n":2}})"
+                 "\n\n");
     x.send_chunk(R"({"type":"DELETED",)");
-    x.send_chunk(R"("object":{"n":3}})" "\n");
+    x.send_chunk(R"("object":{"n":3}})"
+                 "\n");
     x.end_chunked();
   });
   RestClient client(config_for(server), quick());
   StopToken stop;
   std::vector<std::string> lines;
-  auto r = client.watch("/apis/ray.io/v1/rayclusters?watch=1", [&](std::string_view l) {
-    lines.emplace_back(l);
-    return true;
-  }, stop);
+  auto r = client.watch(
+      "/apis/ray.io/v1/rayclusters?watch=1",
+      [&](std::string_view l) {
+        lines.emplace_back(l);
+        return true;
+      },
+      stop);
   ASSERT_TRUE(r.has_value()) << r.error().message;
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0], R"({"type":"ADDED","object":{"n":1}})");
@@ -303,7 +311,8 @@ TEST_F(RestClientTls, WatchDeliversLinesWhileTheStreamIsOpen) {
   StopToken stop;
   int seen = 0;
   auto start = std::chrono::steady_clock::now();
-  auto r = client.watch("/api/v1/pods?watch=1", [&](std::string_view) { return ++seen < 1; }, stop);
+  auto r = client.watch(
+      "/api/v1/pods?watch=1", [&](std::string_view) { return ++seen < 1; }, stop);
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(seen, 1);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
@@ -326,10 +335,13 @@ TEST_F(RestClientTls, StopTokenEndsAHangingWatch) {
   });
   int lines = 0;
   auto start = std::chrono::steady_clock::now();
-  auto r = client.watch("/api/v1/pods?watch=1", [&](std::string_view) {
-    if (lines++ == 0) first_line.set_value();
-    return true;
-  }, stop);
+  auto r = client.watch(
+      "/api/v1/pods?watch=1",
+      [&](std::string_view) {
+        if (lines++ == 0) first_line.set_value();
+        return true;
+      },
+      stop);
   auto elapsed = std::chrono::steady_clock::now() - start;
   stopper.join();
   ASSERT_TRUE(r.has_value()) << r.error().message;
@@ -346,7 +358,8 @@ TEST_F(RestClientTls, StoppedTokenReturnsAtOnce) {
   stop.request_stop();
   int lines = 0;
   auto start = std::chrono::steady_clock::now();
-  auto r = client.watch("/api/v1/pods?watch=1", [&](std::string_view) { return ++lines > 0; }, stop);
+  auto r = client.watch(
+      "/api/v1/pods?watch=1", [&](std::string_view) { return ++lines > 0; }, stop);
   EXPECT_TRUE(r.has_value());
   EXPECT_EQ(lines, 0);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
@@ -362,7 +375,8 @@ TEST_F(RestClientTls, SilentWatchIsReportedDead) {
   StopToken stop;
   int lines = 0;
   auto start = std::chrono::steady_clock::now();
-  auto r = client.watch("/api/v1/pods?watch=1", [&](std::string_view) { return ++lines > 0; }, stop);
+  auto r = client.watch(
+      "/api/v1/pods?watch=1", [&](std::string_view) { return ++lines > 0; }, stop);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(lines, 1);
   EXPECT_NE(r.error().message.find("no data for 300 ms"), std::string::npos) << r.error().message;
@@ -377,7 +391,8 @@ TEST_F(RestClientTls, WatchErrorStatusBecomesAnError) {
   RestClient client(config_for(server), quick());
   StopToken stop;
   int lines = 0;
-  auto r = client.watch("/api/v1/pods?watch=1&resourceVersion=1", [&](std::string_view) { return ++lines > 0; }, stop);
+  auto r = client.watch(
+      "/api/v1/pods?watch=1&resourceVersion=1", [&](std::string_view) { return ++lines > 0; }, stop);
   ASSERT_FALSE(r.has_value());
   EXPECT_TRUE(r.error().is_gone());
   EXPECT_EQ(r.error().reason, "Expired");
@@ -386,7 +401,8 @@ TEST_F(RestClientTls, WatchErrorStatusBecomesAnError) {
 }
 
 TEST_F(RestClientTls, ConcurrentCallsFromSeveralThreads) {
-  HttpsTestServer server(serving, [](ServerExchange& x) { x.respond(200, "{\"target\":\"" + x.request().target + "\"}"); });
+  HttpsTestServer server(serving,
+                         [](ServerExchange& x) { x.respond(200, "{\"target\":\"" + x.request().target + "\"}"); });
   RestClient client(config_for(server), quick());
   std::vector<std::thread> threads;
   std::atomic<int> good{0};
@@ -409,7 +425,10 @@ TEST_F(RestClientTls, RejectsTargetsAndTokensThatWouldForgeHeaders) {
   EXPECT_NE(no_slash.error().message.find("must start with '/'"), std::string::npos);
   EXPECT_FALSE(client.request("GET", "/api/v1/pods HTTP/1.1\r\nX-Evil: 1").has_value());
   StopToken stop;
-  EXPECT_FALSE(client.watch("pods?watch=1", [](std::string_view) { return true; }, stop).has_value());
+  EXPECT_FALSE(client
+                   .watch(
+                       "pods?watch=1", [](std::string_view) { return true; }, stop)
+                   .has_value());
   EXPECT_FALSE(client.request("BREW", "/coffee").has_value());
 
   ClientConfig cfg = config_for(server);

@@ -68,7 +68,8 @@ TEST(ServerUrlParse, RejectsMalformedUrls) {
 
 TEST(StatusError, ParsesMetaV1Status) {
   Response r{404, R"({"kind":"Status","apiVersion":"v1","status":"Failure",
-    "message":"rayclusters.ray.io \"demo\" not found","reason":"NotFound","code":404})", 0};
+    "message":"rayclusters.ray.io \"demo\" not found","reason":"NotFound","code":404})",
+             0};
   Error e = status_error(r);
   EXPECT_EQ(e.http_status, 404);
   EXPECT_EQ(e.reason, "NotFound");

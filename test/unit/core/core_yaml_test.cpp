@@ -6,7 +6,8 @@
 using namespace cfo;
 
 TEST(Yaml, ResolvesScalarsAsKubernetesDoes) {
-  auto docs = yaml::to_json("a: 1\nb: \"1\"\nc: true\nd: yes\ne: ~\nf: 1.5\ng: hello\nh: '0x10'\ni: 0x10\nj: !!str 3\n");
+  auto docs =
+      yaml::to_json("a: 1\nb: \"1\"\nc: true\nd: yes\ne: ~\nf: 1.5\ng: hello\nh: '0x10'\ni: 0x10\nj: !!str 3\n");
   ASSERT_TRUE(docs.has_value()) << docs.error().message;
   ASSERT_EQ(docs->size(), 1u);
   const auto& d = (*docs)[0];
@@ -44,7 +45,8 @@ TEST(Yaml, ReportsSyntaxErrorsWithPosition) {
 }
 
 TEST(Yaml, EmitsAmbiguousStringsQuotedAndRoundTrips) {
-  auto in = json::parse(R"({"num-cpus":"1","block":"true","n":1,"empty":{},"list":[],"s":"plain","nul":"null","multi":"a\nb"})");
+  auto in = json::parse(
+      R"({"num-cpus":"1","block":"true","n":1,"empty":{},"list":[],"s":"plain","nul":"null","multi":"a\nb"})");
   ASSERT_TRUE(in.has_value());
   std::string text = yaml::from_json(*in);
   EXPECT_NE(text.find("num-cpus: \"1\""), std::string::npos) << text;
@@ -55,8 +57,9 @@ TEST(Yaml, EmitsAmbiguousStringsQuotedAndRoundTrips) {
 }
 
 TEST(Yaml, ResolvesIntegerAndFloatSpellings) {
-  auto docs = yaml::to_json("a: 0o17\nb: 017\nc: 0x1F\nd: 0b101\ne: -9223372036854775808\nf: 1_000\ng: 1e3\n"
-                            "h: .5\ni: 9223372036854775808\nj: 1.2.3\nk: \"-\"\n");
+  auto docs = yaml::to_json(
+      "a: 0o17\nb: 017\nc: 0x1F\nd: 0b101\ne: -9223372036854775808\nf: 1_000\ng: 1e3\n"
+      "h: .5\ni: 9223372036854775808\nj: 1.2.3\nk: \"-\"\n");
   ASSERT_TRUE(docs.has_value()) << docs.error().message;
   const auto& d = (*docs)[0];
   EXPECT_EQ(d["a"].GetInt64(), 15);

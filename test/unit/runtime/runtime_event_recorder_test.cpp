@@ -52,9 +52,9 @@ struct FakePoster {
 
 TEST(EventBody, HasTheEventsV1Shape) {
   auto obj = doc(kWorkload);
-  json::Document body = event_body(obj, {"Warning", "InvalidSpec", "Validate", "spec.x: must be a string"},
-                                   "codeflare.dev/codeflare-operator", "node-7", at_2026_11_29_19_36_02_123456(),
-                                   "17f3a2b4c5d6e7f8");
+  json::Document body =
+      event_body(obj, {"Warning", "InvalidSpec", "Validate", "spec.x: must be a string"},
+                 "codeflare.dev/codeflare-operator", "node-7", at_2026_11_29_19_36_02_123456(), "17f3a2b4c5d6e7f8");
   const std::string expected = R"({"apiVersion":"events.k8s.io/v1","kind":"Event",)"
                                R"("metadata":{"name":"demo.17f3a2b4c5d6e7f8","namespace":"team-a"},)"
                                R"("regarding":{"apiVersion":"codeflare.dev/v1alpha1","kind":"CodeFlareWorkload",)"
@@ -88,8 +88,8 @@ TEST(EventBody, NoteIsCutTo1024BytesOnACharacterBoundary) {
 TEST(EventBody, LongNamesAreShortenedToFitASubdomain) {
   std::string long_name = std::string(240, 'a') + "-" + std::string(12, 'b');  // 253 characters
   auto obj = doc(R"({"kind":"X","metadata":{"name":")" + long_name + R"(","namespace":"n"}})");
-  json::Document body = event_body(obj, {"Normal", "R", "A", ""}, "c", "i", system_clock::time_point{},
-                                   "0123456789abcdef");
+  json::Document body =
+      event_body(obj, {"Normal", "R", "A", ""}, "c", "i", system_clock::time_point{}, "0123456789abcdef");
   std::string name = str(body, "metadata.name");
   EXPECT_EQ(name.size(), 253u);
   EXPECT_EQ(name, long_name.substr(0, 236) + ".0123456789abcdef");

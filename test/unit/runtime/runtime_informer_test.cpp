@@ -151,9 +151,8 @@ struct Recorder {
   }
   void attach(Informer& inf) {
     inf.on_add([this](const ObjectPtr& o) { push("add " + key_of(*o)); });
-    inf.on_update([this](const ObjectPtr& a, const ObjectPtr& b) {
-      push("update " + key_of(*b) + " " + rv(a) + "->" + rv(b));
-    });
+    inf.on_update(
+        [this](const ObjectPtr& a, const ObjectPtr& b) { push("update " + key_of(*b) + " " + rv(a) + "->" + rv(b)); });
     inf.on_delete([this](const ObjectPtr& o) { push("delete " + key_of(*o)); });
   }
   void push(std::string s) {
@@ -184,12 +183,12 @@ TEST(Informer, ListsAllPagesThenWatchesAndAppliesEvents) {
   ASSERT_TRUE(api.wait_idle());
 
   EXPECT_EQ(api.list_targets(), (std::vector<std::string>{kPath + "?limit=500", kPath + "?limit=500&continue=c1"}));
-  EXPECT_EQ(api.watch_targets(),
-            (std::vector<std::string>{
-                kPath + "?watch=1&allowWatchBookmarks=true&resourceVersion=10&timeoutSeconds=300",
-                kPath + "?watch=1&allowWatchBookmarks=true&resourceVersion=14&timeoutSeconds=300"}));
-  EXPECT_EQ(rec.get(), (std::vector<std::string>{"add ns/a", "add ns/b", "add ns/c", "update ns/a 9->12",
-                                                 "delete ns/b"}));
+  EXPECT_EQ(
+      api.watch_targets(),
+      (std::vector<std::string>{kPath + "?watch=1&allowWatchBookmarks=true&resourceVersion=10&timeoutSeconds=300",
+                                kPath + "?watch=1&allowWatchBookmarks=true&resourceVersion=14&timeoutSeconds=300"}));
+  EXPECT_EQ(rec.get(),
+            (std::vector<std::string>{"add ns/a", "add ns/b", "add ns/c", "update ns/a 9->12", "delete ns/b"}));
   EXPECT_EQ(inf.store().keys(), (std::vector<std::string>{"ns/a", "ns/c"}));
   ObjectPtr a = inf.store().get("ns/a");
   ASSERT_TRUE(a);
@@ -226,8 +225,8 @@ TEST(Informer, ExpiredWatchRelistsAndReportsVanishedObjectsAsDeleted) {
   auto watches = api.watch_targets();
   ASSERT_EQ(watches.size(), 2u);
   EXPECT_NE(watches[1].find("resourceVersion=20&"), std::string::npos) << watches[1];
-  EXPECT_EQ(rec.get(), (std::vector<std::string>{"add ns/a", "add ns/b", "update ns/a 1->3", "update ns/a 3->4",
-                                                 "delete ns/b"}));
+  EXPECT_EQ(rec.get(),
+            (std::vector<std::string>{"add ns/a", "add ns/b", "update ns/a 1->3", "update ns/a 3->4", "delete ns/b"}));
   EXPECT_EQ(inf.stats().relists, 1u);
   EXPECT_EQ(inf.stats().lists_completed, 2u);
   EXPECT_EQ(inf.store().keys(), (std::vector<std::string>{"ns/a"}));
@@ -252,8 +251,8 @@ TEST(Informer, ForbiddenAndFailedWatchesAreRetriedFromTheLastVersion) {
   FakeApi api;
   api.add_list(doc(list("10", {})));
   api.add_watch({}, fail("watch forbidden", 403, "Forbidden"));
-  api.add_watch({line("ADDED", item("a", "11")),
-                 line("ERROR", R"({"kind":"Status","code":500,"reason":"InternalError"})")});
+  api.add_watch(
+      {line("ADDED", item("a", "11")), line("ERROR", R"({"kind":"Status","code":500,"reason":"InternalError"})")});
   api.add_watch({"not json"});
   Informer inf(api.io(), options());
   ASSERT_TRUE(inf.start().has_value());

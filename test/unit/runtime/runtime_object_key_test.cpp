@@ -54,9 +54,9 @@ TEST(ControllerOwnerKey, IgnoresNonControllersOtherGroupsAndKinds) {
                                                "name":"wl","controller":true}])"),
                                  "codeflare.dev", "CodeFlareWorkload"),
             std::nullopt);
-  EXPECT_EQ(controller_owner_key(doc(R"({"metadata":{"name":"x","namespace":"n"}})"), "codeflare.dev",
-                                 "CodeFlareWorkload"),
-            std::nullopt);
+  EXPECT_EQ(
+      controller_owner_key(doc(R"({"metadata":{"name":"x","namespace":"n"}})"), "codeflare.dev", "CodeFlareWorkload"),
+      std::nullopt);
 }
 
 TEST(ControllerOwnerKey, CoreGroupHasNoSlashInApiVersion) {

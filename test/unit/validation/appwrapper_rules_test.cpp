@@ -7,7 +7,9 @@ using validation::validate_object;
 
 namespace {
 using Edits = std::vector<std::pair<std::string, std::string>>;
-FieldErrors aw(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(appwrapper_yaml()), e)); }
+FieldErrors aw(const validation::SchemaSet& s, Edits e) {
+  return validate_object(s, patched(yaml1(appwrapper_yaml()), e));
+}
 const std::string kT = "spec.components[0].template";
 const std::string kPodSets = "spec.components[0].podSets";
 
@@ -65,15 +67,16 @@ TEST(AppWrapperRules, UnknownFieldsOfAWrappedClusterWarnOutsidePodSpecsAndFailIn
 
 TEST(AppWrapperRules, NonCrdComponentPodSpecIsDecodedStrictly) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = validate_object(schemas, patched(yaml1(kJobAppWrapper),
-                                               {{kT + ".spec.template.spec.containers[0].imagee", "busybox"}}));
+  auto errs = validate_object(
+      schemas, patched(yaml1(kJobAppWrapper), {{kT + ".spec.template.spec.containers[0].imagee", "busybox"}}));
   EXPECT_TRUE(has(errs, kT + ".spec.template.spec.containers[0].imagee", "schema:unknownField")) << describe(errs);
 }
 
 TEST(AppWrapperRules, NestedAppWrapper) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = aw(schemas, {{kT, "{apiVersion: workload.codeflare.dev/v1beta2, kind: AppWrapper, metadata: {name: x},"
-                                 " spec: {components: []}}"}});
+  auto errs = aw(schemas, {{kT,
+                            "{apiVersion: workload.codeflare.dev/v1beta2, kind: AppWrapper, metadata: {name: x},"
+                            " spec: {components: []}}"}});
   EXPECT_TRUE(has(errs, kT, "NestedAppWrapper")) << describe(errs);
 }
 
@@ -100,13 +103,15 @@ TEST(AppWrapperRules, PodSetPath) {
 
 TEST(AppWrapperRules, DeclaredPodSetsMatchInferred) {
   CFO_REQUIRE_SCHEMAS();
-  auto ok = aw(schemas, {{kPodSets, "[{path: template.spec.headGroupSpec.template, replicas: 1},"
-                                    " {path: 'template.spec.workerGroupSpecs[0].template', replicas: 2}]"}});
+  auto ok = aw(schemas, {{kPodSets,
+                          "[{path: template.spec.headGroupSpec.template, replicas: 1},"
+                          " {path: 'template.spec.workerGroupSpecs[0].template', replicas: 2}]"}});
   EXPECT_EQ(error_count(ok), 0u) << describe(ok);
   auto count = aw(schemas, {{kPodSets, "[{path: template.spec.headGroupSpec.template}]"}});
   EXPECT_TRUE(has(count, kPodSets, "PodSetsMatchInferred")) << describe(count);
-  auto replicas = aw(schemas, {{kPodSets, "[{path: template.spec.headGroupSpec.template},"
-                                          " {path: 'template.spec.workerGroupSpecs[0].template', replicas: 3}]"}});
+  auto replicas = aw(schemas, {{kPodSets,
+                                "[{path: template.spec.headGroupSpec.template},"
+                                " {path: 'template.spec.workerGroupSpecs[0].template', replicas: 3}]"}});
   EXPECT_TRUE(has(replicas, kPodSets + "[1].replicas", "PodSetsMatchInferred")) << describe(replicas);
 }
 

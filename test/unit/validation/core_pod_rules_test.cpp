@@ -23,7 +23,8 @@ TEST(CorePodRules, DNS1123ContainerName) {
 
 TEST(CorePodRules, UniqueContainerNameAcrossInitAndRegular) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{"spec.headGroupSpec.template.spec.initContainers", "[{name: ray-head, image: busybox}]"}});
+  auto errs =
+      check(schemas, {{"spec.headGroupSpec.template.spec.initContainers", "[{name: ray-head, image: busybox}]"}});
   EXPECT_TRUE(has(errs, kHead + ".name", "UniqueContainerName")) << describe(errs);
 }
 
@@ -38,7 +39,8 @@ TEST(CorePodRules, DecimalAndBinarySuffixesCompareByValue) {
   // 8G = 8e9 bytes < 8Gi = 8.59e9 bytes: fine; the reverse exceeds the limit.
   auto ok = check(schemas, {{kWorker + ".resources.requests.memory", "8G"}});
   EXPECT_EQ(error_count(ok), 0u) << describe(ok);
-  auto bad = check(schemas, {{kWorker + ".resources.requests.memory", "8Gi"}, {kWorker + ".resources.limits.memory", "8G"}});
+  auto bad =
+      check(schemas, {{kWorker + ".resources.requests.memory", "8Gi"}, {kWorker + ".resources.limits.memory", "8G"}});
   EXPECT_TRUE(has(bad, kWorker + ".resources.requests.memory", "RequestsWithinLimits")) << describe(bad);
 }
 
@@ -51,7 +53,8 @@ TEST(CorePodRules, ExtendedResourceWhole) {
 TEST(CorePodRules, ExtendedResourceLimitRequired) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = check(schemas, {{kWorker + ".resources.requests[nvidia.com/gpu]", "1"}});
-  EXPECT_TRUE(has(errs, kWorker + ".resources.requests[nvidia.com/gpu]", "ExtendedResourceLimitRequired")) << describe(errs);
+  EXPECT_TRUE(has(errs, kWorker + ".resources.requests[nvidia.com/gpu]", "ExtendedResourceLimitRequired"))
+      << describe(errs);
   auto limit_only = check(schemas, {{kWorker + ".resources.limits[nvidia.com/gpu]", "1"}});
   EXPECT_EQ(error_count(limit_only), 0u) << "requests default to limits\n" << describe(limit_only);
 }
@@ -67,7 +70,8 @@ TEST(CorePodRules, ExtendedResourceRequestsEqualLimits) {
 TEST(CorePodRules, HugePagesAreNotOvercommittedButMayBeFractional) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = check(schemas, {{kWorker + ".resources.requests.hugepages-2Mi", "1Gi"}});
-  EXPECT_TRUE(has(errs, kWorker + ".resources.requests.hugepages-2Mi", "ExtendedResourceLimitRequired")) << describe(errs);
+  EXPECT_TRUE(has(errs, kWorker + ".resources.requests.hugepages-2Mi", "ExtendedResourceLimitRequired"))
+      << describe(errs);
   auto ok = check(schemas, {{kWorker + ".resources.requests.hugepages-2Mi", "1Gi"},
                             {kWorker + ".resources.limits.hugepages-2Mi", "1Gi"}});
   EXPECT_EQ(error_count(ok), 0u) << describe(ok);

@@ -7,7 +7,9 @@ using validation::validate_object;
 
 namespace {
 using Edits = std::vector<std::pair<std::string, std::string>>;
-FieldErrors rc(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(raycluster_yaml()), e)); }
+FieldErrors rc(const validation::SchemaSet& s, Edits e) {
+  return validate_object(s, patched(yaml1(raycluster_yaml()), e));
+}
 FieldErrors rj(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(rayjob_yaml()), e)); }
 const std::string kW0 = "spec.workerGroupSpecs[0]";
 const std::string kHeadEnv = "spec.headGroupSpec.template.spec.containers[0].env";
@@ -85,8 +87,10 @@ TEST(KubeRayRules, GroupLabels) {
 
 TEST(KubeRayRules, IdleTimeoutSeconds) {
   CFO_REQUIRE_SCHEMAS();
-  EXPECT_TRUE(has(rc(schemas, {{kW0 + ".idleTimeoutSeconds", "60"}}), kW0 + ".idleTimeoutSeconds", "IdleTimeoutSeconds"));
-  auto v2 = rc(schemas, {{kW0 + ".idleTimeoutSeconds", "60"}, {"spec.enableInTreeAutoscaling", "true"},
+  EXPECT_TRUE(
+      has(rc(schemas, {{kW0 + ".idleTimeoutSeconds", "60"}}), kW0 + ".idleTimeoutSeconds", "IdleTimeoutSeconds"));
+  auto v2 = rc(schemas, {{kW0 + ".idleTimeoutSeconds", "60"},
+                         {"spec.enableInTreeAutoscaling", "true"},
                          {"spec.autoscalerOptions.version", "v2"}});
   EXPECT_FALSE(has(v2, kW0 + ".idleTimeoutSeconds", "IdleTimeoutSeconds")) << describe(v2);
   EXPECT_TRUE(has(rc(schemas, {{"spec.autoscalerOptions.idleTimeoutSeconds", "-1"}}),
@@ -97,7 +101,9 @@ TEST(KubeRayRules, WorkerGroupPriority) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = rc(schemas, {{kW0 + ".priority", "5"}});
   EXPECT_TRUE(has(errs, kW0 + ".priority", "WorkerGroupPriority")) << describe(errs);
-  auto ok = rc(schemas, {{kW0 + ".priority", "5"}, {"spec.rayVersion", "\"2.56.0\""}, {"spec.enableInTreeAutoscaling", "true"},
+  auto ok = rc(schemas, {{kW0 + ".priority", "5"},
+                         {"spec.rayVersion", "\"2.56.0\""},
+                         {"spec.enableInTreeAutoscaling", "true"},
                          {"spec.autoscalerOptions.version", "v2"}});
   EXPECT_FALSE(has(ok, kW0 + ".priority", "WorkerGroupPriority")) << describe(ok);
 }
@@ -126,14 +132,16 @@ TEST(KubeRayRules, GcsFaultTolerance) {
 
 TEST(KubeRayRules, AutoscalerRules) {
   CFO_REQUIRE_SCHEMAS();
-  EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}, {kW0 + ".suspend", "true"}}),
-                  kW0 + ".suspend", "WorkerGroupSuspend"));
-  EXPECT_TRUE(has(rc(schemas, {{kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}), kHeadEnv,
-                  "AutoscalerV2Env"));
-  EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}, {"spec.autoscalerOptions.version", "v2"},
+  EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}, {kW0 + ".suspend", "true"}}), kW0 + ".suspend",
+                  "WorkerGroupSuspend"));
+  EXPECT_TRUE(
+      has(rc(schemas, {{kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}), kHeadEnv, "AutoscalerV2Env"));
+  EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"},
+                               {"spec.autoscalerOptions.version", "v2"},
                                {kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}),
                   "spec.autoscalerOptions.version", "AutoscalerVersionConflict"));
-  EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}, {"spec.autoscalerOptions.version", "v2"},
+  EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"},
+                               {"spec.autoscalerOptions.version", "v2"},
                                {kW0 + ".template.spec.restartPolicy", "Always"}}),
                   kW0 + ".template.spec.restartPolicy", "AutoscalerV2RestartPolicy"));
   EXPECT_TRUE(has(rc(schemas, {{"spec.autoscalerOptions.env", "[{name: KUBERAY_GEN_AUTOSCALER_START_CMD, value: x}]"}}),
@@ -143,8 +151,8 @@ TEST(KubeRayRules, AutoscalerRules) {
 TEST(KubeRayRules, AuthRules) {
   CFO_REQUIRE_SCHEMAS();
   EXPECT_TRUE(has(rc(schemas, {{"spec.authOptions.mode", "token"}}), "spec.rayVersion", "AuthRayVersion"));
-  EXPECT_FALSE(has(rc(schemas, {{"spec.authOptions.mode", "token"}, {"spec.rayVersion", "\"2.52.0\""}}), "spec.rayVersion",
-                   "AuthRayVersion"));
+  EXPECT_FALSE(has(rc(schemas, {{"spec.authOptions.mode", "token"}, {"spec.rayVersion", "\"2.52.0\""}}),
+                   "spec.rayVersion", "AuthRayVersion"));
   auto k8s = rc(schemas, {{"spec.authOptions.enableK8sTokenAuth", "true"}});
   EXPECT_TRUE(has(k8s, "spec.authOptions.enableK8sTokenAuth", "K8sTokenAuth")) << describe(k8s);
   auto job = rj(schemas, {{"spec.rayClusterSpec.authOptions", "{mode: token, enableK8sTokenAuth: true}"}});
@@ -186,7 +194,8 @@ TEST(KubeRayRules, EnableIngressIsRejectedByTheCodeFlareOperator) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = rc(schemas, {{"spec.headGroupSpec.enableIngress", "true"}});
   ASSERT_TRUE(has(errs, "spec.headGroupSpec.enableIngress", "EnableIngress")) << describe(errs);
-  EXPECT_EQ(matching(errs, "spec.headGroupSpec.enableIngress", "EnableIngress")[0].source, "codeflare-operator:webhook");
+  EXPECT_EQ(matching(errs, "spec.headGroupSpec.enableIngress", "EnableIngress")[0].source,
+            "codeflare-operator:webhook");
   EXPECT_EQ(error_count(rc(schemas, {{"spec.headGroupSpec.enableIngress", "false"}})), 0u);
 }
 
@@ -209,16 +218,18 @@ TEST(KubeRayRules, RayJobSuspendAndTTL) {
 TEST(KubeRayRules, RayJobClusterSource) {
   CFO_REQUIRE_SCHEMAS();
   EXPECT_TRUE(has(rj(schemas, {{"spec.rayClusterSpec", "~delete"}}), "spec.rayClusterSpec", "ClusterSource"));
-  auto sel = rj(schemas, {{"spec.rayClusterSpec", "~delete"}, {"spec.clusterSelector.team", "a"}, {"spec.suspend", "true"}});
+  auto sel =
+      rj(schemas, {{"spec.rayClusterSpec", "~delete"}, {"spec.clusterSelector.team", "a"}, {"spec.suspend", "true"}});
   EXPECT_TRUE(has(sel, "spec.clusterSelector[ray.io/cluster]", "ClusterSelector")) << describe(sel);
   EXPECT_TRUE(has(sel, "spec.suspend", "ClusterSelector")) << describe(sel);
 }
 
 TEST(KubeRayRules, RayJobSubmissionModes) {
   CFO_REQUIRE_SCHEMAS();
-  EXPECT_TRUE(has(rj(schemas, {{"spec.submissionMode", "InteractiveMode"}, {"spec.backoffLimit", "2"}}), "spec.backoffLimit",
-                  "InteractiveModeBackoff"));
-  auto sidecar = rj(schemas, {{"spec.submissionMode", "SidecarMode"}, {"spec.submitterConfig.backoffLimit", "1"},
+  EXPECT_TRUE(has(rj(schemas, {{"spec.submissionMode", "InteractiveMode"}, {"spec.backoffLimit", "2"}}),
+                  "spec.backoffLimit", "InteractiveModeBackoff"));
+  auto sidecar = rj(schemas, {{"spec.submissionMode", "SidecarMode"},
+                              {"spec.submitterConfig.backoffLimit", "1"},
                               {"spec.rayClusterSpec.headGroupSpec.template.spec.restartPolicy", "Always"}});
   EXPECT_TRUE(has(sidecar, "spec.submitterConfig", "SidecarMode")) << describe(sidecar);
   EXPECT_TRUE(has(sidecar, "spec.rayClusterSpec.headGroupSpec.template.spec.restartPolicy", "SidecarMode"))
@@ -229,7 +240,8 @@ TEST(KubeRayRules, RayJobRuntimeEnvAndDeadlines) {
   CFO_REQUIRE_SCHEMAS();
   EXPECT_TRUE(has(rj(schemas, {{"spec.runtimeEnvYAML", "\"pip: [a\""}}), "spec.runtimeEnvYAML", "RuntimeEnvYAML"));
   EXPECT_TRUE(has(rj(schemas, {{"spec.runtimeEnvYAML", "\"- a\""}}), "spec.runtimeEnvYAML", "RuntimeEnvYAML"));
-  EXPECT_FALSE(has(rj(schemas, {{"spec.runtimeEnvYAML", "\"pip: [requests]\""}}), "spec.runtimeEnvYAML", "RuntimeEnvYAML"));
+  EXPECT_FALSE(
+      has(rj(schemas, {{"spec.runtimeEnvYAML", "\"pip: [requests]\""}}), "spec.runtimeEnvYAML", "RuntimeEnvYAML"));
   EXPECT_TRUE(has(rj(schemas, {{"spec.activeDeadlineSeconds", "0"}}), "spec.activeDeadlineSeconds", "JobDeadlines"));
   EXPECT_TRUE(has(rj(schemas, {{"spec.backoffLimit", "-1"}}), "spec.backoffLimit", "JobDeadlines"));
 }
@@ -238,7 +250,8 @@ TEST(KubeRayRules, RayJobDeletionStrategy) {
   CFO_REQUIRE_SCHEMAS();
   auto shape = rj(schemas, {{"spec.deletionStrategy.onSuccess.policy", "DeleteCluster"}});
   EXPECT_TRUE(has(shape, "spec.deletionStrategy", "DeletionStrategyShape")) << describe(shape);
-  auto none = rj(schemas, {{"spec.deletionStrategy", "{onSuccess: {policy: DeleteNone}, onFailure: {policy: DeleteCluster}}"}});
+  auto none =
+      rj(schemas, {{"spec.deletionStrategy", "{onSuccess: {policy: DeleteNone}, onFailure: {policy: DeleteCluster}}"}});
   EXPECT_TRUE(has(none, "spec.deletionStrategy.onSuccess.policy", "DeletionPolicies")) << describe(none);
   auto rules = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"},
                             {"spec.deletionStrategy.deletionRules",
@@ -247,8 +260,8 @@ TEST(KubeRayRules, RayJobDeletionStrategy) {
                              " {policy: DeleteCluster, condition: {jobStatus: SUCCEEDED}}]"}});
   EXPECT_TRUE(has(rules, "spec.deletionStrategy.deletionRules[2]", "DeletionPolicies")) << describe(rules);
   EXPECT_TRUE(has(rules, "spec.deletionStrategy.deletionRules", "DeletionPolicies")) << describe(rules);
-  auto with_shutdown = rj(schemas, {{"spec.deletionStrategy.deletionRules",
-                                     "[{policy: DeleteCluster, condition: {jobStatus: FAILED}}]"}});
+  auto with_shutdown = rj(
+      schemas, {{"spec.deletionStrategy.deletionRules", "[{policy: DeleteCluster, condition: {jobStatus: FAILED}}]"}});
   EXPECT_TRUE(has(with_shutdown, "spec.shutdownAfterJobFinishes", "DeletionPolicies")) << describe(with_shutdown);
 }
 

@@ -14,8 +14,12 @@ FieldErrors rc(const validation::SchemaSet& s, Edits e, ClusterProfile p = {}) {
   return validate_object(s, patched(yaml1(raycluster_yaml()), e), p);
 }
 FieldErrors rj(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(rayjob_yaml()), e)); }
-FieldErrors cq(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(clusterqueue_yaml()), e)); }
-FieldErrors rf(const validation::SchemaSet& s, Edits e) { return validate_object(s, patched(yaml1(resourceflavor_yaml()), e)); }
+FieldErrors cq(const validation::SchemaSet& s, Edits e) {
+  return validate_object(s, patched(yaml1(clusterqueue_yaml()), e));
+}
+FieldErrors rf(const validation::SchemaSet& s, Edits e) {
+  return validate_object(s, patched(yaml1(resourceflavor_yaml()), e));
+}
 const std::string kF0 = "spec.resourceGroups[0].flavors[0]";
 
 /// A RayCluster with `groups` worker groups named g0, g1, ...
@@ -24,7 +28,8 @@ json::Document with_groups(int groups, Edits extra = {}) {
   const std::string group = json::dump(base["spec"]["workerGroupSpecs"][0]);
   Edits edits;
   for (int i = 1; i < groups; ++i) edits.push_back({"spec.workerGroupSpecs[" + std::to_string(i) + "]", group});
-  for (int i = 0; i < groups; ++i) edits.push_back({"spec.workerGroupSpecs[" + std::to_string(i) + "].groupName", "g" + std::to_string(i)});
+  for (int i = 0; i < groups; ++i)
+    edits.push_back({"spec.workerGroupSpecs[" + std::to_string(i) + "].groupName", "g" + std::to_string(i)});
   edits.insert(edits.end(), extra.begin(), extra.end());
   return patched(base, edits);
 }
@@ -68,7 +73,8 @@ TEST(KueueRules, KueueAutoscaling) {
   auto errs = rc(schemas, {{kQueue, "q"}, {"spec.enableInTreeAutoscaling", "true"}});
   EXPECT_TRUE(has(errs, "spec.enableInTreeAutoscaling", "KueueAutoscaling")) << describe(errs);
   EXPECT_EQ(error_count(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}})), 0u) << "not Kueue-managed";
-  auto elastic = rc(schemas, {{kQueue, "q"}, {"spec.enableInTreeAutoscaling", "true"},
+  auto elastic = rc(schemas, {{kQueue, "q"},
+                              {"spec.enableInTreeAutoscaling", "true"},
                               {"metadata.annotations[kueue.x-k8s.io/elastic-job]", "\"true\""}});
   EXPECT_FALSE(has(elastic, "spec.enableInTreeAutoscaling", "KueueAutoscaling")) << describe(elastic);
 }
@@ -77,14 +83,17 @@ TEST(KueueRules, AutoscalingInsideAQueuedAppWrapperIsAWarning) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = validate_object(schemas, patched(yaml1(appwrapper_yaml()),
                                                {{"spec.components[0].template.spec.enableInTreeAutoscaling", "true"}}));
-  EXPECT_TRUE(has(errs, "spec.components[0].template.spec.enableInTreeAutoscaling", "KueueAutoscaling", Severity::Warning))
+  EXPECT_TRUE(
+      has(errs, "spec.components[0].template.spec.enableInTreeAutoscaling", "KueueAutoscaling", Severity::Warning))
       << describe(errs);
   EXPECT_EQ(error_count(errs), 0u) << describe(errs);
   // With its own queue label the wrapped cluster meets Kueue's RayCluster webhook when it is created.
-  auto own = validate_object(schemas, patched(yaml1(appwrapper_yaml()),
-                                              {{"spec.components[0].template.spec.enableInTreeAutoscaling", "true"},
-                                               {"spec.components[0].template.metadata.labels[kueue.x-k8s.io/queue-name]", "q"}}));
-  EXPECT_TRUE(has(own, "spec.components[0].template.spec.enableInTreeAutoscaling", "KueueAutoscaling")) << describe(own);
+  auto own = validate_object(
+      schemas, patched(yaml1(appwrapper_yaml()),
+                       {{"spec.components[0].template.spec.enableInTreeAutoscaling", "true"},
+                        {"spec.components[0].template.metadata.labels[kueue.x-k8s.io/queue-name]", "q"}}));
+  EXPECT_TRUE(has(own, "spec.components[0].template.spec.enableInTreeAutoscaling", "KueueAutoscaling"))
+      << describe(own);
 }
 
 TEST(KueueRules, MaxPodSetsFollowsTheClusterProfile) {
@@ -109,14 +118,16 @@ TEST(KueueRules, ReservedHeadGroupName) {
 
 TEST(KueueRules, PodSetNames) {
   CFO_REQUIRE_SCHEMAS();
-  auto clash = validate_object(schemas, with_groups(2, {{kQueue, "q"}, {"spec.workerGroupSpecs[0].groupName", "GPU"},
+  auto clash = validate_object(schemas, with_groups(2, {{kQueue, "q"},
+                                                        {"spec.workerGroupSpecs[0].groupName", "GPU"},
                                                         {"spec.workerGroupSpecs[1].groupName", "gpu"}}));
   EXPECT_TRUE(has(clash, "spec.workerGroupSpecs[1].groupName", "PodSetNames")) << describe(clash);
   auto shape = rc(schemas, {{kQueue, "q"}, {"spec.workerGroupSpecs[0].groupName", "gpu_workers"}});
   EXPECT_TRUE(has(shape, "spec.workerGroupSpecs[0].groupName", "PodSetNames")) << describe(shape);
 }
 
-// ---- Kueue-managed RayJob ----------------------------------------------------------------------------------------------
+// ---- Kueue-managed RayJob
+// ----------------------------------------------------------------------------------------------
 
 TEST(KueueRules, KueueShutdownAfterJobFinishes) {
   CFO_REQUIRE_SCHEMAS();
@@ -141,13 +152,15 @@ TEST(KueueRules, RayJobSubmitterCountsAsAPodSet) {
   Edits edits = {{kQueue, "q"}};
   for (int i = 1; i < 7; ++i) {
     edits.push_back({"spec.rayClusterSpec.workerGroupSpecs[" + std::to_string(i) + "]", group});
-    edits.push_back({"spec.rayClusterSpec.workerGroupSpecs[" + std::to_string(i) + "].groupName", "g" + std::to_string(i)});
+    edits.push_back(
+        {"spec.rayClusterSpec.workerGroupSpecs[" + std::to_string(i) + "].groupName", "g" + std::to_string(i)});
   }
   auto errs = validate_object(schemas, patched(base, edits));
   ASSERT_TRUE(has(errs, "spec.rayClusterSpec.workerGroupSpecs", "MaxPodSets")) << describe(errs);
   EXPECT_EQ(matching(errs, "spec.rayClusterSpec.workerGroupSpecs", "MaxPodSets")[0].source, "kueue:workload");
   edits.push_back({"spec.submissionMode", "HTTPMode"});
-  EXPECT_FALSE(has(validate_object(schemas, patched(base, edits)), "spec.rayClusterSpec.workerGroupSpecs", "MaxPodSets"));
+  EXPECT_FALSE(
+      has(validate_object(schemas, patched(base, edits)), "spec.rayClusterSpec.workerGroupSpecs", "MaxPodSets"));
 }
 
 TEST(KueueRules, SubmitterGroupName) {
@@ -212,17 +225,20 @@ TEST(KueueRules, AdmissionCheckFlavors) {
       << describe(errs);
 }
 
-// ---- ResourceFlavor, LocalQueue, WorkloadPriorityClass -------------------------------------------------------------------
+// ---- ResourceFlavor, LocalQueue, WorkloadPriorityClass
+// -------------------------------------------------------------------
 
 TEST(KueueRules, ResourceFlavorRules) {
   CFO_REQUIRE_SCHEMAS();
   EXPECT_TRUE(has(rf(schemas, {{"spec.nodeLabels[bad key]", "x"}}), "spec.nodeLabels[bad key]", "LabelKey"));
-  auto taints = rf(schemas, {{"spec.nodeTaints", "[{key: gpu, value: a, effect: NoSchedule}, {key: gpu, value: b, effect: NoSchedule},"
-                                                 " {key: x, effect: Sometimes}]"}});
+  auto taints = rf(schemas, {{"spec.nodeTaints",
+                              "[{key: gpu, value: a, effect: NoSchedule}, {key: gpu, value: b, effect: NoSchedule},"
+                              " {key: x, effect: Sometimes}]"}});
   EXPECT_TRUE(has(taints, "spec.nodeTaints[1]", "NodeTaints")) << describe(taints);
   EXPECT_TRUE(has(taints, "spec.nodeTaints[2].effect", "NodeTaints")) << describe(taints);
-  auto tol = rf(schemas, {{"spec.tolerations", "[{operator: Equal, value: x}, {key: a, operator: Exists, value: y},"
-                                               " {key: b, tolerationSeconds: 5, effect: NoSchedule}]"}});
+  auto tol = rf(schemas, {{"spec.tolerations",
+                           "[{operator: Equal, value: x}, {key: a, operator: Exists, value: y},"
+                           " {key: b, tolerationSeconds: 5, effect: NoSchedule}]"}});
   EXPECT_TRUE(has(tol, "spec.tolerations[0].operator", "Tolerations")) << describe(tol);
   EXPECT_TRUE(has(tol, "spec.tolerations[1].value", "Tolerations")) << describe(tol);
   EXPECT_TRUE(has(tol, "spec.tolerations[2].effect", "Tolerations")) << describe(tol);
@@ -244,15 +260,16 @@ TEST(KueueRules, LocalQueueAndPriorityClassNames) {
   EXPECT_TRUE(has(no_value, "value", "schema:required")) << describe(no_value);
 }
 
-// ---- closed sets ------------------------------------------------------------------------------------------------------
+// ---- closed sets
+// ------------------------------------------------------------------------------------------------------
 
 TEST(KueueRules, ReferencesWithinAClosedSet) {
   CFO_REQUIRE_SCHEMAS();
   auto flavor = yaml1(resourceflavor_yaml());
   auto queue = yaml1(clusterqueue_yaml());
   auto local = yaml1(localqueue_yaml());
-  auto cluster = patched(yaml1(raycluster_yaml()), {{kQueue, "team-a-queue"},
-                                                    {"metadata.labels[kueue.x-k8s.io/priority-class]", "high"}});
+  auto cluster = patched(yaml1(raycluster_yaml()),
+                         {{kQueue, "team-a-queue"}, {"metadata.labels[kueue.x-k8s.io/priority-class]", "high"}});
   auto ok = validate_set(schemas, {&flavor, &queue, &local, &cluster});
   ASSERT_EQ(ok.size(), 4u);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(error_count(ok[i]), 0u) << describe(ok[i]);
@@ -282,9 +299,11 @@ TEST(KueueRules, ResourceGroupLimitsAndFairSharingWeight) {
   covered += "]";
   resources += "]";
   std::string flavors = "[";
-  for (int f = 0; f < 33; ++f) flavors += (f ? ", " : "") + std::string("{name: f") + std::to_string(f) + ", resources: " + resources + "}";
+  for (int f = 0; f < 33; ++f)
+    flavors += (f ? ", " : "") + std::string("{name: f") + std::to_string(f) + ", resources: " + resources + "}";
   flavors += "]";
-  auto errs = cq(schemas, {{"spec.resourceGroups[0].coveredResources", covered}, {"spec.resourceGroups[0].flavors", flavors}});
+  auto errs =
+      cq(schemas, {{"spec.resourceGroups[0].coveredResources", covered}, {"spec.resourceGroups[0].flavors", flavors}});
   EXPECT_TRUE(has(errs, "spec.resourceGroups[0]", "ResourceGroupLimits")) << describe(errs);
   auto weight = cq(schemas, {{"spec.fairSharing.weight", "\"-1\""}});
   EXPECT_TRUE(has(weight, "spec.fairSharing.weight", "FairSharingWeight")) << describe(weight);

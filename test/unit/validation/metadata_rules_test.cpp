@@ -29,11 +29,11 @@ TEST(MetadataRules, DNS1123SubdomainName) {
 
 TEST(MetadataRules, GenerateName) {
   CFO_REQUIRE_SCHEMAS();
-  auto ok = validate_object(schemas, patched(yaml1(localqueue_yaml()), {{"metadata.name", "~delete"},
-                                                                         {"metadata.generateName", "queue-"}}));
+  auto ok = validate_object(
+      schemas, patched(yaml1(localqueue_yaml()), {{"metadata.name", "~delete"}, {"metadata.generateName", "queue-"}}));
   EXPECT_EQ(error_count(ok), 0u) << describe(ok);
-  auto errs = validate_object(schemas, patched(yaml1(localqueue_yaml()), {{"metadata.name", "~delete"},
-                                                                           {"metadata.generateName", "Queue_"}}));
+  auto errs = validate_object(
+      schemas, patched(yaml1(localqueue_yaml()), {{"metadata.name", "~delete"}, {"metadata.generateName", "Queue_"}}));
   EXPECT_TRUE(has(errs, "metadata.generateName", "GenerateName")) << describe(errs);
 }
 
@@ -52,9 +52,9 @@ TEST(MetadataRules, ClusterScopedNamespaceIsAWarning) {
 
 TEST(MetadataRules, LabelKeyAndValue) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = validate_object(schemas, patched(yaml1(localqueue_yaml()),
-                                               {{"metadata.labels[bad key!]", "x"},
-                                                {"metadata.labels.long", std::string(64, 'a')}}));
+  auto errs = validate_object(
+      schemas, patched(yaml1(localqueue_yaml()),
+                       {{"metadata.labels[bad key!]", "x"}, {"metadata.labels.long", std::string(64, 'a')}}));
   EXPECT_TRUE(has(errs, "metadata.labels[bad key!]", "LabelKey")) << describe(errs);
   EXPECT_TRUE(has(errs, "metadata.labels.long", "LabelValue")) << describe(errs);
 }
@@ -63,16 +63,16 @@ TEST(MetadataRules, AnnotationKeyAndTotalSize) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = validate_object(schemas, patched(yaml1(localqueue_yaml()), {{"metadata.annotations[-bad]", "x"}}));
   EXPECT_TRUE(has(errs, "metadata.annotations.-bad", "AnnotationKey")) << describe(errs);
-  auto big = validate_object(schemas, patched(yaml1(localqueue_yaml()),
-                                              {{"metadata.annotations.a", std::string(140 * 1024, 'x')},
-                                               {"metadata.annotations.b", std::string(140 * 1024, 'y')}}));
+  auto big = validate_object(
+      schemas, patched(yaml1(localqueue_yaml()), {{"metadata.annotations.a", std::string(140 * 1024, 'x')},
+                                                  {"metadata.annotations.b", std::string(140 * 1024, 'y')}}));
   EXPECT_TRUE(has(big, "metadata.annotations", "AnnotationsTotalSize")) << describe(big);
 }
 
 TEST(MetadataRules, ObjectMetaShape) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = validate_object(schemas, patched(yaml1(localqueue_yaml()),
-                                               {{"metadata.nmae", "x"}, {"metadata.labels.n", "1"}}));
+  auto errs =
+      validate_object(schemas, patched(yaml1(localqueue_yaml()), {{"metadata.nmae", "x"}, {"metadata.labels.n", "1"}}));
   EXPECT_TRUE(has(errs, "metadata.nmae", "schema:unknownField")) << describe(errs);
   EXPECT_TRUE(has(errs, "metadata.labels.n", "schema:type")) << describe(errs);
   auto not_map = validate_object(schemas, patched(yaml1(localqueue_yaml()), {{"metadata", "[1]"}}));
@@ -81,28 +81,30 @@ TEST(MetadataRules, ObjectMetaShape) {
 
 TEST(MetadataRules, EmbeddedResourceTypeMeta) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = validate_object(schemas, patched(yaml1(appwrapper_yaml()), {{"spec.components[0].template.kind", "~delete"}}));
+  auto errs =
+      validate_object(schemas, patched(yaml1(appwrapper_yaml()), {{"spec.components[0].template.kind", "~delete"}}));
   EXPECT_TRUE(has(errs, "spec.components[0].template.kind", "EmbeddedKind")) << describe(errs);
-  auto av = validate_object(schemas, patched(yaml1(appwrapper_yaml()),
-                                             {{"spec.components[0].template.apiVersion", "a/b/c"}}));
+  auto av = validate_object(schemas,
+                            patched(yaml1(appwrapper_yaml()), {{"spec.components[0].template.apiVersion", "a/b/c"}}));
   EXPECT_TRUE(has(av, "spec.components[0].template.apiVersion", "EmbeddedAPIVersion")) << describe(av);
 }
 
 TEST(MetadataRules, LabelSelector) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = validate_object(schemas, patched(yaml1(clusterqueue_yaml()),
-                                               {{"spec.namespaceSelector", "{matchExpressions: [{key: team, operator: Maybe}]}"}}));
+  auto errs = validate_object(
+      schemas, patched(yaml1(clusterqueue_yaml()),
+                       {{"spec.namespaceSelector", "{matchExpressions: [{key: team, operator: Maybe}]}"}}));
   EXPECT_TRUE(has(errs, "spec.namespaceSelector.matchExpressions[0].operator", "LabelSelector")) << describe(errs);
-  auto in = validate_object(schemas, patched(yaml1(clusterqueue_yaml()),
-                                             {{"spec.namespaceSelector", "{matchExpressions: [{key: team, operator: In}]}"}}));
+  auto in = validate_object(schemas,
+                            patched(yaml1(clusterqueue_yaml()),
+                                    {{"spec.namespaceSelector", "{matchExpressions: [{key: team, operator: In}]}"}}));
   EXPECT_TRUE(has(in, "spec.namespaceSelector.matchExpressions[0].values", "LabelSelector")) << describe(in);
 }
 
 TEST(MetadataRules, FindingsAreInDocumentOrder) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = validate_object(schemas, patched(yaml1(raycluster_yaml()),
-                                               {{"spec.workerGroupSpecs[0].minReplicas", "5"},
-                                                {"metadata.name", "1-bad"}}));
+  auto errs = validate_object(schemas, patched(yaml1(raycluster_yaml()), {{"spec.workerGroupSpecs[0].minReplicas", "5"},
+                                                                          {"metadata.name", "1-bad"}}));
   ASSERT_GE(errs.size(), 2u) << describe(errs);
   EXPECT_EQ(errs.front().path, "metadata.name") << describe(errs);
 }

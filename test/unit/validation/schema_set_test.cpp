@@ -300,8 +300,9 @@ TEST(SchemaSetUpstream, ValidRayClusterHasNoFindings) {
 
 TEST(SchemaSetUpstream, UnknownFieldsAtTopLevelAndInsideAContainer) {
   CFO_REQUIRE_SCHEMAS();
-  auto doc = patched(yaml1(raycluster_yaml()), {{"extraTop", "1"},
-                                                {"spec.workerGroupSpecs[0].template.spec.containers[0].imagePullPolicyy", "Always"}});
+  auto doc =
+      patched(yaml1(raycluster_yaml()),
+              {{"extraTop", "1"}, {"spec.workerGroupSpecs[0].template.spec.containers[0].imagePullPolicyy", "Always"}});
   auto errs = schemas.validate(doc);
   EXPECT_TRUE(has(errs, "extraTop", "schema:unknownField")) << describe(errs);
   EXPECT_TRUE(has(errs, "spec.workerGroupSpecs[0].template.spec.containers[0].imagePullPolicyy", "schema:unknownField"))
@@ -335,10 +336,12 @@ TEST(SchemaSetUpstream, QuantityPatternIsChecked) {
 
 TEST(SchemaSetUpstream, DuplicateContainerPortIsADuplicate) {
   CFO_REQUIRE_SCHEMAS();
-  auto doc = patched(yaml1(raycluster_yaml()),
-                     {{"spec.headGroupSpec.template.spec.containers[0].ports[1]", "{containerPort: 6379, protocol: TCP}"}});
+  auto doc =
+      patched(yaml1(raycluster_yaml()),
+              {{"spec.headGroupSpec.template.spec.containers[0].ports[1]", "{containerPort: 6379, protocol: TCP}"}});
   auto errs = schemas.validate(doc);
-  EXPECT_TRUE(has(errs, "spec.headGroupSpec.template.spec.containers[0].ports[1]", "schema:duplicate")) << describe(errs);
+  EXPECT_TRUE(has(errs, "spec.headGroupSpec.template.spec.containers[0].ports[1]", "schema:duplicate"))
+      << describe(errs);
 }
 
 TEST(SchemaSetUpstream, HugeStringDoesNotCrashThePatternCheck) {
@@ -359,7 +362,8 @@ TEST(SchemaSetUpstream, PodSpecStrictDecoding) {
   ASSERT_EQ(errs.size(), 1u) << describe(errs);
   EXPECT_EQ(errs[0].path, "containers[0].imagePullPolicyy");
   EXPECT_EQ(errs[0].source, "core/v1:PodSpec");
-  EXPECT_TRUE(has(schemas.validate_pod_spec(yaml1("containers: [{image: x}]")), "containers[0].name", "schema:required"));
+  EXPECT_TRUE(
+      has(schemas.validate_pod_spec(yaml1("containers: [{image: x}]")), "containers[0].name", "schema:required"));
 }
 
 TEST(SchemaSetUpstream, ConcurrentValidationIsSafe) {

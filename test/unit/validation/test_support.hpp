@@ -54,7 +54,7 @@ const char* localqueue_yaml();
 }  // namespace cfo::test
 
 /// Skips the test when UPSTREAM_CRDS is unset; otherwise binds `schemas` (const SchemaSet&).
-#define CFO_REQUIRE_SCHEMAS()                                                        \
+#define CFO_REQUIRE_SCHEMAS()                                                            \
   const ::cfo::validation::SchemaSet* cfo_schemas_ptr = ::cfo::test::upstream_schemas(); \
-  if (!cfo_schemas_ptr) GTEST_SKIP() << "UPSTREAM_CRDS is not set; skipping";         \
+  if (!cfo_schemas_ptr) GTEST_SKIP() << "UPSTREAM_CRDS is not set; skipping";            \
   const ::cfo::validation::SchemaSet& schemas = *cfo_schemas_ptr

@@ -37,7 +37,8 @@ std::string header(const fs::path& file, const std::string& key) {
 }
 
 bool path_matches(const std::string& found, const std::string& expected) {
-  return found == expected || (found.starts_with(expected) && (found[expected.size()] == '.' || found[expected.size()] == '['));
+  return found == expected ||
+         (found.starts_with(expected) && (found[expected.size()] == '.' || found[expected.size()] == '['));
 }
 
 struct FileVerdict {
@@ -58,7 +59,8 @@ FileVerdict judge(const validation::SchemaSet& schemas, const fs::path& file) {
 
 std::string describe_all(const FileVerdict& v) {
   std::string s;
-  for (std::size_t i = 0; i < v.findings.size(); ++i) s += "document " + std::to_string(i + 1) + ":\n" + describe(v.findings[i]);
+  for (std::size_t i = 0; i < v.findings.size(); ++i)
+    s += "document " + std::to_string(i + 1) + ":\n" + describe(v.findings[i]);
   return s;
 }
 
@@ -102,8 +104,8 @@ TEST(PublicBugCases, NamedCases) {
     const char* rule;
   };
   const Expect cases[] = {
-      {"aw-wrapped-raycluster-bad-type.yaml", 0, "spec.components[0].template.spec.headGroupSpec.rayStartParams.num-cpus",
-       "schema:type"},
+      {"aw-wrapped-raycluster-bad-type.yaml", 0,
+       "spec.components[0].template.spec.headGroupSpec.rayStartParams.num-cpus", "schema:type"},
       {"cq-resources-count-mismatch.yaml", 0, "spec.resourceGroups[0].flavors[0].resources", "FlavorResourceCount"},
       {"lq-missing-clusterqueue.yaml", 2, "spec.clusterQueue", "LocalQueueClusterQueueExists"},
       {"rc-duplicate-groupname.yaml", 0, "spec.workerGroupSpecs[1].groupName", "UniqueGroupName"},
@@ -139,7 +141,8 @@ TEST(UpstreamSamples, KnownKindsHaveNoErrors) {
       const auto kind = json::get_string(v.docs[i], "kind").value_or("");
       if (!schemas.has(av, kind)) continue;
       ++judged;
-      EXPECT_EQ(error_count(v.findings[i]), 0u) << "document " << i + 1 << " (" << kind << ")\n" << describe(v.findings[i]);
+      EXPECT_EQ(error_count(v.findings[i]), 0u) << "document " << i + 1 << " (" << kind << ")\n"
+                                                << describe(v.findings[i]);
     }
   }
   EXPECT_GE(judged, 10u);

@@ -9,7 +9,9 @@ using namespace cfo::workload;
 using namespace cfo::workload::test;
 
 namespace {
-std::string s(const json::Value& v) { return v.IsString() ? v.GetString() : "<" + std::string(json::type_name(v)) + ">"; }
+std::string s(const json::Value& v) {
+  return v.IsString() ? v.GetString() : "<" + std::string(json::type_name(v)) + ">";
+}
 
 json::Document build(const json::Document& workload, const std::optional<std::string>& default_queue = std::nullopt) {
   auto p = parse_workload(workload);
@@ -72,7 +74,8 @@ TEST(BuildRayCluster, SpecFollowsTheSdk) {
   EXPECT_EQ(s(at(c, {"imagePullPolicy"})), "Always");
   const auto& ports = at(c, {"ports"});
   ASSERT_EQ(ports.Size(), 4u);
-  std::vector<std::pair<std::string, int>> want = {{"gcs", 6379}, {"dashboard", 8265}, {"client", 10001}, {"metrics", 8080}};
+  std::vector<std::pair<std::string, int>> want = {
+      {"gcs", 6379}, {"dashboard", 8265}, {"client", 10001}, {"metrics", 8080}};
   for (rapidjson::SizeType i = 0; i < 4; ++i) {
     EXPECT_EQ(s(at(ports, {static_cast<int>(i), "name"})), want[i].first);
     EXPECT_EQ(at(ports, {static_cast<int>(i), "containerPort"}).GetInt(), want[i].second);
@@ -138,7 +141,8 @@ TEST(BuildRayCluster, MultiGroupSamplePassesUserFragmentsThrough) {
   EXPECT_EQ(s(at(groups, {1, "rayStartParams", "num-gpus"})), "0");
   EXPECT_EQ(s(at(groups, {1, "template", "spec", "containers", 0, "resources", "requests", "google.com/tpu"})), "2");
   EXPECT_EQ(s(at(groups, {1, "template", "spec", "containers", 0, "resources", "limits", "google.com/tpu"})), "2");
-  for (const auto* pod : {&at(rc, {"spec", "headGroupSpec", "template", "spec"}), &at(groups, {1, "template", "spec"})}) {
+  for (const auto* pod :
+       {&at(rc, {"spec", "headGroupSpec", "template", "spec"}), &at(groups, {1, "template", "spec"})}) {
     EXPECT_EQ(s(at(*pod, {"volumes", 0, "name"})), "datasets");
     EXPECT_EQ(s(at(*pod, {"volumes", 0, "persistentVolumeClaim", "claimName"})), "datasets");
     EXPECT_EQ(s(at(*pod, {"imagePullSecrets", 0, "name"})), "regcred");

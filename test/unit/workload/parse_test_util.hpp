@@ -10,8 +10,9 @@ namespace cfo::workload::test {
 
 /// Parses a workload named `name` in namespace "team-a" whose spec is the YAML (flow or block) `spec`.
 inline ParsedWorkload parse_spec(const std::string& spec, const std::string& name = "demo") {
-  json::Document d = yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: " +
-                              name + "\nspec: " + spec + "\n");
+  json::Document d =
+      yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: " + name +
+               "\nspec: " + spec + "\n");
   set_identity(d);
   return parse_workload(d);
 }

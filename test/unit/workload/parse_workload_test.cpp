@@ -76,8 +76,9 @@ TEST(ParseWorkload, DefaultGroupNameIsCutToALabel) {
 }
 
 TEST(ParseWorkload, OneSidedCpuAndMemoryKeepRequestsWithinLimits) {
-  auto p = parse_spec("{head: {resources: {limits: {cpu: 500m}}}, "
-                      "workerGroups: [{name: w, resources: {requests: {cpu: 4, memory: 10G}}}]}");
+  auto p = parse_spec(
+      "{head: {resources: {limits: {cpu: 500m}}}, "
+      "workerGroups: [{name: w, resources: {requests: {cpu: 4, memory: 10G}}}]}");
   ASSERT_TRUE(p.ok()) << dump(p.errors);
   const auto& h = p.workload.spec.head.resources;
   EXPECT_EQ(q(h.requests, "cpu"), "500m");
@@ -98,7 +99,8 @@ TEST(ParseWorkload, ExtendedResourceGivenOnOneSideIsInBoth) {
 }
 
 TEST(ParseWorkload, ReplicaBoundsDefaultToReplicas) {
-  auto p = parse_spec("{workerGroups: [{name: w, replicas: 3}, {name: v, replicas: 2, minReplicas: 0, maxReplicas: 5}]}");
+  auto p =
+      parse_spec("{workerGroups: [{name: w, replicas: 3}, {name: v, replicas: 2, minReplicas: 0, maxReplicas: 5}]}");
   ASSERT_TRUE(p.ok()) << dump(p.errors);
   const auto& g = p.workload.spec.worker_groups;
   EXPECT_EQ(g[0].min_replicas, 3);
@@ -172,7 +174,8 @@ TEST(ParseWorkloadChecks, ExtendedResourceIsWhole) {
 
 TEST(ParseWorkloadChecks, ExtendedResourceRequestsEqualLimits) {
   expect_error(
-      parse_spec("{workerGroups: [{name: w, resources: {requests: {nvidia.com/gpu: 1}, limits: {nvidia.com/gpu: 2}}}]}"),
+      parse_spec(
+          "{workerGroups: [{name: w, resources: {requests: {nvidia.com/gpu: 1}, limits: {nvidia.com/gpu: 2}}}]}"),
       "spec.workerGroups[0].resources.requests[nvidia.com/gpu]", "ExtendedResourceRequestsEqualLimits");
 }
 
@@ -251,8 +254,9 @@ TEST(ParseWorkloadChecks, MissingMetadata) {
 }
 
 TEST(ParseWorkloadWarnings, BareMemoryNumberAndImageVersionMismatch) {
-  auto p = parse_spec("{rayVersion: '2.52.1', image: 'rayproject/ray:2.46.0', "
-                      "workerGroups: [{name: w, resources: {requests: {memory: 8}, limits: {memory: 8G}}}]}");
+  auto p = parse_spec(
+      "{rayVersion: '2.52.1', image: 'rayproject/ray:2.46.0', "
+      "workerGroups: [{name: w, resources: {requests: {memory: 8}, limits: {memory: 8G}}}]}");
   EXPECT_TRUE(p.ok()) << dump(p.errors);
   const FieldError* mem = finding(p.errors, "spec.workerGroups[0].resources.requests.memory", "MemoryUnits");
   ASSERT_NE(mem, nullptr) << dump(p.errors);
@@ -270,7 +274,6 @@ TEST(ParseWorkloadChecks, GarbageNeverCrashes) {
         "{workerGroups: [{name: w, replicas: 99999999999}]}"}) {
     auto p = parse_spec(spec);
     EXPECT_FALSE(p.ok() && std::string(spec) != "null") << spec;
-    for (const auto& e : p.errors)
-      EXPECT_TRUE(e.path.starts_with("spec")) << spec << ": " << e.path;
+    for (const auto& e : p.errors) EXPECT_TRUE(e.path.starts_with("spec")) << spec << ": " << e.path;
   }
 }

@@ -45,6 +45,7 @@ TEST(ResourceMapping, ResourcesStringIsQuotedAsTheSdkQuotesIt) {
   EXPECT_EQ(resources_param(list({{"cpu", "1"}, {"nvidia.com/gpu", "1"}})), "\"{}\"");
   // The value is "{\"TPU\": 2}" wrapped in literal double quotes.
   EXPECT_EQ(resources_param(list({{"google.com/tpu", "2"}})), R"("{\"TPU\": 2}")");
-  EXPECT_EQ(resources_param(list({{"huawei.com/Ascend910", "1"}, {"google.com/tpu", "2"}, {"huawei.com/Ascend310", "3"}})),
-            R"("{\"NPU\": 4, \"TPU\": 2}")");
+  EXPECT_EQ(
+      resources_param(list({{"huawei.com/Ascend910", "1"}, {"google.com/tpu", "2"}, {"huawei.com/Ascend310", "3"}})),
+      R"("{\"NPU\": 4, \"TPU\": 2}")");
 }

@@ -80,8 +80,8 @@ TEST(Samples, OurCrdRejectsTheInvalidInputsASchemaCanCatch) {
   auto crd = yaml_doc(read_text(source_dir() + "/crds/codeflare.dev_codeflareworkloads.yaml"));
   validation::SchemaSet ours;
   ASSERT_TRUE(ours.add_crd(crd).has_value());
-  for (const char* f : {"unknown-field.yaml", "bad-memory-quantity.yaml", "group-name-not-dns1123.yaml",
-                        "name-too-long.yaml"}) {
+  for (const char* f :
+       {"unknown-field.yaml", "bad-memory-quantity.yaml", "group-name-not-dns1123.yaml", "name-too-long.yaml"}) {
     json::Document d = yaml_doc(read_text(source_dir() + "/test/invalid/" + f));
     EXPECT_TRUE(has_errors(ours.validate(d))) << f;
   }

@@ -42,7 +42,7 @@ const json::Value& at(const json::Value& v, std::initializer_list<Step> path);
 }  // namespace cfo::workload::test
 
 /// Skips the test unless UPSTREAM_CRDS is set, and binds `schemas` to the loaded SchemaSet.
-#define CFO_REQUIRE_SCHEMAS(schemas)                                                                        \
-  const ::cfo::validation::SchemaSet* schemas##_ptr = ::cfo::workload::test::upstream_schemas();           \
-  if (!schemas##_ptr) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRD schemas are needed";     \
+#define CFO_REQUIRE_SCHEMAS(schemas)                                                                   \
+  const ::cfo::validation::SchemaSet* schemas##_ptr = ::cfo::workload::test::upstream_schemas();       \
+  if (!schemas##_ptr) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRD schemas are needed"; \
   const ::cfo::validation::SchemaSet& schemas = *schemas##_ptr
