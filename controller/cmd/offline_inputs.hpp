@@ -11,6 +11,12 @@
 
 namespace cfo::cmd {
 
+/// Upper bound accepted for --kueue-max-podsets (Kueue itself allows at most 18 today).
+inline constexpr long kMaxPodSetsFlagLimit = 1000;
+
+/// True when `doc` is a CodeFlareWorkload of the version this operator serves (codeflare.dev/v1alpha1).
+bool is_workload(const json::Value& doc);
+
 /// The loaded inputs of an offline command.
 struct OfflineInputs {
   validation::SchemaSet schemas;

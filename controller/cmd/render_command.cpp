@@ -49,10 +49,9 @@ int render_command(int argc, char** argv, int first) {
   int exit_code = 0;
   bool first_doc = true;
   for (auto& in : loaded->docs) {
-    auto kind = json::get_string(in.doc, "kind");
-    if (!kind || *kind != "CodeFlareWorkload") {
-      std::cerr << in.file << ": document " << in.index << " is a " << kind.value_or("document without kind")
-                << ", not a CodeFlareWorkload; skipped\n";
+    if (!is_workload(in.doc)) {
+      std::cerr << in.file << ": document " << in.index << " (" << describe_object(in)
+                << ") is not a codeflare.dev/v1alpha1 CodeFlareWorkload; skipped\n";
       continue;
     }
     ensure_namespace(in.doc, ns);

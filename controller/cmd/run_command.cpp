@@ -12,6 +12,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/crd_schemas.hpp"
 #include "cmd/workload_controller.hpp"
+#include "core/names.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/event_recorder.hpp"
 #include "runtime/informer.hpp"
@@ -113,7 +114,7 @@ int run_command(int argc, char** argv, int first) {
   spdlog::set_level(level);
   auto workers = args->integer("max-concurrent-reconciles", 1);
   auto max_podsets = args->integer("kueue-max-podsets", 8);
-  if (!workers || !max_podsets || *workers < 1) {
+  if (!workers || !max_podsets || *workers < 1 || *max_podsets < 1 || *max_podsets > 1000) {
     std::cerr << "run: "
               << (!workers       ? workers.error().message
                   : !max_podsets ? max_podsets.error().message
@@ -163,6 +164,11 @@ int run_command(int argc, char** argv, int first) {
   spdlog::info("Kueue LocalQueue API: {}", opts.kueue_version.empty() ? "not served" : opts.kueue_version);
 
   std::vector<std::string> namespaces = args->all("namespace");
+  for (const auto& ns : namespaces)
+    if (auto errs = names::dns1123_label(ns); !errs.empty()) {
+      spdlog::error("--namespace \"{}\": {}", ns, errs.front());
+      return 2;
+    }
   if (namespaces.empty()) namespaces.push_back("");
 
   const std::string child_selector = kWorkloadLabel;  // children carry the label; any value

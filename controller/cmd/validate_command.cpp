@@ -62,11 +62,10 @@ int validate_command(int argc, char** argv, int first) {
     std::vector<const json::Value*> set;
     std::vector<std::size_t> set_index;
     for (std::size_t i = begin; i < end; ++i) {
-      auto kind = json::get_string(inputs[i].doc, "kind");
       auto api_version = json::get_string(inputs[i].doc, "apiVersion").value_or("");
       if (api_version.rfind("kustomize.config.k8s.io/", 0) == 0) continue;  // build configuration, not an object
       ++judged_count;
-      if (kind && *kind == "CodeFlareWorkload") {
+      if (is_workload(inputs[i].doc)) {
         ensure_namespace(inputs[i].doc, args->get("namespace", "default"));
         workload::ClusterFacts facts;
         facts.profile = profile;

@@ -31,6 +31,30 @@ const client::ResourceType* type_of(const json::Value& obj) {
   return nullptr;
 }
 
+// Re-check a child held by someone else this often (it may be deleted or handed over).
+constexpr int64_t kConflictRecheckMs = 30000;
+
+// True when `obj` has a controller owner reference to the CodeFlareWorkload with this uid.
+bool controlled_by(const json::Value& obj, const std::string& uid) {
+  const json::Value* refs = json::find_path(obj, "metadata.ownerReferences");
+  if (!refs || !refs->IsArray() || uid.empty()) return false;
+  for (const auto& r : refs->GetArray())
+    if (json::get_bool(r, "controller").value_or(false) && json::get_string(r, "kind") == "CodeFlareWorkload" &&
+        json::get_string(r, "uid") == uid)
+      return true;
+  return false;
+}
+
+// Sets Ready=False with `reason` in a status object (the condition keeps its transition time when already False).
+void mark_not_ready(json::Document& status, const std::string& reason, const std::string& message, int64_t generation) {
+  auto& a = status.GetAllocator();
+  if (!status.IsObject()) status.SetObject();
+  const json::Value* current = json::find(status, "conditions");
+  auto conditions = current ? conditions_from_json(*current) : std::vector<Condition>{};
+  set_condition(conditions, Condition{"Ready", "False", generation, "", reason, message}, now_rfc3339());
+  json::set(status, "conditions", conditions_to_json(conditions, a), a);
+}
+
 bool iequals(const std::string& a, const std::string& b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
@@ -52,6 +76,21 @@ WorkloadController::WorkloadController(client::RestClient& client, std::shared_p
 
 // The LocalQueue annotated kueue.x-k8s.io/default-queue: "true" (compared without case, as the CodeFlare SDK does).
 // 403/404 (Kueue absent or not allowed) mean "no default queue", as in the SDK's get_default_kueue_name.
+// Who holds the child, when it exists and is not controlled by this workload: "is controlled by <Kind> <name>" or
+// "has no controller"; empty when it is absent or ours. Errors other than 404 count as absent (apply reports them).
+std::string WorkloadController::foreign_owner(const client::ResourceType& type, const std::string& ns,
+                                              const std::string& name, const std::string& uid) {
+  auto current = client_.get_json(type.object_path(ns, name));
+  if (!current || controlled_by(*current, uid)) return {};
+  const json::Value* refs = json::find_path(*current, "metadata.ownerReferences");
+  if (refs && refs->IsArray())
+    for (const auto& r : refs->GetArray())
+      if (json::get_bool(r, "controller").value_or(false))
+        return "is controlled by " + json::get_string(r, "kind").value_or("?") + " " +
+               json::get_string(r, "name").value_or("?");
+  return "has no controller";
+}
+
 std::optional<std::string> WorkloadController::default_local_queue(const std::string& ns, std::string& error) {
   if (opts_.kueue_version.empty()) return std::nullopt;
   client::ResourceType lq{"kueue.x-k8s.io", opts_.kueue_version, "localqueues", true};
@@ -99,28 +138,59 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   auto outcome = workload::reconcile(*wl, observed, facts, *schemas_, now_rfc3339());
 
   // Children first: the status then reports what was actually applied.
-  std::string apply_error;
+  const std::string uid = json::get_string((*wl)["metadata"], "uid").value_or("");
+  std::string apply_error, conflict;
   if (outcome.valid) {
     for (const auto& obj : outcome.desired) {
       const client::ResourceType* t = type_of(obj);
+      const std::string kind = json::get_string(obj, "kind").value_or("?");
       auto child_name = json::get_string(obj["metadata"], "name").value_or(name);
       if (!t) {
-        apply_error = "no resource type known for kind " + json::get_string(obj, "kind").value_or("?");
+        apply_error = "no resource type known for kind " + kind;
+        break;
+      }
+      if (auto owner = foreign_owner(*t, ns, child_name, uid); !owner.empty()) {
+        conflict = kind + " " + child_name + " already exists and " + owner +
+                   "; the workload does not take it over (delete it or rename the workload)";
         break;
       }
       client::WriteOptions wo;
       wo.field_manager = opts_.field_manager;
       auto applied = client_.apply(t->object_path(ns, child_name), obj, wo);
       if (!applied) {
-        apply_error = json::get_string(obj, "kind").value_or("") + " " + child_name + ": " + applied.error().message;
+        apply_error = kind + " " + child_name + ": " + applied.error().message;
         break;
       }
-      spdlog::debug("{}: applied {} {}", key, json::get_string(obj, "kind").value_or(""), child_name);
+      spdlog::debug("{}: applied {} {}", key, kind, child_name);
     }
+    // A child of the other kind left from before spec.appWrapper changed is ours to remove.
+    if (apply_error.empty() && conflict.empty()) {
+      bool wrapped = !outcome.desired.empty() && type_of(outcome.desired.front()) == &types::kAppWrapper;
+      const auto& stale_type = wrapped ? types::kRayCluster : types::kAppWrapper;
+      auto stale = wrapped ? rc : aw;
+      if (stale && controlled_by(*stale, uid)) {
+        auto removed = client_.remove(stale_type.object_path(ns, name));
+        if (!removed)
+          apply_error = "removing the " + std::string(wrapped ? "RayCluster" : "AppWrapper") +
+                        " left from before: " + removed.error().message;
+        else
+          events_.record(*wl, "Normal", "Replaced", "Delete",
+                         std::string(wrapped ? "RayCluster " : "AppWrapper ") + name + " removed: spec.appWrapper is " +
+                             (wrapped ? "true" : "false"));
+      }
+    }
+  }
+  if (!conflict.empty()) {
+    spdlog::warn("{}: {}", key, conflict);
+    events_.record(*wl, "Warning", "ChildConflict", "Apply", conflict);
+    mark_not_ready(outcome.status, "ChildConflict", conflict,
+                   json::get_int((*wl)["metadata"], "generation").value_or(0));
   }
   if (!apply_error.empty()) {
     spdlog::warn("{}: apply failed: {}", key, apply_error);
     events_.record(*wl, "Warning", "ApplyFailed", "Apply", apply_error);
+    mark_not_ready(outcome.status, "ApplyFailed", apply_error,
+                   json::get_int((*wl)["metadata"], "generation").value_or(0));
   }
 
   for (const auto& ev : outcome.events) events_.record(*wl, ev.type, ev.reason, "Reconcile", ev.message);
@@ -148,6 +218,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     }
   }
   if (!apply_error.empty()) return runtime::ReconcileResult::failed(apply_error);
+  if (!conflict.empty()) return runtime::ReconcileResult::requeue_after(kConflictRecheckMs);
   return runtime::ReconcileResult::ok();
 }
 

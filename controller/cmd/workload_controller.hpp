@@ -48,10 +48,15 @@ class WorkloadController {
 
   /// One reconcile of "namespace/name": a missing workload is done (its children go with it through owner
   /// references); an invalid one gets Valid=False and a Warning event and nothing is written to its children.
+  /// A child that exists under the same name but is not controlled by this workload is never taken over: Ready=False
+  /// with reason ChildConflict, a Warning event, and a re-check every 30 s. When spec.appWrapper changes, the child of
+  /// the other kind (RayCluster or AppWrapper) that this workload controls is deleted.
   runtime::ReconcileResult reconcile(const std::string& key);
 
  private:
   std::optional<std::string> default_local_queue(const std::string& ns, std::string& error);
+  std::string foreign_owner(const client::ResourceType& type, const std::string& ns, const std::string& name,
+                            const std::string& uid);
 
   client::RestClient& client_;
   std::shared_ptr<const validation::SchemaSet> schemas_;

@@ -27,6 +27,10 @@ std::optional<bool> bool_word(std::string_view s) {
   return std::nullopt;
 }
 
+// Most nodes that alias expansion may copy into one stream. Real manifests use a handful of small aliases; this
+// bounds "billion laughs" documents to a few hundred MB of work at worst.
+constexpr std::size_t kMaxAliasNodes = 1000000;
+
 // Plain scalars longer than this are never numbers (no int64 or double needs more characters).
 constexpr std::size_t kMaxNumberLength = 64;
 
@@ -135,7 +139,15 @@ struct Parser {
   yaml_parser_t p{};
   yaml_event_t ev{};
   bool have_event = false;
-  std::map<std::string, json::Document> anchors;
+  /// Anchored values, with their size in nodes (so that an alias is charged for what it copies).
+  struct Anchored {
+    json::Document value;
+    std::size_t nodes = 0;
+  };
+  std::map<std::string, Anchored> anchors;
+  /// Nodes copied by alias expansion in this stream; capped so that nested aliases ("billion laughs") cannot
+  /// exhaust memory.
+  std::size_t alias_nodes = 0;
 
   ~Parser() {
     if (have_event) yaml_event_delete(&ev);
@@ -159,11 +171,21 @@ struct Parser {
     return "line " + std::to_string(ev.start_mark.line + 1) + ", column " + std::to_string(ev.start_mark.column + 1);
   }
 
+  static std::size_t count_nodes(const json::Value& v) {
+    std::size_t n = 1;
+    if (v.IsObject())
+      for (const auto& m : v.GetObject()) n += count_nodes(m.value);
+    else if (v.IsArray())
+      for (const auto& item : v.GetArray()) n += count_nodes(item);
+    return n;
+  }
+
   void remember(const yaml_char_t* anchor, const json::Value& v) {
     if (!anchor) return;
-    json::Document d;
-    d.CopyFrom(v, d.GetAllocator());
-    anchors[reinterpret_cast<const char*>(anchor)] = std::move(d);
+    Anchored a;
+    a.value.CopyFrom(v, a.value.GetAllocator());
+    a.nodes = count_nodes(v);
+    anchors[reinterpret_cast<const char*>(anchor)] = std::move(a);
   }
 
   // Parses the node whose start event is the current event into `out`.
@@ -174,7 +196,11 @@ struct Parser {
         std::string name(reinterpret_cast<const char*>(ev.data.alias.anchor));
         auto it = anchors.find(name);
         if (it == anchors.end()) return fail("YAML alias *" + name + " has no anchor, at " + mark());
-        out.CopyFrom(it->second, a);
+        alias_nodes += it->second.nodes;
+        if (alias_nodes > kMaxAliasNodes)
+          return fail("YAML aliases expand to more than " + std::to_string(kMaxAliasNodes) + " nodes, at " + mark() +
+                      "; refusing the document (nested aliases can multiply its size)");
+        out.CopyFrom(it->second.value, a);
         return {};
       }
       case YAML_SCALAR_EVENT: {

@@ -246,3 +246,37 @@ TEST(Operator, DefaultLocalQueueIsPickedUp) {
   ASSERT_TRUE(eventually([&] { return (rc = get(kRayClusters, ns, "queued")).has_value(); })) << operator_log();
   EXPECT_EQ(json::get_string((*rc)["metadata"]["labels"], "kueue.x-k8s.io/queue-name"), "team-default");
 }
+
+TEST(Operator, ForeignRayClusterIsNotTakenOver) {
+  const std::string ns = unique_namespace("foreign");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  auto theirs = from_yaml(
+      "apiVersion: ray.io/v1\nkind: RayCluster\nmetadata:\n  name: taken\n  labels: {team: other}\nspec:\n"
+      "  headGroupSpec:\n    template:\n      spec:\n        containers:\n        - {name: ray-head, image: ray}\n");
+  auto created = g_client->create(kRayClusters.collection_path(ns), theirs);
+  ASSERT_TRUE(created.has_value()) << created.error().message;
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("taken", 1)));
+  std::string message;
+  ASSERT_TRUE(eventually([&] {
+    auto w = get(kWorkloads, ns, "taken");
+    return w && condition_status(*w, "Ready", &message) == "False" &&
+           message.find("not take it over") != std::string::npos;
+  })) << operator_log();
+  auto rc = get(kRayClusters, ns, "taken");
+  ASSERT_TRUE(rc);
+  EXPECT_FALSE(json::find((*rc)["metadata"], "ownerReferences")) << "the operator must not adopt it";
+  EXPECT_FALSE(json::find((*rc)["spec"], "workerGroupSpecs")) << "the operator must not rewrite it";
+}
+
+TEST(Operator, SwitchingToAppWrapperRemovesTheBareRayCluster) {
+  const std::string ns = unique_namespace("switch");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("flip", 1)));
+  ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "flip").has_value(); })) << operator_log();
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("flip", 1, "  appWrapper: true\n")));
+  ASSERT_TRUE(eventually([&] { return get(kAppWrappers, ns, "flip").has_value() && !get(kRayClusters, ns, "flip"); }))
+      << operator_log();
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("flip", 1, "  appWrapper: false\n")));
+  ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "flip").has_value() && !get(kAppWrappers, ns, "flip"); }))
+      << operator_log();
+}

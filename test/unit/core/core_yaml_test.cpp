@@ -81,3 +81,17 @@ TEST(Yaml, VeryLongPlainScalarsStayStringsWithoutCrashing) {
   ASSERT_TRUE(docs.has_value());
   EXPECT_TRUE((*docs)[0]["a"].IsString());
 }
+
+TEST(Yaml, RefusesAliasBombs) {
+  std::string text = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  std::string prev = "a";
+  for (char c = 'b'; c <= 'j'; ++c) {
+    text += std::string(1, c) + ": &" + std::string(1, c) + " [";
+    for (int i = 0; i < 10; ++i) text += (i ? ", *" : "*") + prev;
+    text += "]\n";
+    prev = std::string(1, c);
+  }
+  auto docs = yaml::to_json(text);
+  ASSERT_FALSE(docs.has_value());
+  EXPECT_NE(docs.error().message.find("aliases expand"), std::string::npos) << docs.error().message;
+}
