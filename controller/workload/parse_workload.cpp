@@ -180,9 +180,48 @@ void apply_defaults(Workload& w) {
 }
 }  // namespace
 
+// Fields the apiserver would drop without a word: unknown top-level fields, and unknown metadata fields
+// (metav1.ObjectMeta's field list, apimachinery types.go).
+void reject_unknown_object_fields(const json::Value& obj, FieldErrors& errs) {
+  static const std::set<std::string> top = {"apiVersion", "kind", "metadata", "spec", "status"};
+  static const std::set<std::string> meta = {"name",
+                                             "generateName",
+                                             "namespace",
+                                             "selfLink",
+                                             "uid",
+                                             "resourceVersion",
+                                             "generation",
+                                             "creationTimestamp",
+                                             "deletionTimestamp",
+                                             "deletionGracePeriodSeconds",
+                                             "labels",
+                                             "annotations",
+                                             "ownerReferences",
+                                             "finalizers",
+                                             "managedFields",
+                                             "clusterName"};
+  for (const auto& m : obj.GetObject()) {
+    std::string k(m.name.GetString(), m.name.GetStringLength());
+    if (!top.count(k))
+      add_error(errs, key_path("", k), "schema:unknownField",
+                "unknown field \"" + k + "\" (the apiserver would drop it)",
+                "crd:codeflare.dev/v1alpha1/CodeFlareWorkload");
+  }
+  const json::Value* metadata = json::find(obj, "metadata");
+  if (!metadata || !metadata->IsObject()) return;
+  for (const auto& m : metadata->GetObject()) {
+    std::string k(m.name.GetString(), m.name.GetStringLength());
+    if (!meta.count(k))
+      add_error(errs, key_path("metadata", k), "schema:unknownField",
+                "unknown field \"" + k + "\" (not an ObjectMeta field; the apiserver would drop it)",
+                "apimachinery:ObjectMeta");
+  }
+}
+
 ParsedWorkload parse_workload(const json::Value& obj) {
   ParsedWorkload out;
   if (!expect_type(obj, obj.IsObject(), "an object", "", out.errors)) return out;
+  reject_unknown_object_fields(obj, out.errors);
   parse_metadata(obj, out.workload, out.errors);
   static const json::Value empty_spec(rapidjson::kObjectType);
   const json::Value* spec = json::find(obj, "spec");

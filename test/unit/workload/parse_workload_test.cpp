@@ -277,3 +277,17 @@ TEST(ParseWorkloadChecks, GarbageNeverCrashes) {
     for (const auto& e : p.errors) EXPECT_TRUE(e.path.starts_with("spec")) << spec << ": " << e.path;
   }
 }
+
+TEST(ParseWorkload, UnknownTopLevelAndMetadataFieldsAreReported) {
+  json::Document w = sample("cfw_cpu.yaml");
+  auto& a = w.GetAllocator();
+  w.AddMember("foo", 1, a);
+  w["metadata"].AddMember("bogus", 1, a);
+  auto p = parse_workload(w);
+  bool top = false, meta = false;
+  for (const auto& e : p.errors) {
+    top = top || (e.path == "foo" && e.rule == "schema:unknownField");
+    meta = meta || (e.path == "metadata.bogus" && e.rule == "schema:unknownField");
+  }
+  EXPECT_TRUE(top && meta) << dump(p.errors);
+}
