@@ -2,6 +2,7 @@
 // ValidateResourceRequirements, validateContainerPorts) as it applies to the pod templates inside RayCluster,
 // RayJob and AppWrapper. The apiserver does not run it when those objects are created; it runs when their
 // controllers create the Pods, so every finding here is a late failure.
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -162,6 +163,56 @@ void ExtendedResourceRequestsEqualLimits(const std::string& name, const Quantity
         dq(name) + " cannot be overcommitted: request " + dq(request.text()) + " must equal limit " + dq(limit.text()));
 }
 
+// core/v1 validateEnv (IsEnvVarName): an env var name is not empty and holds no '='. Clusters without the
+// RelaxedEnvironmentVariableValidation gate (before Kubernetes 1.32) also require [-._a-zA-Z][-._a-zA-Z0-9]*:
+// a name outside it is a warning, since the verdict depends on the cluster's version.
+void EnvVarName(const json::Value& container, const std::string& path, const Sink& sink) {
+  const json::Value* env = array_at(container, "env");
+  if (!env) return;
+  for (rapidjson::SizeType i = 0; i < env->Size(); ++i) {
+    auto name = string_at((*env)[i], "name");
+    if (!name) continue;
+    const std::string at = index_path(path + ".env", i) + ".name";
+    bool printable = !name->empty();
+    for (char c : *name) printable = printable && c >= 0x20 && c < 0x7f && c != '=';
+    if (!printable) {
+      sink.error(at, "EnvVarName", kPod,
+                 "env var name " + dq(*name) + " must be non-empty printable ASCII without '='");
+      continue;
+    }
+    bool portable =
+        (*name)[0] == '-' || (*name)[0] == '.' || (*name)[0] == '_' || std::isalpha((unsigned char)(*name)[0]);
+    for (char c : *name) portable = portable && (std::isalnum((unsigned char)c) || c == '-' || c == '.' || c == '_');
+    if (!portable)
+      sink.warn(at, "EnvVarName", kPod,
+                "env var name " + dq(*name) +
+                    " is refused by clusters before Kubernetes 1.32 (allowed: letters, "
+                    "digits, '-', '.', '_', not starting with a digit)");
+  }
+}
+
+// core/v1 validateTolerations: an empty key needs operator Exists; operator Exists takes no value; operators are
+// Equal or Exists; tolerationSeconds only goes with effect NoExecute.
+void Tolerations(const json::Value& pod_spec, const std::string& path, const Sink& sink) {
+  const json::Value* tolerations = array_at(pod_spec, "tolerations");
+  if (!tolerations) return;
+  for (rapidjson::SizeType i = 0; i < tolerations->Size(); ++i) {
+    const json::Value& t = (*tolerations)[i];
+    const std::string at = index_path(path + ".tolerations", i);
+    std::string op = string_at(t, "operator").value_or("Equal");
+    std::string key = string_at(t, "key").value_or("");
+    std::string value = string_at(t, "value").value_or("");
+    if (op != "Equal" && op != "Exists")
+      sink.error(at + ".operator", "TolerationOperator", kPod, "operator " + dq(op) + " must be Equal or Exists");
+    if (key.empty() && op != "Exists")
+      sink.error(at + ".operator", "TolerationOperator", kPod, "a toleration without a key must use operator Exists");
+    if (op == "Exists" && !value.empty())
+      sink.error(at + ".value", "TolerationValue", kPod, "operator Exists matches any value; value must be empty");
+    if (json::find(t, "tolerationSeconds") && string_at(t, "effect").value_or("") != "NoExecute")
+      sink.error(at + ".tolerationSeconds", "TolerationSeconds", kPod, "tolerationSeconds needs effect NoExecute");
+  }
+}
+
 }  // namespace
 
 void validate_resources_late(const json::Value& resources, const std::string& path, const Sink& sink) {
@@ -195,6 +246,7 @@ void validate_resources_late(const json::Value& resources, const std::string& pa
 void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path, const Sink& sink) {
   if (!pod_spec.IsObject()) return;
   UniqueContainerName(pod_spec, path, sink);
+  Tolerations(pod_spec, path, sink);
   for (const char* list : kContainerLists) {
     const json::Value* containers = array_at(pod_spec, list);
     if (!containers) continue;
@@ -204,6 +256,7 @@ void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path
       const std::string at = index_path(key_path(path, list), i);
       DNS1123ContainerName(c, at, sink);
       IANASvcPortName(c, at, sink);
+      EnvVarName(c, at, sink);
       if (const json::Value* res = object_at(c, "resources")) validate_resources_late(*res, at + ".resources", sink);
     }
   }

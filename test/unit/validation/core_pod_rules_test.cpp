@@ -124,3 +124,28 @@ spec:
   const std::string at = "spec.components[0].template.spec.template.spec.containers[0].resources.requests.cpu";
   EXPECT_TRUE(has(errs, at, "QuantityFormat")) << describe(errs);
 }
+
+TEST(CorePodRules, EnvVarName) {
+  CFO_REQUIRE_SCHEMAS();
+  auto bad = check(schemas, {{kHead + ".env", "[{name: \"1 bad=name\", value: x}]"}});
+  EXPECT_TRUE(has(bad, kHead + ".env[0].name", "EnvVarName")) << describe(bad);
+  auto old_clusters = check(schemas, {{kHead + ".env", "[{name: \"1abc\", value: x}]"}});
+  auto found = matching(old_clusters, kHead + ".env[0].name", "EnvVarName");
+  ASSERT_EQ(found.size(), 1u) << describe(old_clusters);
+  EXPECT_EQ(found[0].severity, Severity::Warning);
+  auto fine = check(schemas, {{kHead + ".env", "[{name: MY_VAR.x-1, value: x}]"}});
+  EXPECT_FALSE(has(fine, kHead + ".env[0].name", "EnvVarName")) << describe(fine);
+}
+
+TEST(CorePodRules, Tolerations) {
+  const std::string t = "spec.workerGroupSpecs[0].template.spec.tolerations";
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = check(schemas, {{t,
+                               "[{key: gpu, operator: Exists, value: x}, {operator: Equal, value: y},"
+                               " {key: a, operator: Exists, effect: NoSchedule, tolerationSeconds: 5}]"}});
+  EXPECT_TRUE(has(errs, t + "[0].value", "TolerationValue")) << describe(errs);
+  EXPECT_TRUE(has(errs, t + "[1].operator", "TolerationOperator")) << describe(errs);
+  EXPECT_TRUE(has(errs, t + "[2].tolerationSeconds", "TolerationSeconds")) << describe(errs);
+  auto fine = check(schemas, {{t, "[{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]"}});
+  EXPECT_FALSE(has(fine, t + "[0].value", "TolerationValue")) << describe(fine);
+}
