@@ -1,5 +1,7 @@
 #include "cmd/findings_output.hpp"
 
+#include <cstdio>
+
 namespace cfo::cmd {
 
 namespace {
@@ -7,6 +9,24 @@ std::string meta_field(const json::Value& doc, const char* field) {
   const json::Value* meta = json::find(doc, "metadata");
   if (!meta) return {};
   return json::get_string(*meta, field).value_or("");
+}
+// Control characters would break the one-finding-per-line text output: show them escaped.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
 }
 }  // namespace
 
@@ -20,9 +40,10 @@ std::string describe_object(const InputDocument& in) {
 
 void print_findings_text(std::ostream& out, const InputDocument& in, const FieldErrors& errs) {
   for (const auto& e : errs) {
-    out << in.file << ": " << describe_object(in) << ": " << (e.severity == Severity::Error ? "error" : "warning")
-        << ": " << (e.path.empty() ? "<object>" : e.path) << ": " << e.reason << " [" << e.rule << ", " << e.source
-        << "]\n";
+    out << printable(in.file) << ": " << printable(describe_object(in)) << ": "
+        << (e.severity == Severity::Error ? "error" : "warning") << ": "
+        << (e.path.empty() ? "<object>" : printable(e.path)) << ": " << printable(e.reason) << " [" << e.rule << ", "
+        << e.source << "]\n";
   }
 }
 

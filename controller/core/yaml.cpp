@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <memory>
 #include <cerrno>
 #include <cstdint>
@@ -237,6 +238,7 @@ struct Parser {
         std::string anchor =
             ev.data.mapping_start.anchor ? reinterpret_cast<const char*>(ev.data.mapping_start.anchor) : "";
         out.SetObject();
+        std::set<std::string> merged_keys;  // keys brought in by `<<`, which explicit keys may override
         for (;;) {
           if (auto r = next(); !r) return r;
           if (ev.type == YAML_MAPPING_END_EVENT) break;
@@ -260,7 +262,10 @@ struct Parser {
             auto merge_one = [&](json::Value& src) {
               if (!src.IsObject()) return;
               for (auto& m : src.GetObject())
-                if (!out.HasMember(m.name)) out.AddMember(json::Value(m.name, a), json::Value(m.value, a), a);
+                if (!out.HasMember(m.name)) {
+                  merged_keys.emplace(m.name.GetString(), m.name.GetStringLength());
+                  out.AddMember(json::Value(m.name, a), json::Value(m.value, a), a);
+                }
             };
             if (val.IsArray())
               for (auto& v : val.GetArray()) merge_one(v);
@@ -268,10 +273,15 @@ struct Parser {
               merge_one(val);
             continue;
           }
-          if (json::Value* existing = json::find(out, key_text))
-            *existing = std::move(val);  // later keys win, as in go-yaml's non-strict mode
-          else
-            out.AddMember(json::str(key_text, a), std::move(val), a);
+          // A repeated key is an error, as kubectl reports it ("mapping key already defined"): silently keeping one
+          // of the two values would lose data.
+          if (json::Value* existing = json::find(out, key_text)) {
+            if (!merged_keys.erase(key_text))
+              return fail("YAML mapping key \"" + key_text + "\" is defined twice, at " + mark());
+            *existing = std::move(val);  // an explicit key overrides one that a `<<` merge brought in
+            continue;
+          }
+          out.AddMember(json::str(key_text, a), std::move(val), a);
         }
         if (!anchor.empty()) remember(reinterpret_cast<const yaml_char_t*>(anchor.c_str()), out);
         return {};

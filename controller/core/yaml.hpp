@@ -12,7 +12,7 @@ namespace cfo::yaml {
 /// parser. Scalars are resolved as sigs.k8s.io/yaml (go-yaml v2, YAML 1.1) does: plain `true/false/yes/no/on/off`
 /// are booleans, plain integers and floats are numbers, `~`/`null`/empty are null; quoted or `!!str`-tagged
 /// scalars are strings. Anchors, aliases and `<<` merge keys are expanded, up to one million copied nodes per stream
-/// (an error beyond, against alias bombs). Empty documents are skipped.
+/// (an error beyond, against alias bombs). A key repeated in one mapping is an error. Empty documents are skipped.
 /// Errors carry the line and column of the offending token. Mapping keys must be scalars.
 Result<std::vector<json::Document>> to_json(std::string_view text);
 

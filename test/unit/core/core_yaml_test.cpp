@@ -95,3 +95,9 @@ TEST(Yaml, RefusesAliasBombs) {
   ASSERT_FALSE(docs.has_value());
   EXPECT_NE(docs.error().message.find("aliases expand"), std::string::npos) << docs.error().message;
 }
+
+TEST(Yaml, RepeatedKeysAreAnError) {
+  auto docs = yaml::to_json("spec:\n  replicas: 1\n  replicas: 100\n");
+  ASSERT_FALSE(docs.has_value());
+  EXPECT_NE(docs.error().message.find("\"replicas\" is defined twice"), std::string::npos) << docs.error().message;
+}
