@@ -73,6 +73,16 @@ Result<std::shared_ptr<asio::ssl::context>> RestClient::Impl::tls_context() {
   return tls_;
 }
 
+Result<RestClient::Impl::Prepared> RestClient::Impl::prepare(const std::string& what, const std::string& target) {
+  if (auto checked = check_target(target); !checked) return fail(what + ": " + checked.error().message);
+  if (!url) return fail(what + ": " + url.error().message);
+  auto tls = tls_context();
+  if (!tls) return fail(what + ": " + tls.error().message);
+  auto token = bearer_token();
+  if (!token) return fail(what + ": bearer token: " + token.error().message);
+  return Prepared{std::move(*tls), std::move(*token)};
+}
+
 Result<std::string> RestClient::Impl::bearer_token() {
   Result<std::string> token = token_file_ ? token_file_->get() : Result<std::string>(cfg.bearer_token);
   // A line break would end the Authorization header early and let the rest pass as headers of its own.
@@ -119,21 +129,17 @@ Result<Response> RestClient::request(std::string_view method, const std::string&
   const std::string what = std::string(method) + " " + target;
   http::verb verb = http::string_to_verb(beast::string_view(method.data(), method.size()));
   if (verb == http::verb::unknown) return fail(what + ": unknown HTTP method");
-  if (auto checked = check_target(target); !checked) return fail(what + ": " + checked.error().message);
-  if (!impl.url) return fail(what + ": " + impl.url.error().message);
-  auto tls = impl.tls_context();
-  if (!tls) return fail(what + ": " + tls.error().message);
-  auto token = impl.bearer_token();
-  if (!token) return fail(what + ": bearer token: " + token.error().message);
+  auto prepared = impl.prepare(what, target);
+  if (!prepared) return std::unexpected(prepared.error());
 
   asio::io_context ioc;
-  TlsConnection conn(ioc, **tls);
+  TlsConnection conn(ioc, *prepared->tls);
   if (auto opened = conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms); !opened)
     return fail(what + ": " + opened.error().message);
 
   auto& stream = conn.stream();
   beast::get_lowest_layer(stream).expires_after(impl.timeouts.request_timeout_ms);
-  auto req = impl.make_request(verb, target, body, content_type, *token);
+  auto req = impl.make_request(verb, target, body, content_type, prepared->token);
   auto ec = run_op(ioc, [&](auto handler) { http::async_write(stream, req, handler); });
   if (ec) return fail(what + ": sending: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
 

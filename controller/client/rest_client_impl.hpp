@@ -32,6 +32,16 @@ struct RestClient::Impl {
   /// The bearer token for the next request ("" for none), re-read from bearer_token_file when due.
   Result<std::string> bearer_token();
 
+  /// What every call needs before it connects: the TLS context and the bearer token.
+  struct Prepared {
+    std::shared_ptr<boost::asio::ssl::context> tls;
+    std::string token;
+  };
+
+  /// Checks `target` and the server URL, then gets the TLS context and the token. Errors are prefixed with `what`
+  /// (e.g. "GET /api/v1/namespaces: ...").
+  Result<Prepared> prepare(const std::string& what, const std::string& target);
+
   /// A request with the common headers (Host, User-Agent, Accept, Authorization, Content-Type when there is a body).
   boost::beast::http::request<boost::beast::http::string_body> make_request(boost::beast::http::verb verb,
                                                                             const std::string& target,

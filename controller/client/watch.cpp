@@ -53,16 +53,13 @@ Result<void> RestClient::watch(const std::string& target, const std::function<bo
   const std::string what = "watch " + target;
   if (auto checked = check_target(target); !checked) return fail(what + ": " + checked.error().message);
   if (stop.stop_requested()) return {};
-  if (!impl.url) return fail(what + ": " + impl.url.error().message);
-  auto tls = impl.tls_context();
-  if (!tls) return fail(what + ": " + tls.error().message);
-  auto token = impl.bearer_token();
-  if (!token) return fail(what + ": bearer token: " + token.error().message);
+  auto prepared = impl.prepare(what, target);
+  if (!prepared) return std::unexpected(prepared.error());
 
   // Declaration order matters: the registration is removed first, then the connection closes, then the
   // io_context (with any posted, never-run close handler) goes away.
   asio::io_context ioc;
-  TlsConnection conn(ioc, **tls);
+  TlsConnection conn(ioc, *prepared->tls);
   // The stop callback runs on the stopping thread: it only posts, and the close runs here, between steps.
   StopRegistration registration{stop, stop.on_stop([&conn, &ioc] { asio::post(ioc, [&conn] { conn.close(); }); })};
 
@@ -73,7 +70,7 @@ Result<void> RestClient::watch(const std::string& target, const std::function<bo
   auto& stream = conn.stream();
   auto& tcp_layer = beast::get_lowest_layer(stream);
   tcp_layer.expires_after(impl.timeouts.request_timeout_ms);
-  auto req = impl.make_request(http::verb::get, target, {}, {}, *token);
+  auto req = impl.make_request(http::verb::get, target, {}, {}, prepared->token);
   auto ec = run_op(ioc, [&](auto handler) { http::async_write(stream, req, handler); });
   if (stop.stop_requested()) return {};
   if (ec) return fail(what + ": sending: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));

@@ -149,7 +149,11 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
         apply_error = "no resource type known for kind " + kind;
         break;
       }
-      if (auto owner = foreign_owner(*t, ns, child_name, uid); !owner.empty()) {
+      // The cache answers the common case (the child is ours); only otherwise ask the apiserver, since the cache
+      // holds labelled objects only and a foreign object of that name would not be in it.
+      auto cached = t == &types::kRayCluster ? rc : aw;
+      bool ours = cached && child_name == name && controlled_by(*cached, uid);
+      if (auto owner = ours ? std::string() : foreign_owner(*t, ns, child_name, uid); !owner.empty()) {
         conflict = kind + " " + child_name + " already exists and " + owner +
                    "; the workload does not take it over (delete it or rename the workload)";
         break;
