@@ -24,6 +24,10 @@ bool set_condition(std::vector<Condition>& conditions, Condition c, const std::s
   return true;
 }
 
+bool remove_condition(std::vector<Condition>& conditions, const std::string& type) {
+  return std::erase_if(conditions, [&](const Condition& c) { return c.type == type; }) > 0;
+}
+
 const Condition* find_condition(const std::vector<Condition>& conditions, const std::string& type) {
   for (const auto& c : conditions)
     if (c.type == type) return &c;

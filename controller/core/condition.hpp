@@ -26,6 +26,9 @@ struct Condition {
 /// `c.last_transition_time` is empty, `now` is used. Returns true when anything changed.
 bool set_condition(std::vector<Condition>& conditions, Condition c, const std::string& now);
 
+/// Removes the condition of the given type (meta.RemoveStatusCondition); returns true when there was one.
+bool remove_condition(std::vector<Condition>& conditions, const std::string& type);
+
 /// The condition of the given type, or nullptr.
 const Condition* find_condition(const std::vector<Condition>& conditions, const std::string& type);
 

@@ -19,6 +19,7 @@ json::Document AppWrapper::to_json() const {
   for (const auto& c : components) comps.PushBack(c.to_json(a), a);
   json::Value spec(rapidjson::kObjectType);
   spec.AddMember("components", std::move(comps), a);
+  if (suspend) spec.AddMember("suspend", true, a);
   d.AddMember("spec", std::move(spec), a);
   return d;
 }

@@ -21,10 +21,12 @@ struct AppWrapperComponent {
   json::Value to_json(json::Allocator& a) const;
 };
 
-/// A whole AppWrapper object (no status, no spec.suspend: Kueue owns suspension).
+/// A whole AppWrapper object (no status). spec.suspend is written only when `suspend` is true (the user's
+/// spec.suspend); false is never written, since Kueue owns the field of a queued AppWrapper.
 struct AppWrapper {
   ObjectMeta metadata;
   std::vector<AppWrapperComponent> components;
+  bool suspend = false;
 
   json::Document to_json() const;
 };

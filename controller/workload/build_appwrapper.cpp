@@ -13,6 +13,7 @@ AppWrapper build_app_wrapper(const Workload& w, const RayCluster& inner,
   for (const auto& [k, v] : kueue_labels) aw.metadata.labels[k] = v;
   set_workload_owner(aw.metadata, w);
   aw.components.push_back(AppWrapperComponent{Fragment(inner.to_json())});
+  aw.suspend = w.spec.suspend;
   return aw;
 }
 

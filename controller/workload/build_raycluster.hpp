@@ -1,6 +1,7 @@
 #pragma once
 // CodeFlareWorkload -> RayCluster, field by field as codeflare-sdk build_ray_cluster.py builds it (HEAD d5acd62),
-// without the OpenShift-only parts (ODH CA-bundle volumes and mounts, NB_PREFIX annotation).
+// without the notebook-only NB_PREFIX annotation, and with the OpenDataHub CA-bundle volumes and mounts only when
+// spec.odhTrustedCABundle asks for them.
 #include <map>
 #include <string>
 
@@ -9,8 +10,9 @@
 
 namespace cfo::workload {
 
-/// Where the RayCluster goes: as the top-level child (it then carries the Kueue labels and the owner reference to
-/// the workload), or as the template inside an AppWrapper (neither: the AppWrapper carries them).
+/// Where the RayCluster goes: as the top-level child (it then carries the Kueue labels, the elastic-job annotation,
+/// spec.suspend and the owner reference to the workload), or as the template inside an AppWrapper (none of them:
+/// the AppWrapper carries the labels, the suspension and the owner reference).
 struct RayClusterPlacement {
   bool top_level = true;
   /// Kueue labels (kueue_labels()); only used when top_level.
@@ -28,11 +30,34 @@ void set_workload_owner(ObjectMeta& meta, const Workload& w);
 /// Labels of every child: codeflare.dev/workload=<name> (ours, so that children map back to their workload).
 std::map<std::string, std::string> child_labels(const Workload& w);
 
+/// Annotations of the object Kueue admits (the top-level RayCluster, or the RayJob): spec.annotations plus
+/// kueue.x-k8s.io/elastic-job: "true" when spec.autoscaling has enabled and elasticJob (Kueue's elastic jobs, the
+/// only way Kueue admits a cluster that scales). Never for an AppWrapper, which Kueue refuses as an elastic job.
+std::map<std::string, std::string> admitted_object_annotations(const WorkloadSpec& s);
+
 /// Builds the RayCluster of a parsed, valid workload. Metadata: name and namespace of the workload; labels
-/// controller-tools.k8s.io "1.0", ray.io/cluster <name>, codeflare.dev/workload <name>, the user labels, and the
-/// Kueue labels when top-level; annotations = user annotations. Spec: rayVersion, in-tree autoscaling off,
-/// autoscalerOptions, the head group (ray-head container with gcs/dashboard/client/metrics ports) and one worker
-/// group per spec.workerGroups entry (machine-learning container, no ports).
+/// controller-tools.k8s.io "1.0", ray.io/cluster <name>, codeflare.dev/workload <name> and the user labels; when
+/// top-level also the Kueue labels, the owner reference and the elastic-job annotation (admitted_object_annotations),
+/// else the user annotations only. Spec: build_ray_cluster_spec, plus `suspend: true` when top-level and
+/// spec.suspend is true (never written as false: Kueue owns the field).
 RayCluster build_ray_cluster(const Workload& w, const RayClusterPlacement& placement);
+
+/// The RayCluster spec of a parsed, valid workload (what build_ray_cluster puts under `spec`, without suspend; a
+/// RayJob with a new cluster embeds it as spec.rayClusterSpec):
+///  - rayVersion; enableInTreeAutoscaling = spec.autoscaling.enabled; autoscalerOptions always (upscalingMode,
+///    idleTimeoutSeconds and resources from spec.autoscaling, whose defaults are the SDK's fixed values);
+///  - headGroupSpec: ClusterIP service, enableIngress false, rayStartParams = the user's extras + dashboard-host
+///    0.0.0.0, block "true", num-cpus (from the cpu limit), num-gpus and resources (from the extended resources
+///    through spec's resource mapping); one ray-head container with ports gcs 6379, dashboard 8265, client 10001
+///    and metrics 8080;
+///  - one workerGroupSpec per spec.workerGroups entry (replicas and bounds as parsed; rayStartParams as the head's
+///    without dashboard-host; one machine-learning container without ports);
+///  - every Ray container: image, imagePullPolicy Always, preStop `ray stop`, the resources, env = spec.env then
+///    RAY_USAGE_STATS_ENABLED ("1" or "0" from spec.usageStats), mounts = spec.volumeMounts then the four ODH CA
+///    mounts with spec.odhTrustedCABundle; every pod: spec.volumes then the two ODH CA volumes (same condition),
+///    tolerations, imagePullSecrets, and the user annotations on the template;
+///  - gcsFaultToleranceOptions from spec.gcsFaultTolerance (redisAddress; redisPassword as valueFrom.secretKeyRef;
+///    externalStorageNamespace when set).
+RayClusterSpec build_ray_cluster_spec(const Workload& w);
 
 }  // namespace cfo::workload

@@ -22,6 +22,15 @@ void check_name(const Workload& w, FieldErrors& errs) {
               kKubeRayMeta);
 }
 
+// A RayJob's name is cut shorter: KubeRay derives the submitter Job's and the cluster's names from it.
+void check_job_name(const Workload& w, FieldErrors& errs) {
+  if (!w.spec.job || w.name.size() <= kMaxRayJobNameLength) return;
+  add_error(errs, "metadata.name", "MaxRayJobNameLength",
+            "is " + std::to_string(w.name.size()) + " characters; a RayJob name (spec.job is set) may have at most " +
+                std::to_string(kMaxRayJobNameLength),
+            "kuberay:ValidateRayJobMetadata");
+}
+
 void check_image_version(const WorkloadSpec& s, FieldErrors& errs) {
   static const std::regex tag(R"((^|/)ray(-ml)?:([0-9]+\.[0-9]+\.[0-9]+))");
   std::smatch m;
@@ -47,6 +56,7 @@ void check_memory(const ResourceRequirements& r, const std::string& path, FieldE
 FieldErrors check_workload(const Workload& w) {
   FieldErrors errs;
   check_name(w, errs);
+  check_job_name(w, errs);
   const WorkloadSpec& s = w.spec;
   if (s.app_wrapper && s.worker_groups.size() > kAppWrapperMaxWorkerGroups)
     add_error(errs, "spec.workerGroups", "AppWrapperMaxPodSets",

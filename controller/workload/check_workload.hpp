@@ -8,12 +8,16 @@ namespace cfo::workload {
 
 /// KubeRay MaxRayClusterNameLength (ray-operator utils/constant.go): 63 - len("-serve-svc").
 inline constexpr std::size_t kMaxRayClusterNameLength = 53;
+/// KubeRay MaxRayJobNameLength (ray-operator utils/constant.go): a RayJob name leaves room for the suffixes of the
+/// cluster and submitter names derived from it.
+inline constexpr std::size_t kMaxRayJobNameLength = 47;
 /// AppWrapper webhook: at most 8 pod specs over all components, so 1 head + 7 worker groups.
 inline constexpr std::size_t kAppWrapperMaxWorkerGroups = 7;
 
 /// Runs on a workload with defaults applied. Errors:
 ///  - `metadata.name` not a DNS-1035 label (`DNS1035Label`) or longer than 53 (`MaxRayClusterNameLength`), both
-///    KubeRay ValidateRayClusterMetadata, since the RayCluster takes the workload's name;
+///    KubeRay ValidateRayClusterMetadata, since the RayCluster takes the workload's name; with spec.job, longer than
+///    47 (`MaxRayJobNameLength`, KubeRay ValidateRayJobMetadata);
 ///  - `spec.workerGroups` with more than 7 groups when spec.appWrapper is true (`AppWrapperMaxPodSets`, AppWrapper
 ///    webhook validateAppWrapperCreate).
 /// Warnings:

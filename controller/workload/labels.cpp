@@ -7,4 +7,6 @@ bool is_reserved_label(std::string_view key) {
          key == kPriorityClassLabel;
 }
 
+bool is_reserved_annotation(std::string_view key) { return key == kElasticJobAnnotation; }
+
 }  // namespace cfo::workload

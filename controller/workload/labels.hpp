@@ -1,5 +1,6 @@
 #pragma once
-// Label keys the operator sets on generated objects. Users may not set them through spec.labels.
+// Label and annotation keys the operator sets on generated objects, or that upstream reserves for settings the
+// operator derives from the spec. Users may not set the reserved ones through spec.labels or spec.annotations.
 #include <string_view>
 
 namespace cfo::workload {
@@ -14,7 +15,19 @@ inline constexpr std::string_view kWorkloadLabel = "codeflare.dev/workload";
 inline constexpr std::string_view kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 inline constexpr std::string_view kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
 
-/// True for a key the operator owns (the five above); a user label with such a key is rejected.
+/// Kueue constants.ElasticJobAnnotation: "true" asks Kueue to admit the job as an elastic job (workload slices).
+/// Set from spec.autoscaling.elasticJob.
+inline constexpr std::string_view kElasticJobAnnotation = "kueue.x-k8s.io/elastic-job";
+/// KubeRay annotations of the older, annotation-driven GCS fault tolerance (utils.RayFTEnabledAnnotationKey and
+/// utils.RayExternalStorageNSAnnotationKey); KubeRay refuses them next to gcsFaultToleranceOptions.
+inline constexpr std::string_view kFtEnabledAnnotation = "ray.io/ft-enabled";
+inline constexpr std::string_view kExternalStorageNamespaceAnnotation = "ray.io/external-storage-namespace";
+
+/// True for a label key the operator owns (the five labels above); a user label with such a key is rejected.
 bool is_reserved_label(std::string_view key);
+
+/// True for an annotation key the operator owns (kElasticJobAnnotation); a user annotation with such a key is
+/// rejected. The KubeRay fault-tolerance annotations are refused only with spec.gcsFaultTolerance.
+bool is_reserved_annotation(std::string_view key);
 
 }  // namespace cfo::workload

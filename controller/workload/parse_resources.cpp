@@ -8,13 +8,14 @@ namespace cfo::workload {
 namespace {
 constexpr const char* kCoreResources = "core/v1:ValidateResourceRequirements";
 
-std::string mapping_keys() {
+std::string mapping_keys(const std::vector<ResourceMapping>& mapping) {
   std::string out;
-  for (const auto& e : default_resource_mapping()) out += (out.empty() ? "" : ", ") + e.kubernetes_name;
+  for (const auto& e : mapping) out += (out.empty() ? "" : ", ") + e.kubernetes_name;
   return out;
 }
 
-ResourceList parse_list(const json::Value& v, const std::string& path, FieldErrors& errs) {
+ResourceList parse_list(const json::Value& v, const std::string& path, const std::vector<ResourceMapping>& mapping,
+                        FieldErrors& errs) {
   ResourceList out;
   if (!expect_type(v, v.IsObject(), "an object of resource quantities", path, errs)) return out;
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
@@ -23,10 +24,12 @@ ResourceList parse_list(const json::Value& v, const std::string& path, FieldErro
     auto q = parse_quantity_value(it->value, p, errs);
     if (!q) continue;
     if (!is_standard_resource(name)) {
-      if (!ray_resource_name(name)) {
+      if (!ray_resource_name(name, mapping)) {
         add_error(errs, p, "ExtendedResourceMapping",
-                  "resource \"" + name +
-                      "\" is not cpu, memory or ephemeral-storage and has no Ray mapping; known: " + mapping_keys(),
+                  "resource \"" + name + "\" is not cpu, memory or ephemeral-storage" +
+                      (mapping.empty() ? "; extended resources are not accepted here"
+                                       : " and has no Ray mapping (add it to spec.extendedResourceMapping); known: " +
+                                             mapping_keys(mapping)),
                   "codeflare-sdk:ClusterConfiguration extended resource validation");
         continue;
       }
@@ -66,11 +69,12 @@ std::optional<Quantity> parse_quantity_value(const json::Value& v, const std::st
   return *q;
 }
 
-ResourceRequirements parse_resources(const json::Value& v, const std::string& path, FieldErrors& errs) {
+ResourceRequirements parse_resources(const json::Value& v, const std::string& path,
+                                     const std::vector<ResourceMapping>& mapping, FieldErrors& errs) {
   ResourceRequirements out;
   FieldReader r(v, path, errs);
-  if (const json::Value* req = r.get("requests")) out.requests = parse_list(*req, r.child("requests"), errs);
-  if (const json::Value* lim = r.get("limits")) out.limits = parse_list(*lim, r.child("limits"), errs);
+  if (const json::Value* req = r.get("requests")) out.requests = parse_list(*req, r.child("requests"), mapping, errs);
+  if (const json::Value* lim = r.get("limits")) out.limits = parse_list(*lim, r.child("limits"), mapping, errs);
   r.reject_unknown();
 
   for (const auto& [name, req] : out.requests.items) {

@@ -4,10 +4,17 @@
 #include <set>
 
 #include "core/names.hpp"
+#include "workload/check_spec_conflicts.hpp"
 #include "workload/check_workload.hpp"
 #include "workload/field_reader.hpp"
 #include "workload/labels.hpp"
+#include "workload/odh_ca_bundle.hpp"
+#include "workload/parse_autoscaling.hpp"
+#include "workload/parse_gcs_fault_tolerance.hpp"
+#include "workload/parse_job.hpp"
 #include "workload/parse_pod_fragments.hpp"
+#include "workload/parse_ray_start_params.hpp"
+#include "workload/parse_resource_mapping.hpp"
 #include "workload/parse_resources.hpp"
 #include "workload/sdk_defaults.hpp"
 
@@ -39,6 +46,9 @@ std::map<std::string, std::string> parse_string_map(const json::Value& v, const 
         add_error(errs, p, "ReservedLabel",
                   "label \"" + key + "\" is set by the operator" +
                       (key.starts_with("kueue.x-k8s.io/") ? "; use spec.queue instead" : ""));
+    } else if (is_reserved_annotation(key)) {
+      add_error(errs, p, "ReservedAnnotation",
+                "annotation \"" + key + "\" is set by the operator; use spec.autoscaling.elasticJob instead");
     }
     total += key.size() + value.size();
     out.emplace(std::move(key), std::move(value));
@@ -51,16 +61,22 @@ std::map<std::string, std::string> parse_string_map(const json::Value& v, const 
   return out;
 }
 
-HeadSpec parse_head(const json::Value& v, const std::string& path, FieldErrors& errs) {
+HeadSpec parse_head(const json::Value& v, const std::string& path, const std::vector<ResourceMapping>& mapping,
+                    FieldErrors& errs) {
   HeadSpec h;
   FieldReader r(v, path, errs);
-  if (const json::Value* res = r.get("resources")) h.resources = parse_resources(*res, r.child("resources"), errs);
+  if (const json::Value* res = r.get("resources"))
+    h.resources = parse_resources(*res, r.child("resources"), mapping, errs);
   if (const json::Value* t = r.get("tolerations")) h.tolerations = parse_tolerations(*t, r.child("tolerations"), errs);
+  if (const json::Value* p = r.get("rayStartParams"))
+    h.ray_start_params = parse_ray_start_params(*p, r.child("rayStartParams"), RayNodeKind::Head, errs);
   r.reject_unknown();
   return h;
 }
 
-std::optional<WorkerGroup> parse_group(const json::Value& v, const std::string& path, FieldErrors& errs) {
+std::optional<WorkerGroup> parse_group(const json::Value& v, const std::string& path,
+                                       const std::vector<ResourceMapping>& mapping, bool autoscaling,
+                                       FieldErrors& errs) {
   FieldReader r(v, path, errs);
   if (!r.is_object()) return std::nullopt;
   WorkerGroup g;
@@ -73,34 +89,29 @@ std::optional<WorkerGroup> parse_group(const json::Value& v, const std::string& 
       add_error(errs, r.child("name"), "ReservedGroupName", "\"head\" is the name of the head PodSet in Kueue",
                 "kueue:RayCluster podSets");
   }
-  auto replicas = r.integer("replicas", 0, kInt32Max);
-  auto min = r.integer("minReplicas", 0, kInt32Max);
-  auto max = r.integer("maxReplicas", 0, kInt32Max);
-  if (const json::Value* res = r.get("resources")) g.resources = parse_resources(*res, r.child("resources"), errs);
+  ReplicaCounts counts;
+  counts.replicas = r.integer("replicas", 0, kInt32Max);
+  counts.min_replicas = r.integer("minReplicas", 0, kInt32Max);
+  counts.max_replicas = r.integer("maxReplicas", 0, kInt32Max);
+  if (const json::Value* res = r.get("resources"))
+    g.resources = parse_resources(*res, r.child("resources"), mapping, errs);
   if (const json::Value* t = r.get("tolerations")) g.tolerations = parse_tolerations(*t, r.child("tolerations"), errs);
+  if (const json::Value* p = r.get("rayStartParams"))
+    g.ray_start_params = parse_ray_start_params(*p, r.child("rayStartParams"), RayNodeKind::Worker, errs);
   r.reject_unknown();
-
-  g.replicas = static_cast<int32_t>(replicas.value_or(sdk_defaults().default_worker_replicas));
-  g.min_replicas = static_cast<int32_t>(min.value_or(g.replicas));
-  g.max_replicas = static_cast<int32_t>(max.value_or(g.replicas));
-  if (g.min_replicas > g.replicas)
-    add_error(errs, r.child("minReplicas"), "ReplicasWithinBounds",
-              "minReplicas (" + std::to_string(g.min_replicas) + ") must not exceed replicas (" +
-                  std::to_string(g.replicas) + ")");
-  if (g.max_replicas < g.replicas)
-    add_error(errs, r.child("maxReplicas"), "ReplicasWithinBounds",
-              "maxReplicas (" + std::to_string(g.max_replicas) + ") must not be less than replicas (" +
-                  std::to_string(g.replicas) + ")");
+  resolve_replicas(counts, autoscaling, path, g, errs);
   return g;
 }
 
-std::vector<WorkerGroup> parse_groups(const json::Value& v, const std::string& path, FieldErrors& errs) {
+std::vector<WorkerGroup> parse_groups(const json::Value& v, const std::string& path,
+                                      const std::vector<ResourceMapping>& mapping, bool autoscaling,
+                                      FieldErrors& errs) {
   std::vector<WorkerGroup> out;
   if (!expect_type(v, v.IsArray(), "a list", path, errs)) return out;
   std::set<std::string> seen;
   for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
     std::string p = index_path(path, i);
-    auto g = parse_group(v[i], p, errs);
+    auto g = parse_group(v[i], p, mapping, autoscaling, errs);
     if (!g) continue;
     if (!g->name.empty() && !seen.insert(g->name).second)
       add_error(errs, join_path(p, "name"), "UniqueGroupName", "duplicate worker group name \"" + g->name + "\"",
@@ -114,11 +125,17 @@ QueueSpec parse_queue(const json::Value& v, const std::string& path, FieldErrors
   QueueSpec q;
   FieldReader r(v, path, errs);
   q.local_queue = r.string("localQueue").value_or("");
+  q.cluster_queue = r.string("clusterQueue").value_or("");
   q.priority_class = r.string("priorityClass").value_or("");
   r.reject_unknown();
   if (!q.local_queue.empty())
     report_all(errs, r.child("localQueue"), "DNS1123Label", names::dns1123_label(q.local_queue),
                "kueue:LocalQueue name, queue-name label value");
+  if (!q.cluster_queue.empty()) {
+    report_all(errs, r.child("clusterQueue"), "DNS1123Label", names::dns1123_label(q.cluster_queue),
+               "kueue:ClusterQueue name (LocalQueue spec.clusterQueue)");
+    if (q.local_queue.empty()) q.local_queue = q.cluster_queue;  // the managed LocalQueue takes the CQ's name
+  }
   if (!q.priority_class.empty())
     report_all(errs, r.child("priorityClass"), "DNS1123Label", names::dns1123_label(q.priority_class),
                "kueue:WorkloadPriorityClass name, priority-class label value");
@@ -136,18 +153,36 @@ void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
   s.image = r.string("image").value_or("");
   if (const json::Value* x = r.get("imagePullSecrets"))
     s.image_pull_secrets = parse_image_pull_secrets(*x, r.child("imagePullSecrets"), errs);
-  if (const json::Value* x = r.get("head")) s.head = parse_head(*x, r.child("head"), errs);
-  if (const json::Value* x = r.get("workerGroups")) s.worker_groups = parse_groups(*x, r.child("workerGroups"), errs);
+  // The mapping and autoscaling come first: resources are checked against the mapping, replica bounds depend on
+  // autoscaling.
+  bool overwrite_defaults = r.boolean("overwriteDefaultResourceMapping").value_or(false);
+  if (const json::Value* x = r.get("extendedResourceMapping"))
+    s.resource_mapping = parse_resource_mapping(*x, r.child("extendedResourceMapping"), overwrite_defaults, errs);
+  if (const json::Value* x = r.get("autoscaling")) s.autoscaling = parse_autoscaling(*x, r.child("autoscaling"), errs);
+  if (const json::Value* x = r.get("head")) s.head = parse_head(*x, r.child("head"), s.resource_mapping, errs);
+  if (const json::Value* x = r.get("workerGroups"))
+    s.worker_groups = parse_groups(*x, r.child("workerGroups"), s.resource_mapping, s.autoscaling.enabled, errs);
   if (const json::Value* x = r.get("env")) s.env = parse_env(*x, r.child("env"), errs);
+  s.odh_trusted_ca_bundle = r.boolean("odhTrustedCABundle").value_or(false);
   if (const json::Value* x = r.get("volumes")) s.volumes = parse_volumes(*x, r.child("volumes"), errs);
-  if (const json::Value* x = r.get("volumeMounts"))
-    s.volume_mounts = parse_volume_mounts(*x, r.child("volumeMounts"), volume_names(s.volumes), errs);
+  if (const json::Value* x = r.get("volumeMounts")) {
+    std::vector<std::string> mountable = volume_names(s.volumes);
+    if (s.odh_trusted_ca_bundle)  // a user mount may also use the bundle volumes the operator adds
+      for (auto name : {kOdhTrustedCaVolume, kOdhCaVolume}) mountable.emplace_back(name);
+    s.volume_mounts = parse_volume_mounts(*x, r.child("volumeMounts"), mountable, errs);
+  }
   if (const json::Value* x = r.get("labels")) s.labels = parse_string_map(*x, r.child("labels"), true, errs);
   if (const json::Value* x = r.get("annotations"))
     s.annotations = parse_string_map(*x, r.child("annotations"), false, errs);
   if (const json::Value* x = r.get("queue")) s.queue = parse_queue(*x, r.child("queue"), errs);
   s.app_wrapper = r.boolean("appWrapper").value_or(false);
+  if (const json::Value* x = r.get("gcsFaultTolerance"))
+    s.gcs_fault_tolerance = parse_gcs_fault_tolerance(*x, r.child("gcsFaultTolerance"), errs);
+  s.usage_stats = r.boolean("usageStats").value_or(false);
+  s.suspend = r.boolean("suspend").value_or(false);
+  if (const json::Value* x = r.get("job")) s.job = parse_job(*x, v, r.child("job"), errs);
   r.reject_unknown();
+  check_spec_conflicts(v, s, errs);
 }
 
 void parse_metadata(const json::Value& obj, Workload& w, FieldErrors& errs) {
@@ -177,6 +212,7 @@ void apply_defaults(Workload& w) {
     s.worker_groups.push_back(std::move(g));
   }
   for (auto& g : s.worker_groups) g.resources = apply_resource_defaults(g.resources, d.worker);
+  s.autoscaling.resources = apply_resource_defaults(s.autoscaling.resources, d.autoscaler);
 }
 }  // namespace
 

@@ -19,8 +19,13 @@ struct ParsedWorkload {
 /// Reads a CodeFlareWorkload object (metadata.name, namespace, uid, generation; spec). Unknown spec fields, wrong
 /// types, bad quantities, duplicate or malformed names, replica bounds and resource rules are reported with paths
 /// under `spec.` (`spec.workerGroups[0].resources.limits.memory`); name rules of the generated RayCluster are
-/// reported at `metadata.name` (see check_workload). Then applies the defaults of sdk_defaults.hpp. Never throws
-/// on bad input.
+/// reported at `metadata.name` (see check_workload). spec.extendedResourceMapping and spec.autoscaling are read
+/// before the head and worker groups, whose resources and replica bounds depend on them. The rules of each part
+/// live with its reader: parse_resource_mapping.hpp, parse_resources.hpp, parse_autoscaling.hpp,
+/// parse_ray_start_params.hpp, parse_gcs_fault_tolerance.hpp, parse_pod_fragments.hpp; cross-field rules in
+/// check_spec_conflicts.hpp. User labels may not use the operator's keys (`ReservedLabel`, labels.hpp), nor user
+/// annotations kueue.x-k8s.io/elastic-job (`ReservedAnnotation`; spec.autoscaling.elasticJob sets it). Then applies
+/// the defaults of sdk_defaults.hpp (head, worker and autoscaler resources). Never throws on bad input.
 ParsedWorkload parse_workload(const json::Value& obj);
 
 }  // namespace cfo::workload

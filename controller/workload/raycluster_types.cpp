@@ -30,6 +30,24 @@ json::Value WorkerGroupSpec::to_json(json::Allocator& a) const {
   return o;
 }
 
+json::Value GcsFaultToleranceOptions::to_json(json::Allocator& a) const {
+  json::Value o(rapidjson::kObjectType);
+  o.AddMember("redisAddress", json::str(redis_address, a), a);
+  if (redis_password) {
+    json::Value ref(rapidjson::kObjectType);
+    ref.AddMember("name", json::str(redis_password->name, a), a);
+    ref.AddMember("key", json::str(redis_password->key, a), a);
+    json::Value from(rapidjson::kObjectType);
+    from.AddMember("secretKeyRef", std::move(ref), a);
+    json::Value password(rapidjson::kObjectType);
+    password.AddMember("valueFrom", std::move(from), a);
+    o.AddMember("redisPassword", std::move(password), a);
+  }
+  if (!external_storage_namespace.empty())
+    o.AddMember("externalStorageNamespace", json::str(external_storage_namespace, a), a);
+  return o;
+}
+
 json::Value RayClusterSpec::to_json(json::Allocator& a) const {
   json::Value o(rapidjson::kObjectType);
   o.AddMember("rayVersion", json::str(ray_version, a), a);
@@ -39,6 +57,8 @@ json::Value RayClusterSpec::to_json(json::Allocator& a) const {
   json::Value groups(rapidjson::kArrayType);
   for (const auto& g : worker_group_specs) groups.PushBack(g.to_json(a), a);
   o.AddMember("workerGroupSpecs", std::move(groups), a);
+  if (gcs_fault_tolerance_options) o.AddMember("gcsFaultToleranceOptions", gcs_fault_tolerance_options->to_json(a), a);
+  if (suspend) o.AddMember("suspend", true, a);
   return o;
 }
 

@@ -3,6 +3,7 @@
 // raycluster_types.go). Every generated RayCluster is built as these structs and serialised with to_json.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,13 +48,33 @@ struct WorkerGroupSpec {
   json::Value to_json(json::Allocator& a) const;
 };
 
-/// RayCluster spec.
+/// core/v1 SecretKeySelector: one key of a Secret in the object's namespace.
+struct SecretKeySelector {
+  std::string name;
+  std::string key;
+};
+
+/// spec.gcsFaultToleranceOptions (KubeRay GcsFaultToleranceOptions, Redis backend): the Redis endpoint (host:port),
+/// the Redis password read from a Secret key (written as redisPassword.valueFrom.secretKeyRef), and the namespace of
+/// the cluster's keys in Redis. Absent optional parts are omitted from the JSON.
+struct GcsFaultToleranceOptions {
+  std::string redis_address;
+  std::optional<SecretKeySelector> redis_password;
+  std::string external_storage_namespace;
+
+  json::Value to_json(json::Allocator& a) const;
+};
+
+/// RayCluster spec. `suspend` is written only when true: false is never written, since Kueue owns the field of a
+/// queued cluster.
 struct RayClusterSpec {
   std::string ray_version;
   bool enable_in_tree_autoscaling = false;
   AutoscalerOptions autoscaler_options;
   HeadGroupSpec head_group_spec;
   std::vector<WorkerGroupSpec> worker_group_specs;
+  std::optional<GcsFaultToleranceOptions> gcs_fault_tolerance_options;
+  bool suspend = false;
 
   json::Value to_json(json::Allocator& a) const;
 };

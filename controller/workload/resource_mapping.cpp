@@ -14,8 +14,9 @@ const std::vector<ResourceMapping>& default_resource_mapping() {
   return m;
 }
 
-std::optional<std::string> ray_resource_name(std::string_view kubernetes_name) {
-  for (const auto& e : default_resource_mapping())
+std::optional<std::string> ray_resource_name(std::string_view kubernetes_name,
+                                             const std::vector<ResourceMapping>& mapping) {
+  for (const auto& e : mapping)
     if (e.kubernetes_name == kubernetes_name) return e.ray_name;
   return std::nullopt;
 }
@@ -36,17 +37,17 @@ std::string num_cpus_param(const Quantity& cpu_limit) {
   return std::to_string(std::max<int64_t>(static_cast<int64_t>(whole), 1));
 }
 
-std::string num_gpus_param(const ResourceList& requests) {
+std::string num_gpus_param(const ResourceList& requests, const std::vector<ResourceMapping>& mapping) {
   int64_t sum = 0;
   for (const auto& [name, q] : requests.items)
-    if (auto ray = ray_resource_name(name); ray && *ray == "GPU") sum += q.value();
+    if (auto ray = ray_resource_name(name, mapping); ray && *ray == "GPU") sum += q.value();
   return std::to_string(sum);
 }
 
-std::string resources_param(const ResourceList& requests) {
+std::string resources_param(const ResourceList& requests, const std::vector<ResourceMapping>& mapping) {
   std::vector<std::pair<std::string, int64_t>> sums;
   for (const auto& [name, q] : requests.items) {
-    auto ray = ray_resource_name(name);
+    auto ray = ray_resource_name(name, mapping);
     if (!ray || is_forbidden_custom_resource(*ray)) continue;
     auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == *ray; });
     if (it == sums.end())
@@ -54,7 +55,8 @@ std::string resources_param(const ResourceList& requests) {
     else
       it->second += q.value();
   }
-  // Python json.dumps separators: ", " between items and ": " after keys. Ray names need no escaping.
+  // Python json.dumps separators: ", " between items and ": " after keys. Ray names need no escaping (the mapping
+  // admits none that would).
   std::string obj = "{";
   for (std::size_t i = 0; i < sums.size(); ++i) {
     if (i) obj += ", ";

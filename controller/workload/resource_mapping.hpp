@@ -22,10 +22,13 @@ struct ResourceMapping {
 /// codeflare-sdk DEFAULT_RESOURCE_MAPPING (config.py, unchanged from 68d1f6c to HEAD), in its order:
 /// nvidia.com/gpu, intel.com/gpu, amd.com/gpu -> GPU; aws.amazon.com/neuroncore -> neuron_cores;
 /// google.com/tpu -> TPU; habana.ai/gaudi -> HPU; huawei.com/Ascend910, huawei.com/Ascend310 -> NPU.
+/// A workload's own mapping (WorkloadSpec::resource_mapping) starts from these; see parse_resource_mapping.hpp.
 const std::vector<ResourceMapping>& default_resource_mapping();
 
-/// The Ray name of a Kubernetes extended resource, or std::nullopt when the mapping does not know it.
-std::optional<std::string> ray_resource_name(std::string_view kubernetes_name);
+/// The Ray name of Kubernetes extended resource `kubernetes_name` in `mapping` (normally the workload's
+/// WorkloadSpec::resource_mapping), or std::nullopt when the mapping does not know it.
+std::optional<std::string> ray_resource_name(std::string_view kubernetes_name,
+                                             const std::vector<ResourceMapping>& mapping);
 
 /// True for the container resources the operator accepts without a mapping: cpu, memory, ephemeral-storage.
 bool is_standard_resource(std::string_view kubernetes_name);
@@ -38,13 +41,15 @@ bool is_forbidden_custom_resource(std::string_view ray_name);
 /// max(floor(value), 1). Returns the decimal text.
 std::string num_cpus_param(const Quantity& cpu_limit);
 
-/// `num-gpus`: the sum of the extended resources (in `requests`) that map to Ray "GPU", as decimal text ("0" when
-/// none).
-std::string num_gpus_param(const ResourceList& requests);
+/// `num-gpus`: the sum of the extended resources (in `requests`) that `mapping` maps to Ray "GPU", as decimal text
+/// ("0" when none). With the SDK's mapping overwritten so that intel.com/gpu is "TPU", intel.com/gpu no longer counts.
+std::string num_gpus_param(const ResourceList& requests, const std::vector<ResourceMapping>& mapping);
 
-/// `resources`: the other mapped extended resources as a JSON object of whole numbers, summed per Ray name in
-/// first-seen order, serialised like Python json.dumps (`{"TPU": 2, "NPU": 1}`), every '"' escaped as '\"' and the
-/// whole wrapped in literal double quotes: `"{\"TPU\": 2}"`. No such resource gives `"{}"`.
-std::string resources_param(const ResourceList& requests);
+/// `resources`: the other extended resources of `requests` that `mapping` maps (to a Ray name other than GPU, CPU or
+/// memory) as a JSON object of whole numbers, summed per Ray name in first-seen order, serialised like Python
+/// json.dumps (`{"TPU": 2, "NPU": 1}`), every '"' escaped as '\"' and the whole wrapped in literal double quotes:
+/// `"{\"TPU\": 2}"`. No such resource gives `"{}"`. Ray names are written as they are: parse_resource_mapping only
+/// admits names that need no JSON escaping.
+std::string resources_param(const ResourceList& requests, const std::vector<ResourceMapping>& mapping);
 
 }  // namespace cfo::workload

@@ -30,6 +30,11 @@ struct SdkDefaults {
   /// ClusterConfiguration worker_cpu_requests=1, worker_cpu_limits=1, worker_memory_requests=3,
   /// worker_memory_limits=6.
   ContainerDefaults worker{"1", "1", "3G", "6G"};
+  /// build_ray_cluster.py autoscalerOptions.resources: cpu 500m and memory 512Mi as both request and limit.
+  ContainerDefaults autoscaler{"500m", "500m", "512Mi", "512Mi"};
+  /// build_ray_cluster.py autoscalerOptions: idleTimeoutSeconds 60, upscalingMode Default.
+  int32_t autoscaler_idle_timeout_seconds = 60;
+  std::string autoscaler_upscaling_mode = "Default";
   /// ClusterConfiguration num_workers=1; the single group is named "small-group-<name>" (build_ray_cluster.py).
   int32_t default_worker_replicas = 1;
   std::string default_group_prefix = "small-group-";

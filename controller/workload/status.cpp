@@ -1,5 +1,7 @@
 #include "workload/status.hpp"
 
+#include "workload/child_views.hpp"
+
 namespace cfo::workload {
 
 namespace {
@@ -11,12 +13,6 @@ struct Readiness {
   std::string message;
 };
 
-std::string str_at(const json::Value* obj, std::string_view dotted) {
-  if (!obj) return "";
-  const json::Value* v = json::find_path(*obj, dotted);
-  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : "";
-}
-
 Readiness queued_or_suspended(const StatusInput& in, const std::string& what) {
   if (in.queue)
     return {phase::kQueued, false, "Queued",
@@ -24,42 +20,106 @@ Readiness queued_or_suspended(const StatusInput& in, const std::string& what) {
   return {phase::kSuspended, false, "Suspended", what + " is suspended"};
 }
 
-Readiness from_ray_cluster(const StatusInput& in, const json::Value* rc, bool admitted) {
+Readiness from_ray_cluster(const StatusInput& in, const RayClusterView& rc, bool admitted) {
   std::string what = "RayCluster " + in.ray_cluster_name;
-  if (!rc) {
+  if (!rc.present) {
     if (admitted)
       return {phase::kAdmitted, false, "Admitted",
               "AppWrapper " + in.app_wrapper_name + " is admitted; " + what + " is not created yet"};
     return {phase::kPending, false, "Pending", what + " is not created yet"};
   }
-  const json::Value* suspend = json::find_path(*rc, "spec.suspend");
-  std::string state = str_at(rc, "status.state");
-  if ((suspend && suspend->IsBool() && suspend->GetBool()) || state == "suspended")
-    return queued_or_suspended(in, what);
-  if (state == "ready") return {phase::kRunning, true, "Ready", what + " is ready"};
-  if (state == "failed") {
-    std::string reason = str_at(rc, "status.reason");
-    return {phase::kFailed, false, "ClusterFailed", what + " failed" + (reason.empty() ? "" : ": " + reason)};
-  }
+  if (rc.suspended || rc.state == "suspended") return queued_or_suspended(in, what);
+  if (rc.state == "ready") return {phase::kRunning, true, "Ready", what + " is ready"};
+  if (rc.state == "failed")
+    return {phase::kFailed, false, "ClusterFailed", what + " failed" + (rc.reason.empty() ? "" : ": " + rc.reason)};
   return {admitted ? phase::kAdmitted : phase::kPending, false, "ClusterNotReady",
-          what + " is not ready" + (state.empty() ? "" : " (state " + state + ")")};
+          what + " is not ready" + (rc.state.empty() ? "" : " (state " + rc.state + ")")};
 }
 
-Readiness readiness(const StatusInput& in, const Observed& observed) {
+Readiness from_ray_job(const StatusInput& in, const RayJobView& rj, bool admitted) {
+  std::string what = "RayJob " + in.ray_job_name;
+  if (!rj.present) return {phase::kPending, false, "Pending", what + " is not created yet"};
+  std::string detail = rj.message.empty() ? "" : ": " + rj.message;
+  if (rj.job_status == "SUCCEEDED") return {phase::kSucceeded, false, "JobSucceeded", what + " succeeded"};
+  if (rj.job_status == "FAILED" || rj.deployment_status == "Failed")
+    return {phase::kFailed, false, "JobFailed", what + " failed" + detail};
+  if (rj.job_status == "STOPPED") return {phase::kFailed, false, "JobStopped", what + " was stopped" + detail};
+  if (rj.suspended || rj.deployment_status == "Suspended" || rj.deployment_status == "Suspending")
+    return queued_or_suspended(in, what);
+  if (rj.deployment_status == "Running") return {phase::kRunning, true, "JobRunning", what + " is running"};
+  if (rj.deployment_status == "Complete")
+    return {phase::kSucceeded, false, "JobComplete", what + " is complete (job status " + rj.job_status + ")"};
+  return {admitted ? phase::kAdmitted : phase::kPending, false, "JobStarting",
+          what + " is starting" + (rj.deployment_status.empty() ? "" : " (" + rj.deployment_status + ")")};
+}
+
+Readiness readiness(const StatusInput& in, const Observed& observed, const AdmissionView& admission) {
   if (!in.valid) return {phase::kInvalid, false, "Invalid", "the spec is invalid; see the Valid condition"};
-  if (!in.wrapped) return from_ray_cluster(in, observed.ray_cluster, false);
+  if (!in.held_reason.empty()) return {phase::kPending, false, in.held_reason, in.held_message};
+  if (in.suspended) return {phase::kSuspended, false, "Suspended", "spec.suspend is true"};
+  if (in.job) return from_ray_job(in, view_ray_job(observed.ray_job), admission.admitted);
+  if (!in.wrapped) return from_ray_cluster(in, view_ray_cluster(observed.ray_cluster), admission.admitted);
   std::string what = "AppWrapper " + in.app_wrapper_name;
   if (!observed.app_wrapper) return {phase::kPending, false, "Pending", what + " is not created yet"};
-  std::string aw_phase = str_at(observed.app_wrapper, "status.phase");
+  const json::Value* p = json::find_path(*observed.app_wrapper, "status.phase");
+  std::string aw_phase = p && p->IsString() ? p->GetString() : "";
   if (aw_phase == "Succeeded") return {phase::kSucceeded, false, "Succeeded", what + " succeeded"};
   if (aw_phase == "Failed") return {phase::kFailed, false, "AppWrapperFailed", what + " failed"};
   if (aw_phase == "Suspended" || aw_phase == "Suspending") return queued_or_suspended(in, what);
   if (aw_phase.empty()) return {phase::kPending, false, "Pending", what + " has no phase yet"};
-  return from_ray_cluster(in, observed.ray_cluster, true);
+  return from_ray_cluster(in, view_ray_cluster(observed.ray_cluster), true);
 }
 
-void put_string(json::Document& d, const char* key, const std::string& v) {
-  if (!v.empty()) d.AddMember(rapidjson::StringRef(key), json::str(v, d.GetAllocator()), d.GetAllocator());
+// Queued and Admitted, while a LocalQueue is in effect.
+void set_queue_conditions(const StatusInput& in, const Readiness& r, const AdmissionView& admission,
+                          std::vector<Condition>& conds, const std::string& now) {
+  if (!in.valid || !in.queue) {
+    remove_condition(conds, kConditionQueued);
+    remove_condition(conds, kConditionAdmitted);
+    return;
+  }
+  if (!in.held_reason.empty()) {
+    set_condition(conds, Condition{kConditionQueued, "False", in.generation, "", in.held_reason, in.held_message}, now);
+    set_condition(conds,
+                  Condition{kConditionAdmitted, "False", in.generation, "", "NotQueued", "not submitted to Kueue yet"},
+                  now);
+    return;
+  }
+  set_condition(
+      conds,
+      Condition{kConditionQueued, "True", in.generation, "", "Submitted", "submitted to LocalQueue " + *in.queue}, now);
+  // A running or finished child has been admitted, whether or not its Kueue Workload is seen.
+  bool past_admission = r.phase == phase::kRunning || r.phase == phase::kSucceeded;
+  Condition admitted{kConditionAdmitted, "False", in.generation, "", "Pending", ""};
+  if (admission.admitted || past_admission) {
+    admitted.status = "True";
+    admitted.reason = "Admitted";
+    admitted.message = admission.cluster_queue.empty() ? "admitted by Kueue"
+                                                       : "admitted by Kueue in ClusterQueue " + admission.cluster_queue;
+  } else if (admission.evicted) {
+    admitted.reason = "Evicted";
+    admitted.message = admission.message.empty() ? "evicted by Kueue" : admission.message;
+  } else {
+    admitted.message =
+        admission.message.empty() ? "waiting for Kueue to admit it in LocalQueue " + *in.queue : admission.message;
+  }
+  set_condition(conds, std::move(admitted), now);
+}
+
+void set_job_condition(const StatusInput& in, const Readiness& r, std::vector<Condition>& conds,
+                       const std::string& now) {
+  if (!in.valid || !in.job) {
+    remove_condition(conds, kConditionSucceeded);
+    return;
+  }
+  Condition c{kConditionSucceeded, "Unknown", in.generation, "", "JobNotFinished", "the job has not finished"};
+  if (r.phase == phase::kSucceeded) c = {kConditionSucceeded, "True", in.generation, "", r.reason, r.message};
+  if (r.phase == phase::kFailed) c = {kConditionSucceeded, "False", in.generation, "", r.reason, r.message};
+  set_condition(conds, std::move(c), now);
+}
+
+void put_string(json::Value& obj, const char* key, const std::string& v, json::Allocator& a) {
+  if (!v.empty()) obj.AddMember(rapidjson::StringRef(key), json::str(v, a), a);
 }
 }  // namespace
 
@@ -68,12 +128,25 @@ json::Document WorkloadStatus::to_json() const {
   d.SetObject();
   auto& a = d.GetAllocator();
   d.AddMember("observedGeneration", observed_generation, a);
-  put_string(d, "phase", phase);
-  put_string(d, "queue", queue);
+  put_string(d, "phase", phase, a);
+  put_string(d, "queue", queue, a);
   d.AddMember("desiredWorkers", desired_workers, a);
   d.AddMember("readyWorkers", ready_workers, a);
-  put_string(d, "rayClusterName", ray_cluster_name);
-  put_string(d, "appWrapperName", app_wrapper_name);
+  put_string(d, "rayClusterName", ray_cluster_name, a);
+  put_string(d, "appWrapperName", app_wrapper_name, a);
+  put_string(d, "rayJobName", ray_job_name, a);
+  put_string(d, "rayClusterState", ray_cluster_state, a);
+  put_string(d, "appWrapperPhase", app_wrapper_phase, a);
+  put_string(d, "jobStatus", job_status, a);
+  put_string(d, "jobDeploymentStatus", job_deployment_status, a);
+  put_string(d, "headService", head_service, a);
+  put_string(d, "dashboardURL", dashboard_url, a);
+  if (!admission_workload.empty() || !admission_cluster_queue.empty()) {
+    json::Value adm(rapidjson::kObjectType);
+    put_string(adm, "workload", admission_workload, a);
+    put_string(adm, "clusterQueue", admission_cluster_queue, a);
+    d.AddMember("admission", adm, a);
+  }
   d.AddMember("conditions", conditions_to_json(conditions, a), a);
   return d;
 }
@@ -84,11 +157,33 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   st.observed_generation = in.generation;
   st.queue = in.queue.value_or("");
   st.desired_workers = in.valid ? in.desired_workers : 0;
-  st.ray_cluster_name = in.ray_cluster_name;
   st.app_wrapper_name = in.wrapped ? in.app_wrapper_name : "";
-  if (observed.ray_cluster)
-    if (auto n = json::find_path(*observed.ray_cluster, "status.readyWorkerReplicas"); n && n->IsInt64())
-      st.ready_workers = static_cast<int32_t>(n->GetInt64());
+  st.ray_job_name = in.job ? in.ray_job_name : "";
+
+  // What the children report: a RayJob carries its cluster's status; otherwise the RayCluster itself.
+  RayClusterView cluster;
+  if (in.job) {
+    RayJobView rj = view_ray_job(observed.ray_job);
+    cluster = rj.cluster;
+    st.ray_cluster_name = rj.ray_cluster_name;
+    st.job_status = rj.job_status;
+    st.job_deployment_status = rj.deployment_status;
+    st.dashboard_url = rj.dashboard_url;
+  } else {
+    cluster = view_ray_cluster(observed.ray_cluster);
+    st.ray_cluster_name = in.ray_cluster_name;
+  }
+  st.ready_workers = cluster.ready_workers;
+  st.ray_cluster_state = cluster.state;
+  st.head_service = cluster.head_service;
+  if (st.dashboard_url.empty() && !cluster.head_service.empty() && !in.namespace_.empty())
+    st.dashboard_url = "http://" + cluster.head_service + "." + in.namespace_ + ".svc:8265";
+  if (in.wrapped && observed.app_wrapper)
+    if (const json::Value* p = json::find_path(*observed.app_wrapper, "status.phase"); p && p->IsString())
+      st.app_wrapper_phase = p->GetString();
+  AdmissionView admission = view_admission(in.queue ? observed.kueue_workload : nullptr);
+  st.admission_workload = admission.workload_name;
+  st.admission_cluster_queue = admission.cluster_queue;
 
   if (previous_status)
     if (const json::Value* c = json::find(*previous_status, "conditions")) st.conditions = conditions_from_json(*c);
@@ -101,10 +196,12 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
                   in.valid ? "the spec is valid" : in.invalid_message};
   set_condition(st.conditions, std::move(valid), now);
 
-  Readiness r = readiness(in, observed);
+  Readiness r = readiness(in, observed, admission);
   st.phase = r.phase;
+  set_queue_conditions(in, r, admission, st.conditions, now);
   Condition ready{kConditionReady, r.ready ? "True" : "False", in.generation, "", r.reason, r.message};
   set_condition(st.conditions, std::move(ready), now);
+  set_job_condition(in, r, st.conditions, now);
   return st;
 }
 

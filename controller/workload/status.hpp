@@ -1,6 +1,6 @@
 #pragma once
-// The CodeFlareWorkload status: phase, queue, worker counts, child names and the Valid and Ready conditions,
-// derived from the reconcile verdict and what is observed of the children.
+// The CodeFlareWorkload status: phase, queue, worker counts, what the children report, Kueue admission and the
+// conditions, derived from the reconcile verdict and what is observed of the children.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,12 +24,15 @@ inline constexpr const char* kFailed = "Failed";
 inline constexpr const char* kSuspended = "Suspended";
 }  // namespace phase
 
-/// Condition types.
+/// Condition types. Queued and Admitted are present only while a LocalQueue is in effect; Succeeded only for jobs.
 inline constexpr const char* kConditionValid = "Valid";
+inline constexpr const char* kConditionQueued = "Queued";
+inline constexpr const char* kConditionAdmitted = "Admitted";
 inline constexpr const char* kConditionReady = "Ready";
+inline constexpr const char* kConditionSucceeded = "Succeeded";
 
-/// The status subresource of a CodeFlareWorkload (fields are omitted from JSON when empty, except the counts and
-/// observedGeneration).
+/// The status subresource of a CodeFlareWorkload (string fields are omitted from JSON when empty; the counts and
+/// observedGeneration are always written).
 struct WorkloadStatus {
   int64_t observed_generation = 0;
   std::string phase;
@@ -38,6 +41,16 @@ struct WorkloadStatus {
   int32_t ready_workers = 0;
   std::string ray_cluster_name;
   std::string app_wrapper_name;
+  std::string ray_job_name;
+  std::string ray_cluster_state;
+  std::string app_wrapper_phase;
+  std::string job_status;
+  std::string job_deployment_status;
+  std::string head_service;
+  std::string dashboard_url;
+  /// status.admission: the Kueue Workload and the ClusterQueue that admitted it (both empty: no Workload seen).
+  std::string admission_workload;
+  std::string admission_cluster_queue;
   std::vector<Condition> conditions;
 
   json::Document to_json() const;
@@ -46,25 +59,43 @@ struct WorkloadStatus {
 /// What reconcile decided, as input to the status.
 struct StatusInput {
   int64_t generation = 0;
+  std::string namespace_;
   bool valid = false;
   /// Message of the Valid=False condition (the first findings), when !valid.
   std::string invalid_message;
+  /// The top-level child: an AppWrapper holding the RayCluster (wrapped), a RayJob (job), else the RayCluster.
   bool wrapped = false;
+  bool job = false;
+  /// spec.suspend: the user stopped the workload.
+  bool suspended = false;
   /// The LocalQueue in effect (spec or namespace default), if any.
   std::optional<std::string> queue;
+  /// Set when the children are held back: CamelCase reason (LocalQueueNotFound, PriorityClassNotFound,
+  /// KueueNotInstalled) and message, shown in the Queued and Ready conditions.
+  std::string held_reason;
+  std::string held_message;
   /// Sum of the worker groups' replicas.
   int32_t desired_workers = 0;
   std::string ray_cluster_name;
   std::string app_wrapper_name;
+  std::string ray_job_name;
 };
 
-/// Derives the status. Phase: Invalid when !valid; Pending while the top-level child is absent; Succeeded/Failed
-/// from the AppWrapper phase; Queued (with a queue) or Suspended (without) when the AppWrapper is
-/// Suspended/Suspending or the RayCluster is suspended; Running when the RayCluster's status.state is "ready";
-/// Failed when it is "failed"; Admitted when the AppWrapper is past admission but its RayCluster is not yet
-/// observed; else Pending. Conditions Valid and Ready carry observedGeneration = `in.generation`; they are merged
-/// into the conditions of `previous_status` (may be null) with set_condition, so lastTransitionTime changes only
-/// when a condition's status changes. readyWorkers is the RayCluster's status.readyWorkerReplicas (0 when absent).
+/// Derives the status from the verdict and the observed children.
+/// Phase: Invalid when !valid; Pending while held or while the top-level child is absent; Suspended when the user
+/// suspended it; then by kind of child:
+///  - RayJob: Succeeded / Failed by jobStatus and jobDeploymentStatus, Running while jobDeploymentStatus is
+///    Running, Queued (with a queue) or Suspended while suspended, Admitted once Kueue admitted it, else Pending;
+///  - AppWrapper: Succeeded / Failed by its phase, Queued / Suspended while Suspended or Suspending, then as the
+///    RayCluster, Admitted once past Suspended;
+///  - RayCluster: Queued / Suspended while spec.suspend or state "suspended", Running when state is "ready", Failed
+///    when "failed", Admitted when Kueue admitted it, else Pending.
+/// Conditions, each with observedGeneration = `in.generation`, merged into `previous_status`'s (may be null) with
+/// set_condition, so lastTransitionTime changes only when a condition's status changes:
+///  - Valid; Ready (True while Running);
+///  - with a queue: Queued (True once submitted to an existing LocalQueue, False with the held reason) and Admitted
+///    (from the Kueue Workload's Admitted condition, or implied by a running child); removed without a queue;
+///  - for jobs: Succeeded (Unknown until the job ends, then True or False).
 WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, const json::Value* previous_status,
                               const std::string& now);
 

@@ -66,3 +66,18 @@ TEST(BuildAppWrapper, NoQueueMeansOnlyTheWorkloadLabel) {
   json::Document aw = build_app_wrapper(p.workload, inner, {}).to_json();
   EXPECT_EQ(at(aw, {"metadata", "labels"}).MemberCount(), 1u);
 }
+
+TEST(BuildAppWrapper, SuspendGoesOnTheAppWrapperNotTheInnerRayCluster) {
+  auto p = parse_spec("{appWrapper: true, suspend: true}");
+  ASSERT_TRUE(p.ok()) << dump(p.errors);
+  RayCluster inner = build_ray_cluster(p.workload, RayClusterPlacement{false, {}});
+  json::Document aw = build_app_wrapper(p.workload, inner, {}).to_json();
+  EXPECT_TRUE(at(aw, {"spec", "suspend"}).GetBool());
+  EXPECT_FALSE(json::find(at(aw, {"spec", "components", 0, "template", "spec"}), "suspend"));
+
+  auto q = parse_spec("{appWrapper: true}");
+  ASSERT_TRUE(q.ok()) << dump(q.errors);
+  json::Document plain =
+      build_app_wrapper(q.workload, build_ray_cluster(q.workload, RayClusterPlacement{false, {}}), {}).to_json();
+  EXPECT_FALSE(json::find(at(plain, {"spec"}), "suspend")) << "suspend: false is never written; Kueue owns it";
+}

@@ -98,15 +98,129 @@ TEST(ParseWorkload, ExtendedResourceGivenOnOneSideIsInBoth) {
   EXPECT_EQ(q(g.limits, "nvidia.com/gpu"), "2");
 }
 
-TEST(ParseWorkload, ReplicaBoundsDefaultToReplicas) {
-  auto p =
-      parse_spec("{workerGroups: [{name: w, replicas: 3}, {name: v, replicas: 2, minReplicas: 0, maxReplicas: 5}]}");
+TEST(ParseWorkload, WithoutAutoscalingBoundsEqualReplicasAndGivenBoundsAreIgnored) {
+  auto p = parse_spec(
+      "{workerGroups: [{name: w, replicas: 3}, {name: v, replicas: 2, minReplicas: 0, maxReplicas: 5}, "
+      "{name: u, replicas: 4, minReplicas: 4, maxReplicas: 4}]}");
   ASSERT_TRUE(p.ok()) << dump(p.errors);
   const auto& g = p.workload.spec.worker_groups;
   EXPECT_EQ(g[0].min_replicas, 3);
   EXPECT_EQ(g[0].max_replicas, 3);
+  // The SDK sets min = max = num_workers without autoscaling and warns that min/max workers are ignored.
+  EXPECT_EQ(g[1].replicas, 2);
+  EXPECT_EQ(g[1].min_replicas, 2);
+  EXPECT_EQ(g[1].max_replicas, 2);
+  for (const char* f : {"minReplicas", "maxReplicas"}) {
+    const FieldError* w = finding(p.errors, std::string("spec.workerGroups[1].") + f, "ReplicaBoundsIgnored");
+    ASSERT_NE(w, nullptr) << f << "\n" << dump(p.errors);
+    EXPECT_EQ(w->severity, Severity::Warning);
+  }
+  // Bounds equal to replicas say nothing new: no warning.
+  EXPECT_EQ(finding(p.errors, "spec.workerGroups[2].minReplicas"), nullptr) << dump(p.errors);
+  EXPECT_EQ(finding(p.errors, "spec.workerGroups[2].maxReplicas"), nullptr) << dump(p.errors);
+}
+
+TEST(ParseWorkload, WithAutoscalingReplicasDefaultToMinReplicas) {
+  auto p = parse_spec(
+      "{autoscaling: {enabled: true}, workerGroups: [{name: w, minReplicas: 1, maxReplicas: 5}, "
+      "{name: v, replicas: 3, minReplicas: 0, maxReplicas: 4}]}");
+  ASSERT_TRUE(p.ok()) << dump(p.errors);
+  EXPECT_TRUE(p.errors.empty()) << dump(p.errors);
+  const auto& g = p.workload.spec.worker_groups;
+  EXPECT_EQ(g[0].replicas, 1);
+  EXPECT_EQ(g[0].min_replicas, 1);
+  EXPECT_EQ(g[0].max_replicas, 5);
+  EXPECT_EQ(g[1].replicas, 3);
   EXPECT_EQ(g[1].min_replicas, 0);
-  EXPECT_EQ(g[1].max_replicas, 5);
+  EXPECT_EQ(g[1].max_replicas, 4);
+}
+
+TEST(ParseWorkload, AutoscalingDefaultsAreTheSdkValues) {
+  for (const char* spec : {"{}", "{autoscaling: {enabled: false}}"}) {
+    auto p = parse_spec(spec);
+    ASSERT_TRUE(p.ok()) << dump(p.errors);
+    const AutoscalingSpec& a = p.workload.spec.autoscaling;
+    EXPECT_FALSE(a.enabled);
+    EXPECT_EQ(a.idle_timeout_seconds, 60);
+    EXPECT_EQ(a.upscaling_mode, "Default");
+    EXPECT_FALSE(a.elastic_job);
+    EXPECT_EQ(q(a.resources.requests, "cpu"), "500m");
+    EXPECT_EQ(q(a.resources.limits, "cpu"), "500m");
+    EXPECT_EQ(q(a.resources.requests, "memory"), "512Mi");
+    EXPECT_EQ(q(a.resources.limits, "memory"), "512Mi");
+  }
+  auto p = parse_spec(
+      "{autoscaling: {enabled: true, idleTimeoutSeconds: 0, upscalingMode: Conservative, elasticJob: true, "
+      "resources: {limits: {cpu: 250m}, requests: {memory: 1Gi}}}, "
+      "workerGroups: [{name: w, minReplicas: 0, maxReplicas: 2}]}");
+  ASSERT_TRUE(p.ok()) << dump(p.errors);
+  const AutoscalingSpec& a = p.workload.spec.autoscaling;
+  EXPECT_TRUE(a.enabled);
+  EXPECT_EQ(a.idle_timeout_seconds, 0);
+  EXPECT_EQ(a.upscaling_mode, "Conservative");
+  EXPECT_TRUE(a.elastic_job);
+  // One-sided values are completed as for the Ray containers (apply_resource_defaults).
+  EXPECT_EQ(q(a.resources.requests, "cpu"), "250m");
+  EXPECT_EQ(q(a.resources.limits, "cpu"), "250m");
+  EXPECT_EQ(q(a.resources.requests, "memory"), "1Gi");
+  EXPECT_EQ(q(a.resources.limits, "memory"), "1Gi");
+}
+
+TEST(ParseWorkload, ExtendedResourceMappingIsReadBeforeTheResources) {
+  auto p = parse_spec(
+      "{head: {resources: {limits: {example.com/fpga: 1}}}, extendedResourceMapping: {example.com/fpga: FPGA}}");
+  ASSERT_TRUE(p.ok()) << dump(p.errors);
+  const auto& m = p.workload.spec.resource_mapping;
+  ASSERT_EQ(m.size(), 9u);
+  EXPECT_EQ(m.back().kubernetes_name, "example.com/fpga");
+  EXPECT_EQ(m.back().ray_name, "FPGA");
+  EXPECT_EQ(q(p.workload.spec.head.resources.requests, "example.com/fpga"), "1");
+  EXPECT_EQ(parse_spec("{}").workload.spec.resource_mapping.size(), 8u);
+}
+
+TEST(ParseWorkload, NewScalarFields) {
+  auto p = parse_spec("{usageStats: true, odhTrustedCABundle: true, suspend: true}");
+  ASSERT_TRUE(p.ok()) << dump(p.errors);
+  EXPECT_TRUE(p.workload.spec.usage_stats);
+  EXPECT_TRUE(p.workload.spec.odh_trusted_ca_bundle);
+  EXPECT_TRUE(p.workload.spec.suspend);
+  auto d = parse_spec("{}");
+  EXPECT_FALSE(d.workload.spec.usage_stats);
+  EXPECT_FALSE(d.workload.spec.odh_trusted_ca_bundle);
+  EXPECT_FALSE(d.workload.spec.suspend);
+  EXPECT_FALSE(d.workload.spec.gcs_fault_tolerance);
+  expect_error(parse_spec("{suspend: 'yes'}"), "spec.suspend", "schema:type");
+  expect_error(parse_spec("{usageStats: 1}"), "spec.usageStats", "schema:type");
+  expect_error(parse_spec("{odhTrustedCABundle: 'true'}"), "spec.odhTrustedCABundle", "schema:type");
+}
+
+TEST(ParseWorkload, RayStartParamsExtras) {
+  auto p = parse_spec(
+      "{head: {rayStartParams: {object-store-memory: '100000000', include-dashboard: 'true'}}, "
+      "workerGroups: [{name: w, rayStartParams: {object-store-memory: '200000000'}}]}");
+  ASSERT_TRUE(p.ok()) << dump(p.errors);
+  const auto& h = p.workload.spec.head.ray_start_params;
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h.at("object-store-memory"), "100000000");
+  EXPECT_EQ(h.at("include-dashboard"), "true");
+  EXPECT_EQ(p.workload.spec.worker_groups[0].ray_start_params.at("object-store-memory"), "200000000");
+}
+
+TEST(ParseWorkload, GcsFaultTolerance) {
+  auto p = parse_spec(
+      "{gcsFaultTolerance: {redisAddress: 'redis:6379', redisPassword: {name: redis-secret, key: password}, "
+      "externalStorageNamespace: ns1}}");
+  ASSERT_TRUE(p.ok()) << dump(p.errors);
+  const auto& ft = p.workload.spec.gcs_fault_tolerance;
+  ASSERT_TRUE(ft);
+  EXPECT_EQ(ft->redis_address, "redis:6379");
+  ASSERT_TRUE(ft->redis_password);
+  EXPECT_EQ(ft->redis_password->name, "redis-secret");
+  EXPECT_EQ(ft->redis_password->key, "password");
+  EXPECT_EQ(ft->external_storage_namespace, "ns1");
+  auto bare = parse_spec("{gcsFaultTolerance: {redisAddress: 'redis:6379'}}");
+  ASSERT_TRUE(bare.ok()) << dump(bare.errors);
+  EXPECT_FALSE(bare.workload.spec.gcs_fault_tolerance->redis_password);
 }
 
 // One failing case per check.
@@ -156,15 +270,174 @@ TEST(ParseWorkloadChecks, NegativeReplicas) {
 }
 
 TEST(ParseWorkloadChecks, MinWithinReplicasWithinMax) {
-  expect_error(parse_spec("{workerGroups: [{name: w, replicas: 1, minReplicas: 2, maxReplicas: 3}]}"),
+  const std::string on = "{autoscaling: {enabled: true}, workerGroups: [";
+  expect_error(parse_spec(on + "{name: w, replicas: 1, minReplicas: 2, maxReplicas: 3}]}"),
                "spec.workerGroups[0].minReplicas", "ReplicasWithinBounds");
-  expect_error(parse_spec("{workerGroups: [{name: w, replicas: 4, maxReplicas: 3}]}"),
+  expect_error(parse_spec(on + "{name: w, replicas: 4, minReplicas: 0, maxReplicas: 3}]}"),
                "spec.workerGroups[0].maxReplicas", "ReplicasWithinBounds");
+  expect_error(parse_spec(on + "{name: w, minReplicas: 3, maxReplicas: 2}]}"), "spec.workerGroups[0].maxReplicas",
+               "ReplicasWithinBounds");
+  // Without autoscaling the bounds are not used, so they cannot be out of bounds: a warning only.
+  auto off = parse_spec("{workerGroups: [{name: w, replicas: 1, minReplicas: 2, maxReplicas: 3}]}");
+  EXPECT_TRUE(off.ok()) << dump(off.errors);
+  EXPECT_NE(finding(off.errors, "spec.workerGroups[0].minReplicas", "ReplicaBoundsIgnored"), nullptr)
+      << dump(off.errors);
+}
+
+TEST(ParseWorkloadChecks, AutoscalingNeedsBothBoundsOnEveryGroup) {
+  expect_error(parse_spec("{autoscaling: {enabled: true}, workerGroups: [{name: w, minReplicas: 1, maxReplicas: 2}, "
+                          "{name: v, replicas: 2, maxReplicas: 3}]}"),
+               "spec.workerGroups[1]", "AutoscalingReplicaBounds");
+  expect_error(parse_spec("{autoscaling: {enabled: true}, workerGroups: [{name: w, minReplicas: 1}]}"),
+               "spec.workerGroups[0]", "AutoscalingReplicaBounds");
+  expect_error(parse_spec("{autoscaling: {enabled: true}}"), "spec.workerGroups", "AutoscalingReplicaBounds");
+  expect_error(parse_spec("{autoscaling: {enabled: true}, workerGroups: []}"), "spec.workerGroups",
+               "AutoscalingReplicaBounds");
+}
+
+TEST(ParseWorkloadChecks, AutoscalingFields) {
+  expect_error(parse_spec("{autoscaling: {upscalingMode: Fast}}"), "spec.autoscaling.upscalingMode", "schema:enum");
+  expect_error(parse_spec("{autoscaling: {idleTimeoutSeconds: -1}}"), "spec.autoscaling.idleTimeoutSeconds",
+               "schema:minimum");
+  expect_error(parse_spec("{autoscaling: {enabled: 'true'}}"), "spec.autoscaling.enabled", "schema:type");
+  expect_error(parse_spec("{autoscaling: {minReplicas: 1}}"), "spec.autoscaling.minReplicas", "schema:unknownField");
+  expect_error(parse_spec("{autoscaling: {resources: {limits: {nvidia.com/gpu: 1}}}}"),
+               "spec.autoscaling.resources.limits[nvidia.com/gpu]", "ExtendedResourceMapping");
+  expect_error(parse_spec("{autoscaling: {resources: {requests: {cpu: 2}, limits: {cpu: 1}}}}"),
+               "spec.autoscaling.resources.requests.cpu", "RequestsWithinLimits");
+}
+
+TEST(ParseWorkloadWarnings, AutoscalingSettingsWithoutAutoscaling) {
+  auto p = parse_spec("{autoscaling: {elasticJob: true, idleTimeoutSeconds: 30}}");
+  EXPECT_TRUE(p.ok()) << dump(p.errors);
+  const FieldError* e = finding(p.errors, "spec.autoscaling.elasticJob", "ElasticJobWithoutAutoscaling");
+  ASSERT_NE(e, nullptr) << dump(p.errors);
+  EXPECT_EQ(e->severity, Severity::Warning);
+  const FieldError* i = finding(p.errors, "spec.autoscaling.idleTimeoutSeconds", "AutoscalingSettingsIgnored");
+  ASSERT_NE(i, nullptr) << dump(p.errors);
+  EXPECT_EQ(i->severity, Severity::Warning);
+}
+
+TEST(ParseWorkloadChecks, ElasticJob) {
+  expect_error(parse_spec("{annotations: {kueue.x-k8s.io/elastic-job: 'true'}}"),
+               "spec.annotations[kueue.x-k8s.io/elastic-job]", "ReservedAnnotation");
+  auto p = parse_spec("{annotations: {kueue.x-k8s.io/elastic-job: 'true'}}");
+  const FieldError* e = finding(p.errors, "spec.annotations[kueue.x-k8s.io/elastic-job]");
+  ASSERT_NE(e, nullptr) << dump(p.errors);
+  EXPECT_NE(e->reason.find("spec.autoscaling.elasticJob"), std::string::npos) << e->reason;
+  expect_error(parse_spec("{appWrapper: true, autoscaling: {enabled: true, elasticJob: true}, "
+                          "workerGroups: [{name: w, minReplicas: 0, maxReplicas: 2}]}"),
+               "spec.autoscaling.elasticJob", "ElasticJobInAppWrapper");
 }
 
 TEST(ParseWorkloadChecks, ExtendedResourceMustBeInTheMapping) {
   expect_error(parse_spec("{head: {resources: {limits: {example.com/fpga: 1}}}}"),
                "spec.head.resources.limits[example.com/fpga]", "ExtendedResourceMapping");
+  // The merged mapping is used, for workers too.
+  expect_error(parse_spec("{extendedResourceMapping: {example.com/fpga: FPGA}, "
+                          "workerGroups: [{name: w, resources: {limits: {example.com/asic: 1}}}]}"),
+               "spec.workerGroups[0].resources.limits[example.com/asic]", "ExtendedResourceMapping");
+}
+
+TEST(ParseWorkloadChecks, ExtendedResourceMapping) {
+  expect_error(parse_spec("{extendedResourceMapping: {intel.com/gpu: TPU}}"),
+               "spec.extendedResourceMapping[intel.com/gpu]", "OverwriteDefaultResourceMapping");
+  expect_error(parse_spec("{extendedResourceMapping: {fpga: FPGA}}"), "spec.extendedResourceMapping.fpga",
+               "ExtendedResourceName");
+  expect_error(parse_spec("{extendedResourceMapping: {example.com/fpga: ''}}"),
+               "spec.extendedResourceMapping[example.com/fpga]", "schema:minLength");
+  expect_error(parse_spec("{overwriteDefaultResourceMapping: 1}"), "spec.overwriteDefaultResourceMapping",
+               "schema:type");
+  auto p = parse_spec("{extendedResourceMapping: {intel.com/gpu: TPU}, overwriteDefaultResourceMapping: true}");
+  ASSERT_TRUE(p.ok()) << dump(p.errors);
+  const FieldError* w =
+      finding(p.errors, "spec.extendedResourceMapping[intel.com/gpu]", "OverwriteDefaultResourceMapping");
+  ASSERT_NE(w, nullptr) << dump(p.errors);
+  EXPECT_EQ(w->severity, Severity::Warning);
+  EXPECT_EQ(ray_resource_name("intel.com/gpu", p.workload.spec.resource_mapping), "TPU");
+}
+
+TEST(ParseWorkloadChecks, RayStartParams) {
+  for (const char* key : {"block", "dashboard-host", "num-cpus", "num-gpus", "resources"})
+    expect_error(parse_spec(std::string("{head: {rayStartParams: {") + key + ": 'x'}}}"),
+                 std::string("spec.head.rayStartParams[") + key + "]", "RayStartParamReserved");
+  for (const char* key : {"block", "num-cpus", "num-gpus", "resources"})
+    expect_error(parse_spec(std::string("{workerGroups: [{name: w, rayStartParams: {") + key + ": 'x'}}]}"),
+                 std::string("spec.workerGroups[0].rayStartParams[") + key + "]", "RayStartParamReserved");
+  expect_error(parse_spec("{head: {rayStartParams: {object-store-memory: 100000000}}}"),
+               "spec.head.rayStartParams[object-store-memory]", "schema:type");
+  expect_error(parse_spec("{head: {rayStartParams: {labels: 'a=b'}}}"), "spec.head.rayStartParams[labels]",
+               "RayStartParamsLabels");
+  expect_error(parse_spec("{head: {rayStartParams: {'--bad key': x}}}"), "spec.head.rayStartParams[--bad key]",
+               "RayStartParamKey");
+  expect_error(parse_spec("{head: {rayStartParams: [x]}}"), "spec.head.rayStartParams", "schema:type");
+}
+
+TEST(ParseWorkloadChecks, GcsFaultToleranceFields) {
+  expect_error(parse_spec("{gcsFaultTolerance: {}}"), "spec.gcsFaultTolerance.redisAddress", "schema:required");
+  expect_error(parse_spec("{gcsFaultTolerance: {redisAddress: ''}}"), "spec.gcsFaultTolerance.redisAddress",
+               "schema:minLength");
+  expect_error(parse_spec("{gcsFaultTolerance: {redisAddress: r, redisPassword: {name: s}}}"),
+               "spec.gcsFaultTolerance.redisPassword.key", "schema:required");
+  expect_error(parse_spec("{gcsFaultTolerance: {redisAddress: r, redisPassword: {key: k}}}"),
+               "spec.gcsFaultTolerance.redisPassword.name", "schema:required");
+  expect_error(parse_spec("{gcsFaultTolerance: {redisAddress: r, redisUsername: u}}"),
+               "spec.gcsFaultTolerance.redisUsername", "schema:unknownField");
+}
+
+TEST(ParseWorkloadChecks, SettingsKubeRayRefusesNextToGcsFaultTolerance) {
+  const std::string ft = "gcsFaultTolerance: {redisAddress: 'redis:6379'}, ";
+  expect_error(parse_spec("{" + ft + "env: [{name: A, value: '1'}, {name: RAY_REDIS_ADDRESS, value: 'r:1'}]}"),
+               "spec.env[1].name", "GcsFTForbiddenSetting");
+  expect_error(parse_spec("{" + ft + "env: [{name: REDIS_PASSWORD, value: p}]}"), "spec.env[0].name",
+               "GcsFTForbiddenSetting");
+  expect_error(parse_spec("{" + ft + "annotations: {ray.io/ft-enabled: 'true'}}"),
+               "spec.annotations[ray.io/ft-enabled]", "GcsFTAnnotationConflict");
+  expect_error(parse_spec("{" + ft + "annotations: {ray.io/external-storage-namespace: x}}"),
+               "spec.annotations[ray.io/external-storage-namespace]", "GcsFTForbiddenSetting");
+  expect_error(parse_spec("{" + ft + "head: {rayStartParams: {redis-password: p}}}"),
+               "spec.head.rayStartParams[redis-password]", "GcsFTForbiddenSetting");
+  // Without the options: RAY_REDIS_ADDRESS alone would switch fault tolerance on half-configured.
+  expect_error(parse_spec("{env: [{name: RAY_REDIS_ADDRESS, value: 'r:1'}]}"), "spec.env[0].name",
+               "RedisAddressNeedsGcsFT");
+  EXPECT_TRUE(
+      parse_spec("{env: [{name: RAY_REDIS_ADDRESS, value: 'r:1'}], annotations: {ray.io/ft-enabled: 'true'}}").ok())
+      << "the annotation-driven (older) fault tolerance is still KubeRay's to judge";
+  EXPECT_TRUE(
+      parse_spec("{head: {rayStartParams: {redis-password: p}}, annotations: {ray.io/ft-enabled: 'true'}}").ok());
+  expect_error(parse_spec("{env: [{name: REDIS_USERNAME, value: u}]}"), "spec.env[0].name", "RedisUsername");
+  expect_error(parse_spec("{head: {rayStartParams: {redis-username: u}}}"), "spec.head.rayStartParams[redis-username]",
+               "RedisUsername");
+}
+
+TEST(ParseWorkloadChecks, UsageStatsEnvVarIsTheOperators) {
+  expect_error(parse_spec("{env: [{name: RAY_USAGE_STATS_ENABLED, value: '1'}]}"), "spec.env[0].name",
+               "ReservedEnvVar");
+  // The index is the one in the spec, even when an earlier entry is malformed.
+  auto p = parse_spec("{env: [{value: x}, {name: RAY_USAGE_STATS_ENABLED, value: '1'}]}");
+  expect_error(p, "spec.env[1].name", "ReservedEnvVar");
+  const FieldError* e = finding(p.errors, "spec.env[1].name", "ReservedEnvVar");
+  ASSERT_NE(e, nullptr) << dump(p.errors);
+  EXPECT_NE(e->reason.find("spec.usageStats"), std::string::npos) << e->reason;
+}
+
+TEST(ParseWorkloadChecks, OdhCaBundleNamesAndPathsAreReserved) {
+  const std::string on = "{odhTrustedCABundle: true, ";
+  expect_error(parse_spec(on + "volumes: [{name: data, emptyDir: {}}, {name: odh-ca-cert, emptyDir: {}}]}"),
+               "spec.volumes[1].name", "ReservedVolumeName");
+  expect_error(parse_spec(on + "volumes: [{name: odh-trusted-ca-cert, emptyDir: {}}]}"), "spec.volumes[0].name",
+               "ReservedVolumeName");
+  expect_error(parse_spec(on + "volumes: [{name: d, emptyDir: {}}], "
+                               "volumeMounts: [{name: d, mountPath: /etc/ssl/certs/odh-ca-bundle.crt}]}"),
+               "spec.volumeMounts[0].mountPath", "ReservedMountPath");
+  // Without the bundle the names are free; with it, the bundle volumes may be mounted elsewhere too.
+  EXPECT_TRUE(parse_spec("{volumes: [{name: odh-ca-cert, emptyDir: {}}], "
+                         "volumeMounts: [{name: odh-ca-cert, mountPath: /etc/ssl/certs/odh-ca-bundle.crt}]}")
+                  .ok());
+  auto p = parse_spec(on + "volumeMounts: [{name: odh-ca-cert, mountPath: /certs}]}");
+  EXPECT_TRUE(p.ok()) << dump(p.errors);
+  expect_error(parse_spec("{volumeMounts: [{name: odh-ca-cert, mountPath: /certs}]}"), "spec.volumeMounts[0].name",
+               "VolumeMountRefersToVolume");
 }
 
 TEST(ParseWorkloadChecks, ExtendedResourceIsWhole) {
@@ -185,6 +458,10 @@ TEST(ParseWorkloadChecks, RequestsWithinLimits) {
 }
 
 TEST(ParseWorkloadChecks, UserLabelMayNotReplaceOperatorLabels) {
+  expect_error(parse_spec("{labels: {controller-tools.k8s.io: '2.0'}}"), "spec.labels[controller-tools.k8s.io]",
+               "ReservedLabel");
+  expect_error(parse_spec("{labels: {kueue.x-k8s.io/priority-class: p}}"), "spec.labels[kueue.x-k8s.io/priority-class]",
+               "ReservedLabel");
   expect_error(parse_spec("{labels: {ray.io/cluster: other}}"), "spec.labels[ray.io/cluster]", "ReservedLabel");
   expect_error(parse_spec("{labels: {kueue.x-k8s.io/queue-name: q}}"), "spec.labels[kueue.x-k8s.io/queue-name]",
                "ReservedLabel");
@@ -268,10 +545,33 @@ TEST(ParseWorkloadWarnings, BareMemoryNumberAndImageVersionMismatch) {
 
 TEST(ParseWorkloadChecks, GarbageNeverCrashes) {
   for (const char* spec :
-       {"{head: 3}", "{head: {resources: []}}", "{head: {resources: {limits: []}}}", "{workerGroups: [1, null, 'x']}",
-        "{env: [1]}", "{env: {}}", "{volumes: [[]]}", "{volumeMounts: 'x'}", "{labels: []}", "{annotations: 1}",
-        "{queue: []}", "{imagePullSecrets: [1]}", "{head: {tolerations: [1]}}", "{image: 1}", "null",
-        "{workerGroups: [{name: w, replicas: 99999999999}]}"}) {
+       {"{head: 3}",
+        "{head: {resources: []}}",
+        "{head: {resources: {limits: []}}}",
+        "{workerGroups: [1, null, 'x']}",
+        "{env: [1]}",
+        "{env: {}}",
+        "{volumes: [[]]}",
+        "{volumeMounts: 'x'}",
+        "{labels: []}",
+        "{annotations: 1}",
+        "{queue: []}",
+        "{imagePullSecrets: [1]}",
+        "{head: {tolerations: [1]}}",
+        "{image: 1}",
+        "null",
+        "{workerGroups: [{name: w, replicas: 99999999999}]}",
+        "{autoscaling: 1}",
+        "{autoscaling: {resources: 1}}",
+        "{gcsFaultTolerance: []}",
+        "{gcsFaultTolerance: {redisAddress: r, redisPassword: 1}}",
+        "{extendedResourceMapping: 1}",
+        "{extendedResourceMapping: {example.com/x: {}}}",
+        "{head: {rayStartParams: 1}}",
+        "{workerGroups: [{name: w, rayStartParams: {a: []}}]}",
+        "{usageStats: null, suspend: []}",
+        "{autoscaling: {enabled: true}, workerGroups: [{name: w, minReplicas: 99999999999, maxReplicas: -1}]}",
+        "{odhTrustedCABundle: true, volumes: [{name: 1}], volumeMounts: [{mountPath: 2}], env: [{name: 3}]}"}) {
     auto p = parse_spec(spec);
     EXPECT_FALSE(p.ok() && std::string(spec) != "null") << spec;
     for (const auto& e : p.errors) EXPECT_TRUE(e.path.starts_with("spec")) << spec << ": " << e.path;

@@ -64,7 +64,10 @@ TEST(Reconcile, StatusCountsAndConditions) {
   EXPECT_EQ(json::get_string(out.status, "phase"), "Running");
   EXPECT_EQ(json::get_int(out.status, "desiredWorkers"), 3);
   EXPECT_EQ(json::get_int(out.status, "readyWorkers"), 3);
-  EXPECT_TRUE(out.events.empty());
+  // The first status: one event announcing the phase, nothing else.
+  ASSERT_EQ(out.events.size(), 1u);
+  EXPECT_EQ(out.events[0].reason, "Running");
+  EXPECT_EQ(out.events[0].type, "Normal");
   auto conds = conditions_from_json(*json::find(out.status, "conditions"));
   ASSERT_NE(find_condition(conds, "Valid"), nullptr);
   EXPECT_EQ(find_condition(conds, "Valid")->status, "True");

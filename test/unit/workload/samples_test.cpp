@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "core/yaml.hpp"
 #include "parse_test_util.hpp"
 #include "validation/validator.hpp"
@@ -61,18 +63,57 @@ TEST(Samples, EveryOneReconcilesToValidChildren) {
   CFO_REQUIRE_SCHEMAS(schemas);
   for (const auto& f : workload_samples()) {
     json::Document d = load(f);
-    Outcome out = reconcile(d, Observed{}, ClusterFacts{}, schemas, "2026-01-01T00:00:00Z");
+    // As on a cluster where Kueue is served and the LocalQueue to be managed does not exist yet.
+    ClusterFacts facts;
+    facts.kueue_version = "v1beta2";
+    const json::Value* cq = json::find_path(d, "spec.queue.clusterQueue");
+    if (cq) facts.local_queue_presence = Presence::kAbsent;
+    Outcome out = reconcile(d, Observed{}, facts, schemas, "2026-01-01T00:00:00Z");
     EXPECT_TRUE(out.valid) << f << ":\n" << dump(out.errors);
-    ASSERT_EQ(out.desired.size(), 1u) << f;
+    EXPECT_FALSE(out.held) << f;
+    ASSERT_EQ(out.desired.size(), cq ? 2u : 1u) << f;
+    if (cq) EXPECT_EQ(json::get_string(out.desired[0], "kind"), "LocalQueue") << f;
+    const json::Value& top = out.desired.back();
     bool wrapped = json::find_path(d, "spec.appWrapper") && json::find_path(d, "spec.appWrapper")->GetBool();
-    EXPECT_EQ(json::get_string(out.desired[0], "kind"), wrapped ? "AppWrapper" : "RayCluster") << f;
-    // Every generated object validates on its own and round-trips through YAML unchanged.
-    auto errs = validation::validate_object(schemas, out.desired[0]);
-    EXPECT_FALSE(has_errors(errs)) << f << ":\n" << dump(errs);
-    auto back = yaml::to_json(yaml::from_json(out.desired[0]));
-    ASSERT_TRUE(back.has_value()) << f;
-    EXPECT_EQ(json::dump((*back)[0]), json::dump(out.desired[0])) << f;
+    bool job = json::find_path(d, "spec.job") != nullptr;
+    EXPECT_EQ(json::get_string(top, "kind"), job ? "RayJob" : wrapped ? "AppWrapper" : "RayCluster") << f;
+    for (const auto& obj : out.desired) {
+      // Every generated object validates on its own and round-trips through YAML unchanged.
+      auto errs = validation::validate_object(schemas, obj);
+      EXPECT_FALSE(has_errors(errs)) << f << ":\n" << dump(errs);
+      auto back = yaml::to_json(yaml::from_json(obj));
+      ASSERT_TRUE(back.has_value()) << f;
+      EXPECT_EQ(json::dump((*back)[0]), json::dump(obj)) << f;
+    }
   }
+}
+
+// Dotted paths of every object key under `v` (array indices left out), e.g. "spec.workerGroups.resources".
+static void key_paths(const json::Value& v, const std::string& prefix, std::set<std::string>& out) {
+  if (v.IsObject()) {
+    for (const auto& m : v.GetObject()) {
+      std::string p = prefix.empty() ? m.name.GetString() : prefix + "." + m.name.GetString();
+      out.insert(p);
+      key_paths(m.value, p, out);
+    }
+  } else if (v.IsArray()) {
+    for (const auto& e : v.GetArray()) key_paths(e, prefix, out);
+  }
+}
+
+TEST(Samples, CoverEveryFieldGroup) {
+  // config/samples/ shows each group of the API at least once.
+  std::set<std::string> used;
+  for (const auto& f : workload_samples()) key_paths(load(f), "", used);
+  for (const char* field :
+       {"spec.extendedResourceMapping", "spec.head.rayStartParams", "spec.head.resources", "spec.head.tolerations",
+        "spec.workerGroups.tolerations", "spec.workerGroups.minReplicas", "spec.autoscaling.enabled",
+        "spec.autoscaling.elasticJob", "spec.autoscaling.resources", "spec.gcsFaultTolerance.redisAddress",
+        "spec.gcsFaultTolerance.redisPassword", "spec.usageStats", "spec.odhTrustedCABundle", "spec.job.entrypoint",
+        "spec.job.runtimeEnvYAML", "spec.job.clusterSelector", "spec.job.activeDeadlineSeconds",
+        "spec.queue.localQueue", "spec.queue.clusterQueue", "spec.queue.priorityClass", "spec.appWrapper",
+        "spec.imagePullSecrets", "spec.env", "spec.volumes", "spec.volumeMounts", "spec.labels", "spec.annotations"})
+    EXPECT_TRUE(used.count(field)) << "no sample sets " << field;
 }
 
 TEST(Samples, OurCrdRejectsTheInvalidInputsASchemaCanCatch) {

@@ -136,5 +136,10 @@ TEST(Status, ToJsonShape) {
   EXPECT_EQ(json::get_string(d, "rayClusterName"), "demo");
   EXPECT_EQ(json::get_string(d, "appWrapperName"), "demo");
   ASSERT_TRUE(json::find(d, "conditions")->IsArray());
-  EXPECT_EQ(json::find(d, "conditions")->Size(), 2u);
+  // Valid, Queued, Admitted (a queue is in effect) and Ready; no Succeeded (not a job).
+  EXPECT_EQ(json::find(d, "conditions")->Size(), 4u);
+  EXPECT_EQ(cond(st, "Queued").status, "True");
+  EXPECT_EQ(cond(st, "Admitted").status, "False");
+  EXPECT_FALSE(json::find(d, "rayJobName"));
+  EXPECT_FALSE(json::find(d, "admission"));
 }

@@ -1,0 +1,85 @@
+#include "workload/child_views.hpp"
+
+namespace cfo::workload {
+
+namespace {
+std::string str_at(const json::Value& obj, std::string_view dotted) {
+  const json::Value* v = json::find_path(obj, dotted);
+  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : "";
+}
+
+bool true_at(const json::Value& obj, std::string_view dotted) {
+  const json::Value* v = json::find_path(obj, dotted);
+  return v && v->IsBool() && v->GetBool();
+}
+
+int32_t int_at(const json::Value& obj, std::string_view dotted) {
+  const json::Value* v = json::find_path(obj, dotted);
+  return v && v->IsInt() ? v->GetInt() : 0;
+}
+
+// Reads a RayClusterStatus object (the `status` of a RayCluster or a RayJob's `status.rayClusterStatus`).
+void read_cluster_status(const json::Value& status, RayClusterView& v) {
+  v.state = str_at(status, "state");
+  v.reason = str_at(status, "reason");
+  v.ready_workers = int_at(status, "readyWorkerReplicas");
+  v.head_service = str_at(status, "head.serviceName");
+}
+
+// The condition of `type` in a status.conditions array, or nullptr.
+const json::Value* condition(const json::Value& obj, std::string_view type) {
+  const json::Value* conds = json::find_path(obj, "status.conditions");
+  if (!conds || !conds->IsArray()) return nullptr;
+  for (const auto& c : conds->GetArray())
+    if (c.IsObject() && json::get_string(c, "type") == std::string(type)) return &c;
+  return nullptr;
+}
+
+bool condition_is(const json::Value* c, const char* status) {
+  return c && json::get_string(*c, "status") == std::string(status);
+}
+}  // namespace
+
+RayClusterView view_ray_cluster(const json::Value* rc) {
+  RayClusterView v;
+  if (!rc || !rc->IsObject()) return v;
+  v.present = true;
+  v.suspended = true_at(*rc, "spec.suspend");
+  if (const json::Value* st = json::find(*rc, "status"); st && st->IsObject()) read_cluster_status(*st, v);
+  return v;
+}
+
+RayJobView view_ray_job(const json::Value* rj) {
+  RayJobView v;
+  if (!rj || !rj->IsObject()) return v;
+  v.present = true;
+  v.suspended = true_at(*rj, "spec.suspend");
+  v.job_status = str_at(*rj, "status.jobStatus");
+  v.deployment_status = str_at(*rj, "status.jobDeploymentStatus");
+  v.message = str_at(*rj, "status.message");
+  v.ray_cluster_name = str_at(*rj, "status.rayClusterName");
+  v.dashboard_url = str_at(*rj, "status.dashboardURL");
+  if (const json::Value* cs = json::find_path(*rj, "status.rayClusterStatus"); cs && cs->IsObject()) {
+    v.cluster.present = true;
+    read_cluster_status(*cs, v.cluster);
+  }
+  return v;
+}
+
+AdmissionView view_admission(const json::Value* wl) {
+  AdmissionView v;
+  if (!wl || !wl->IsObject()) return v;
+  v.present = true;
+  v.workload_name = str_at(*wl, "metadata.name");
+  v.cluster_queue = str_at(*wl, "status.admission.clusterQueue");
+  const json::Value* admitted = condition(*wl, "Admitted");
+  const json::Value* reserved = condition(*wl, "QuotaReserved");
+  const json::Value* evicted = condition(*wl, "Evicted");
+  v.admitted = admitted ? condition_is(admitted, "True") : !v.cluster_queue.empty();
+  v.evicted = condition_is(evicted, "True");
+  const json::Value* telling = v.evicted ? evicted : condition_is(reserved, "False") ? reserved : admitted;
+  if (telling) v.message = json::get_string(*telling, "message").value_or("");
+  return v;
+}
+
+}  // namespace cfo::workload

@@ -1,0 +1,44 @@
+#pragma once
+// KubeRay RayJob (ray.io/v1), reduced to the fields the operator generates (ray-operator/apis/ray/v1
+// rayjob_types.go). submissionMode is left to KubeRay's default (K8sJobMode: a submitter Job runs `ray job submit`).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/json.hpp"
+#include "workload/object_meta.hpp"
+#include "workload/raycluster_types.hpp"
+
+namespace cfo::workload {
+
+inline constexpr const char* kRayJobApiVersion = "ray.io/v1";
+inline constexpr const char* kRayJobKind = "RayJob";
+
+/// A whole RayJob object (apiVersion, kind, metadata, spec; no status).
+///
+/// JSON shape (to_json): spec.entrypoint always; spec.runtimeEnvYAML only when non-empty;
+/// spec.shutdownAfterJobFinishes always; spec.ttlSecondsAfterFinished only when shutdownAfterJobFinishes is true
+/// (KubeRay ValidateRayJobSpec refuses a positive TTL without it, and 0 is the CRD default); spec.activeDeadlineSeconds
+/// only when set; spec.suspend only when true (Kueue suspends a queued job and unsuspends it on admission, so the
+/// operator never writes false); spec.rayClusterSpec when ray_cluster_spec is set, else spec.clusterSelector when
+/// non-empty.
+struct RayJob {
+  ObjectMeta metadata;
+  std::string entrypoint;
+  std::string runtime_env_yaml;
+  bool shutdown_after_job_finishes = false;
+  int32_t ttl_seconds_after_finished = 0;
+  std::optional<int32_t> active_deadline_seconds;
+  bool suspend = false;
+  /// Exactly one of the two is used: a new cluster, or an existing one selected by labels. When both are set,
+  /// ray_cluster_spec wins and the selector is not written.
+  std::optional<RayClusterSpec> ray_cluster_spec;
+  std::map<std::string, std::string> cluster_selector;
+
+  json::Document to_json() const;
+  /// The object as a value allocated in `a` (to embed it, e.g. in a list of desired objects).
+  json::Value to_json(json::Allocator& a) const;
+};
+
+}  // namespace cfo::workload

@@ -1,0 +1,219 @@
+// reconcile() with Kueue facts: held workloads, the managed LocalQueue, the Kueue rules that need the queue, and the
+// events of phase transitions.
+#include <gtest/gtest.h>
+
+#include "core/condition.hpp"
+#include "parse_test_util.hpp"
+#include "workload/reconcile.hpp"
+
+using namespace cfo;
+using namespace cfo::workload;
+using namespace cfo::workload::test;
+
+namespace {
+constexpr const char* kNow = "2026-01-01T00:00:00Z";
+
+json::Document wl(const std::string& spec, const std::string& name = "demo") {
+  json::Document d = yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: " + name +
+                              "\nspec: " + spec + "\n");
+  set_identity(d);
+  return d;
+}
+
+std::vector<Condition> conditions(const json::Value& status) {
+  const json::Value* c = json::find(status, "conditions");
+  return c ? conditions_from_json(*c) : std::vector<Condition>{};
+}
+
+std::string condition_field(const json::Value& status, const char* type, std::string Condition::*field) {
+  auto cs = conditions(status);
+  const Condition* c = find_condition(cs, type);
+  return c ? (*c).*field : "<absent>";
+}
+
+const EventSpec* event(const Outcome& out, const std::string& reason) {
+  for (const auto& e : out.events)
+    if (e.reason == reason) return &e;
+  return nullptr;
+}
+}  // namespace
+
+TEST(KueueReconcile, MissingLocalQueueHoldsTheChildrenWithACondition) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta1";
+  facts.local_queue_presence = Presence::kAbsent;
+  Outcome out = reconcile(wl("{queue: {localQueue: missing-q}}"), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_TRUE(out.held);
+  EXPECT_TRUE(out.desired.empty());
+  EXPECT_EQ(json::get_string(out.status, "phase"), "Pending");
+  EXPECT_EQ(condition_field(out.status, "Queued", &Condition::status), "False");
+  EXPECT_EQ(condition_field(out.status, "Queued", &Condition::reason), "LocalQueueNotFound");
+  EXPECT_EQ(condition_field(out.status, "Ready", &Condition::reason), "LocalQueueNotFound");
+  EXPECT_EQ(condition_field(out.status, "Valid", &Condition::status), "True");
+  const EventSpec* e = event(out, "LocalQueueNotFound");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->type, "Warning");
+  EXPECT_NE(e->message.find("missing-q"), std::string::npos);
+
+  // The same hold again: no second event (the Queued condition already says so).
+  json::Document again = wl("{queue: {localQueue: missing-q}}");
+  json::Value st;
+  st.CopyFrom(out.status, again.GetAllocator());
+  again.AddMember("status", st, again.GetAllocator());
+  Outcome second = reconcile(again, Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(second.held);
+  EXPECT_FALSE(event(second, "LocalQueueNotFound"));
+}
+
+TEST(KueueReconcile, UnknownLocalQueueGoesAhead) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts;  // Kueue not readable: as the SDK, go ahead with the label
+  Outcome out = reconcile(wl("{queue: {localQueue: q}}"), Observed{}, facts, schemas, kNow);
+  EXPECT_FALSE(out.held);
+  ASSERT_EQ(out.desired.size(), 1u);
+  EXPECT_EQ(condition_field(out.status, "Queued", &Condition::status), "True");
+  EXPECT_EQ(condition_field(out.status, "Admitted", &Condition::status), "False");
+}
+
+TEST(KueueReconcile, MissingPriorityClassHoldsTheChildren) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta1";
+  facts.local_queue_presence = Presence::kPresent;
+  facts.priority_class_presence = Presence::kAbsent;
+  Outcome out =
+      reconcile(wl("{queue: {localQueue: q, priorityClass: urgent}}"), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(out.held);
+  EXPECT_EQ(condition_field(out.status, "Queued", &Condition::reason), "PriorityClassNotFound");
+  facts.priority_class_presence = Presence::kPresent;
+  out = reconcile(wl("{queue: {localQueue: q, priorityClass: urgent}}"), Observed{}, facts, schemas, kNow);
+  EXPECT_FALSE(out.held);
+  EXPECT_EQ(out.desired.size(), 1u);
+}
+
+TEST(KueueReconcile, ManagedLocalQueueIsCreatedFirstWithTheFinalizer) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta1";
+  facts.local_queue_presence = Presence::kAbsent;
+  Outcome out = reconcile(wl("{queue: {clusterQueue: team-cq}}"), Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_FALSE(out.held);
+  EXPECT_TRUE(out.needs_finalizer);
+  ASSERT_EQ(out.desired.size(), 2u);
+  const json::Value& lq = out.desired[0];
+  EXPECT_EQ(json::get_string(lq, "kind"), "LocalQueue");
+  EXPECT_EQ(json::get_string(lq, "apiVersion"), "kueue.x-k8s.io/v1beta1");
+  EXPECT_EQ(json::get_string(at(lq, {"metadata"}), "name"), "team-cq");  // takes the ClusterQueue's name
+  EXPECT_EQ(json::get_string(at(lq, {"metadata"}), "namespace"), "team-a");
+  EXPECT_EQ(json::get_string(at(lq, {"spec"}), "clusterQueue"), "team-cq");
+  EXPECT_EQ(json::get_string(at(lq, {"metadata", "labels"}), "app.kubernetes.io/managed-by"), "codeflare-operator");
+  EXPECT_EQ(json::get_string(at(out.desired[1], {"metadata", "labels"}), "kueue.x-k8s.io/queue-name"), "team-cq");
+}
+
+TEST(KueueReconcile, ForeignLocalQueueIsUsedNotManaged) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document foreign = yaml_doc("metadata: {name: q}\nspec: {clusterQueue: other-cq}\n");
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta2";
+  facts.local_queue_presence = Presence::kPresent;
+  facts.local_queue = &foreign;
+  Outcome out =
+      reconcile(wl("{queue: {localQueue: q, clusterQueue: team-cq}}"), Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_FALSE(out.needs_finalizer);
+  ASSERT_EQ(out.desired.size(), 1u);
+  EXPECT_EQ(json::get_string(out.desired[0], "kind"), "RayCluster");
+  EXPECT_TRUE(finding(out.errors, "spec.queue.clusterQueue", "LocalQueueNotManaged"));
+}
+
+TEST(KueueReconcile, ManagedLocalQueueWithoutKueueIsHeld) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  Outcome out = reconcile(wl("{queue: {clusterQueue: team-cq}}"), Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(out.held);
+  EXPECT_EQ(condition_field(out.status, "Queued", &Condition::reason), "KueueNotInstalled");
+}
+
+TEST(KueueReconcile, AutoscalingWhileQueuedNeedsAnElasticJob) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts;
+  facts.default_local_queue = "default-q";
+  const std::string groups = "workerGroups: [{name: g, minReplicas: 1, maxReplicas: 3}]";
+  Outcome out = reconcile(wl("{autoscaling: {enabled: true}, " + groups + "}"), Observed{}, facts, schemas, kNow);
+  EXPECT_FALSE(out.valid);
+  EXPECT_TRUE(finding(out.errors, "spec.autoscaling.enabled", "KueueAutoscaling")) << dump(out.errors);
+  // Without a queue the same spec is fine.
+  out = reconcile(wl("{autoscaling: {enabled: true}, " + groups + "}"), Observed{}, ClusterFacts{}, schemas,
+                  kNow);
+  EXPECT_TRUE(out.valid) << dump(out.errors);
+  // Queued as an elastic job it is fine too.
+  out = reconcile(wl("{autoscaling: {enabled: true, elasticJob: true}, " + groups + "}"), Observed{}, facts,
+                  schemas, kNow);
+  EXPECT_TRUE(out.valid) << dump(out.errors);
+}
+
+TEST(KueueReconcile, QueuedRayJobMustShutDown) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts;
+  facts.default_local_queue = "default-q";
+  Outcome out = reconcile(wl("{job: {entrypoint: python x.py, shutdownAfterJobFinishes: false}}"), Observed{},
+                          facts, schemas, kNow);
+  EXPECT_FALSE(out.valid);
+  EXPECT_TRUE(finding(out.errors, "spec.job.shutdownAfterJobFinishes", "KueueJobShutdown")) << dump(out.errors);
+  out = reconcile(wl("{job: {entrypoint: python x.py}}"), Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(out.valid) << dump(out.errors);
+  ASSERT_EQ(out.desired.size(), 1u);
+  EXPECT_EQ(json::get_string(out.desired[0], "kind"), "RayJob");
+  EXPECT_EQ(json::get_string(at(out.desired[0], {"metadata", "labels"}), "kueue.x-k8s.io/queue-name"), "default-q");
+  EXPECT_EQ(json::get_string(out.status, "rayJobName"), "demo");
+  EXPECT_EQ(condition_field(out.status, "Succeeded", &Condition::status), "Unknown");
+}
+
+TEST(KueueReconcile, RayJobOnAnExistingClusterIsNotQueued) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts;
+  facts.default_local_queue = "default-q";
+  const std::string job = "job: {entrypoint: python x.py, clusterSelector: {ray.io/cluster: shared}}";
+  Outcome out = reconcile(wl("{" + job + "}"), Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(out.valid) << dump(out.errors);
+  const json::Value* labels = json::find_path(out.desired[0], "metadata.labels");
+  EXPECT_FALSE(labels && json::get_string(*labels, "kueue.x-k8s.io/queue-name"));
+  EXPECT_FALSE(json::find(out.status, "queue"));
+  out = reconcile(wl("{queue: {localQueue: q}, " + job + "}"), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(finding(out.errors, "spec.queue.localQueue", "QueueWithExistingCluster")) << dump(out.errors);
+}
+
+TEST(KueueReconcile, SubmitterCountsAsAPodSetForJobs) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts;
+  facts.default_local_queue = "default-q";
+  facts.profile.kueue_max_pod_sets = 3;
+  const std::string groups = "workerGroups: [{name: a}, {name: b}]";
+  Outcome cluster = reconcile(wl("{" + groups + "}"), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(cluster.valid) << dump(cluster.errors);  // head + 2 groups = 3
+  Outcome job = reconcile(wl("{job: {entrypoint: x}, " + groups + "}"), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(finding(job.errors, "spec.workerGroups", "KueueMaxPodSets")) << dump(job.errors);
+}
+
+TEST(KueueReconcile, PhaseChangesPostOneEvent) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document d = wl("{}");
+  Outcome first = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  const EventSpec* pending = event(first, "Pending");
+  ASSERT_TRUE(pending);
+  EXPECT_EQ(pending->type, "Normal");
+
+  json::Value st;
+  st.CopyFrom(first.status, d.GetAllocator());
+  d.AddMember("status", st, d.GetAllocator());
+  json::Document rc = yaml_doc("status: {state: ready}\n");
+  Observed observed;
+  observed.ray_cluster = &rc;
+  Outcome second = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  const EventSpec* running = event(second, "Running");
+  ASSERT_TRUE(running);
+  EXPECT_NE(running->message.find("Pending -> Running"), std::string::npos) << running->message;
+  EXPECT_FALSE(event(second, "Pending"));
+}
