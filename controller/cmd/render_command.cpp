@@ -19,7 +19,9 @@ constexpr const char* kRenderHelp =
     "      --crds DIR               folder (or file) of the upstream CRDs to check against (repeatable)\n"
     "  -n, --namespace NS           namespace for workloads that do not name one (default \"default\")\n"
     "      --default-local-queue Q  act as if the namespace's default LocalQueue were Q\n"
-    "      --kueue-max-podsets N    Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n";
+    "      --kueue-max-podsets N    Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n"
+    "      --kueue-version V        Kueue API version of a managed LocalQueue (spec.queue.clusterQueue), which is\n"
+    "                               printed before the workload's objects: v1beta2 (default) or v1beta1\n";
 }
 
 int render_command(int argc, char** argv, int first) {
@@ -29,6 +31,7 @@ int render_command(int argc, char** argv, int first) {
                            {"namespace", true},
                            {"default-local-queue", true},
                            {"kueue-max-podsets", true},
+                           {"kueue-version", true},
                            {"help", false}},
                           {{"f", "filename"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
@@ -44,6 +47,11 @@ int render_command(int argc, char** argv, int first) {
   workload::ClusterFacts facts;
   facts.profile = loaded->profile;
   if (args->has("default-local-queue")) facts.default_local_queue = args->get("default-local-queue");
+  facts.kueue_version = args->get("kueue-version", "v1beta2");
+  if (facts.kueue_version != "v1beta2" && facts.kueue_version != "v1beta1") {
+    std::cerr << "render: --kueue-version must be v1beta2 or v1beta1\n";
+    return 2;
+  }
   const std::string ns = args->get("namespace", "default");
 
   int exit_code = 0;
@@ -55,7 +63,13 @@ int render_command(int argc, char** argv, int first) {
       continue;
     }
     ensure_namespace(in.doc, ns);
-    auto outcome = workload::reconcile(in.doc, workload::Observed{}, facts, loaded->schemas, now_rfc3339());
+    // Offline, nothing is known to exist: a LocalQueue the workload asks the operator to manage is rendered, and
+    // any other Kueue object it names is assumed to be there (the apiserver or Kueue will say otherwise).
+    workload::ClusterFacts doc_facts = facts;
+    const json::Value* cq = json::find_path(in.doc, "spec.queue.clusterQueue");
+    if (cq && cq->IsString() && cq->GetStringLength() > 0)
+      doc_facts.local_queue_presence = workload::Presence::kAbsent;
+    auto outcome = workload::reconcile(in.doc, workload::Observed{}, doc_facts, loaded->schemas, now_rfc3339());
     if (!outcome.valid) {
       print_findings_text(std::cerr, in, outcome.errors);
       exit_code = 1;

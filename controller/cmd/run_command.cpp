@@ -11,6 +11,7 @@
 #include "cmd/args.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/crd_schemas.hpp"
+#include "cmd/finalizer.hpp"
 #include "cmd/workload_controller.hpp"
 #include "core/names.hpp"
 #include "runtime/controller.hpp"
@@ -31,7 +32,8 @@ constexpr const char* kRunHelp =
     "  -n, --namespace NS                    watch only this namespace (repeatable); default: all namespaces\n"
     "      --max-concurrent-reconciles N     parallel reconciles (default 1, as controller-runtime)\n"
     "      --log-level LEVEL                 trace, debug, info, warn, error (default info)\n"
-    "      --kueue-max-podsets N             override Kueue's MaxPodSets (default 8)\n";
+    "      --kueue-max-podsets N             override Kueue's MaxPodSets (default: read from the Kueue Workload "
+    "CRD, else 8)\n";
 
 // The Kueue API version to use for LocalQueues: v1beta2 when served (Kueue >= v0.15), else v1beta1, else none.
 std::string detect_kueue_version(client::RestClient& client) {
@@ -46,6 +48,24 @@ std::string detect_kueue_version(client::RestClient& client) {
       v1beta1 = v1beta1 || name == "v1beta1";
     }
   return v1beta2 ? "v1beta2" : v1beta1 ? "v1beta1" : "";
+}
+
+// Kueue's MaxPodSets, as the served Workload CRD declares it: spec.podSets.maxItems of the storage version (8 up to
+// Kueue v0.17, 10 in v0.18, 18 from v0.19). 0 when the CRD is absent or says nothing.
+int detect_kueue_max_pod_sets(client::RestClient& client) {
+  auto crd = client.get_json("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/workloads.kueue.x-k8s.io");
+  if (!crd) return 0;
+  const json::Value* versions = json::find_path(*crd, "spec.versions");
+  if (!versions || !versions->IsArray()) return 0;
+  int found = 0;
+  for (const auto& v : versions->GetArray()) {
+    const json::Value* max =
+        json::find_path(v, "schema.openAPIV3Schema.properties.spec.properties.podSets.maxItems");
+    if (!max || !max->IsInt()) continue;
+    bool storage = json::get_bool(v, "storage").value_or(false);
+    if (storage || found == 0) found = max->GetInt();
+  }
+  return found;
 }
 
 // One informer per (resource, namespace); lookups pick the informer of the key's namespace.
@@ -64,6 +84,17 @@ class InformerSet {
   template <class F>
   void each(F&& f) {
     for (auto& [ns, inf] : informers_) f(*inf);
+  }
+  CacheList list() const {
+    return [this](const std::string& ns) {
+      std::vector<std::shared_ptr<const json::Document>> out;
+      auto it = informers_.find(ns);
+      if (it == informers_.end()) it = informers_.find("");
+      if (it == informers_.end()) return out;
+      for (auto& obj : it->second->store().list())
+        if (json::get_string((*obj)["metadata"], "namespace") == ns) out.push_back(obj);
+      return out;
+    };
   }
   CacheLookup lookup() const {
     return [this](const std::string& key) -> std::shared_ptr<const json::Document> {
@@ -113,8 +144,8 @@ int run_command(int argc, char** argv, int first) {
   auto level = spdlog::level::from_str(args->get("log-level", "info"));
   spdlog::set_level(level);
   auto workers = args->integer("max-concurrent-reconciles", 1);
-  auto max_podsets = args->integer("kueue-max-podsets", 8);
-  if (!workers || !max_podsets || *workers < 1 || *max_podsets < 1 || *max_podsets > 1000) {
+  auto max_podsets = args->integer("kueue-max-podsets", 0);
+  if (!workers || !max_podsets || *workers < 1 || *max_podsets < 0 || *max_podsets > 1000) {
     std::cerr << "run: "
               << (!workers       ? workers.error().message
                   : !max_podsets ? max_podsets.error().message
@@ -152,6 +183,7 @@ int run_command(int argc, char** argv, int first) {
   }
   for (const auto& m : missing) spdlog::warn("CRD {} is not installed; objects of that kind cannot be checked", m);
   bool have_appwrapper = schemas->has("workload.codeflare.dev/v1beta2", "AppWrapper");
+  bool have_rayjob = schemas->has("ray.io/v1", "RayJob");
   if (!schemas->has("ray.io/v1", "RayCluster")) {
     spdlog::error("the RayCluster CRD (rayclusters.ray.io, ray.io/v1) is not installed; install KubeRay first");
     return 1;
@@ -160,8 +192,11 @@ int run_command(int argc, char** argv, int first) {
 
   WorkloadControllerOptions opts;
   opts.kueue_version = detect_kueue_version(rest);
-  opts.profile.kueue_max_pod_sets = static_cast<int>(*max_podsets);
-  spdlog::info("Kueue LocalQueue API: {}", opts.kueue_version.empty() ? "not served" : opts.kueue_version);
+  int detected = opts.kueue_version.empty() ? 0 : detect_kueue_max_pod_sets(rest);
+  opts.profile.kueue_max_pod_sets = *max_podsets > 0 ? static_cast<int>(*max_podsets) : detected > 0 ? detected : 8;
+  spdlog::info("Kueue API: {}; MaxPodSets {} ({})", opts.kueue_version.empty() ? "not served" : opts.kueue_version,
+               opts.profile.kueue_max_pod_sets,
+               *max_podsets > 0 ? "from --kueue-max-podsets" : detected > 0 ? "from the Workload CRD" : "default");
 
   std::vector<std::string> namespaces = args->all("namespace");
   for (const auto& ns : namespaces)
@@ -174,20 +209,46 @@ int run_command(int argc, char** argv, int first) {
   const std::string child_selector = kWorkloadLabel;  // children carry the label; any value
   InformerSet workloads(rest, types::kCodeFlareWorkload, namespaces, "");
   InformerSet ray_clusters(rest, types::kRayCluster, namespaces, child_selector);
-  std::unique_ptr<InformerSet> app_wrappers;
+  std::unique_ptr<InformerSet> app_wrappers, ray_jobs;
   if (have_appwrapper)
     app_wrappers = std::make_unique<InformerSet>(rest, types::kAppWrapper, namespaces, child_selector);
+  if (have_rayjob) ray_jobs = std::make_unique<InformerSet>(rest, types::kRayJob, namespaces, child_selector);
+
+  // LocalQueues wake the workloads that name them, so a held workload goes ahead as soon as its queue appears.
+  std::unique_ptr<InformerSet> local_queues;
+  if (!opts.kueue_version.empty())
+    local_queues = std::make_unique<InformerSet>(
+        rest, client::ResourceType{"kueue.x-k8s.io", opts.kueue_version, "localqueues", true}, namespaces, "");
 
   auto queue = std::make_shared<runtime::WorkQueue>();
   workloads.each([&](runtime::Informer& inf) { runtime::enqueue_from(inf, queue, runtime::own_key()); });
   ray_clusters.each([&](runtime::Informer& inf) { runtime::enqueue_from(inf, queue, child_to_workload()); });
-  if (app_wrappers)
-    app_wrappers->each([&](runtime::Informer& inf) { runtime::enqueue_from(inf, queue, child_to_workload()); });
+  for (auto* set : {app_wrappers.get(), ray_jobs.get()})
+    if (set) set->each([&](runtime::Informer& inf) { runtime::enqueue_from(inf, queue, child_to_workload()); });
+
+  if (local_queues) {
+    CacheList workloads_in = workloads.list();
+    local_queues->each([&](runtime::Informer& inf) {
+      runtime::enqueue_all_from(inf, queue, [workloads_in](const json::Value& lq) {
+        std::vector<std::string> keys;
+        auto ns = json::get_string(lq["metadata"], "namespace").value_or("");
+        auto name = json::get_string(lq["metadata"], "name").value_or("");
+        for (const auto& wl : workloads_in(ns))
+          if (queue_name_of(*wl) == name)
+            keys.push_back(ns + "/" + json::get_string((*wl)["metadata"], "name").value_or(""));
+        return keys;
+      });
+    });
+  }
 
   runtime::EventRecorder recorder(rest);
-  CacheLookup no_app_wrappers = [](const std::string&) { return std::shared_ptr<const json::Document>(); };
-  WorkloadController wc(rest, shared_schemas, recorder, workloads.lookup(), ray_clusters.lookup(),
-                        app_wrappers ? app_wrappers->lookup() : no_app_wrappers, opts);
+  WorkloadCaches caches;
+  caches.workloads = workloads.lookup();
+  caches.workloads_in = workloads.list();
+  caches.ray_clusters = ray_clusters.lookup();
+  if (app_wrappers) caches.app_wrappers = app_wrappers->lookup();
+  if (ray_jobs) caches.ray_jobs = ray_jobs->lookup();
+  WorkloadController wc(rest, shared_schemas, recorder, std::move(caches), opts);
 
   runtime::ControllerOptions copts;
   copts.max_concurrent_reconciles = static_cast<int>(*workers);
@@ -204,13 +265,15 @@ int run_command(int argc, char** argv, int first) {
     });
     return ok;
   };
-  bool started = start_all(workloads) && start_all(ray_clusters) && (!app_wrappers || start_all(*app_wrappers));
+  bool started = start_all(workloads) && start_all(ray_clusters) && (!app_wrappers || start_all(*app_wrappers)) &&
+                 (!ray_jobs || start_all(*ray_jobs)) && (!local_queues || start_all(*local_queues));
   auto wait_all = [&](InformerSet& set) {
     bool ok = true;
     set.each([&](runtime::Informer& inf) { ok = ok && inf.wait_for_sync(120000); });
     return ok;
   };
-  if (started && !(wait_all(workloads) && wait_all(ray_clusters) && (!app_wrappers || wait_all(*app_wrappers)))) {
+  if (started && !(wait_all(workloads) && wait_all(ray_clusters) && (!app_wrappers || wait_all(*app_wrappers)) &&
+                   (!ray_jobs || wait_all(*ray_jobs)) && (!local_queues || wait_all(*local_queues)))) {
     spdlog::error("caches did not sync within 120 s");
     started = false;
   }
@@ -232,6 +295,8 @@ int run_command(int argc, char** argv, int first) {
     exit_code = 1;
   }
   controller.stop();
+  if (local_queues) local_queues->each([](runtime::Informer& inf) { inf.stop(); });
+  if (ray_jobs) ray_jobs->each([](runtime::Informer& inf) { inf.stop(); });
   if (app_wrappers) app_wrappers->each([](runtime::Informer& inf) { inf.stop(); });
   ray_clusters.each([](runtime::Informer& inf) { inf.stop(); });
   workloads.each([](runtime::Informer& inf) { inf.stop(); });

@@ -2,10 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
-#include <cctype>
-
+#include "cmd/finalizer.hpp"
 #include "core/condition.hpp"
+#include "workload/local_queue.hpp"
 #include "workload/reconcile.hpp"
 
 namespace cfo::cmd {
@@ -13,6 +12,7 @@ namespace cfo::cmd {
 namespace types {
 const client::ResourceType kCodeFlareWorkload{"codeflare.dev", "v1alpha1", "codeflareworkloads", true};
 const client::ResourceType kRayCluster{"ray.io", "v1", "rayclusters", true};
+const client::ResourceType kRayJob{"ray.io", "v1", "rayjobs", true};
 const client::ResourceType kAppWrapper{"workload.codeflare.dev", "v1beta2", "appwrappers", true};
 }  // namespace types
 
@@ -24,15 +24,18 @@ std::pair<std::string, std::string> split_key(const std::string& key) {
   return {key.substr(0, slash), key.substr(slash + 1)};
 }
 
-const client::ResourceType* type_of(const json::Value& obj) {
-  auto kind = json::get_string(obj, "kind").value_or("");
-  if (kind == "RayCluster") return &types::kRayCluster;
-  if (kind == "AppWrapper") return &types::kAppWrapper;
-  return nullptr;
-}
+// The kinds of top-level child, with their types; at most one of them is desired at a time.
+struct ChildKind {
+  const char* kind;
+  const client::ResourceType* type;
+};
+const ChildKind kChildKinds[] = {
+    {"RayCluster", &types::kRayCluster}, {"AppWrapper", &types::kAppWrapper}, {"RayJob", &types::kRayJob}};
 
-// Re-check a child held by someone else this often (it may be deleted or handed over).
-constexpr int64_t kConflictRecheckMs = 30000;
+std::string str_at(const json::Value& obj, std::string_view dotted) {
+  const json::Value* v = json::find_path(obj, dotted);
+  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : "";
+}
 
 // True when `obj` has a controller owner reference to the CodeFlareWorkload with this uid.
 bool controlled_by(const json::Value& obj, const std::string& uid) {
@@ -55,27 +58,18 @@ void mark_not_ready(json::Document& status, const std::string& reason, const std
   json::set(status, "conditions", conditions_to_json(conditions, a), a);
 }
 
-bool iequals(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 }  // namespace
 
 WorkloadController::WorkloadController(client::RestClient& client, std::shared_ptr<const validation::SchemaSet> schemas,
-                                       runtime::EventRecorder& events, CacheLookup workloads, CacheLookup ray_clusters,
-                                       CacheLookup app_wrappers, WorkloadControllerOptions opts)
+                                       runtime::EventRecorder& events, WorkloadCaches caches,
+                                       WorkloadControllerOptions opts)
     : client_(client),
       schemas_(std::move(schemas)),
       events_(events),
-      workloads_(std::move(workloads)),
-      ray_clusters_(std::move(ray_clusters)),
-      app_wrappers_(std::move(app_wrappers)),
-      opts_(std::move(opts)) {}
+      caches_(std::move(caches)),
+      opts_(std::move(opts)),
+      kueue_(client, opts_.kueue_version) {}
 
-// The LocalQueue annotated kueue.x-k8s.io/default-queue: "true" (compared without case, as the CodeFlare SDK does).
-// 403/404 (Kueue absent or not allowed) mean "no default queue", as in the SDK's get_default_kueue_name.
 // Who holds the child, when it exists and is not controlled by this workload: "is controlled by <Kind> <name>" or
 // "has no controller"; empty when it is absent or ours. Errors other than 404 count as absent (apply reports them).
 std::string WorkloadController::foreign_owner(const client::ResourceType& type, const std::string& ns,
@@ -91,110 +85,139 @@ std::string WorkloadController::foreign_owner(const client::ResourceType& type, 
   return "has no controller";
 }
 
-std::optional<std::string> WorkloadController::default_local_queue(const std::string& ns, std::string& error) {
-  if (opts_.kueue_version.empty()) return std::nullopt;
-  client::ResourceType lq{"kueue.x-k8s.io", opts_.kueue_version, "localqueues", true};
-  auto list = client_.get_json(lq.collection_path(ns));
-  if (!list) {
-    if (list.error().http_status == 404 || list.error().http_status == 403) return std::nullopt;
-    error = "listing LocalQueues in " + ns + ": " + list.error().message;
-    return std::nullopt;
-  }
-  const json::Value* items = json::find(*list, "items");
-  if (!items || !items->IsArray()) return std::nullopt;
-  for (const auto& item : items->GetArray()) {
-    const json::Value* annotations = json::find_path(item, "metadata.annotations");
-    if (!annotations) continue;
-    auto v = json::get_string(*annotations, "kueue.x-k8s.io/default-queue");
-    if (v && iequals(*v, "true")) {
-      if (auto name = json::get_string(item["metadata"], "name")) return name;
+runtime::ReconcileResult WorkloadController::finalize(const json::Value& wl, const std::string& ns,
+                                                      const std::string& name) {
+  if (!has_local_queue_finalizer(wl)) return runtime::ReconcileResult::ok();
+  client::ResourceType lq_type{"kueue.x-k8s.io", opts_.kueue_version, "localqueues", true};
+  std::string failure;
+  if (!opts_.kueue_version.empty()) {
+    auto done = clean_up_local_queue(client_, lq_type, wl, caches_.workloads_in(ns));
+    if (!done) {
+      failure = "deleting LocalQueue " + queue_name_of(wl) + ": " + done.error().message;
+    } else if (done->deleted) {
+      events_.record(wl, "Normal", "LocalQueueDeleted", "Delete",
+                     "LocalQueue " + done->local_queue + " deleted with its last workload");
+    } else if (done->other_users > 0) {
+      events_.record(wl, "Normal", "LocalQueueKept", "Delete",
+                     "LocalQueue " + done->local_queue + " kept: " + std::to_string(done->other_users) +
+                         " other workload(s) use it");
     }
   }
-  return std::nullopt;
+  if (!failure.empty()) {
+    int64_t waited = seconds_between(str_at(wl, "metadata.deletionTimestamp"), now_rfc3339());
+    if (waited < kFinalizerGiveUpSeconds) return runtime::ReconcileResult::failed(failure);
+    spdlog::warn("{}/{}: giving up the LocalQueue clean-up after {} s: {}", ns, name, waited, failure);
+    events_.record(wl, "Warning", "LocalQueueLeft", "Delete", failure + " (given up; the LocalQueue is left)");
+  }
+  auto removed = set_local_queue_finalizer(client_, types::kCodeFlareWorkload, ns, name, false);
+  if (!removed && !removed.error().is_not_found())
+    return runtime::ReconcileResult::failed("removing the finalizer: " + removed.error().message);
+  return runtime::ReconcileResult::ok();
 }
 
 runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
-  auto wl = workloads_(key);
+  auto wl = caches_.workloads(key);
   if (!wl) return runtime::ReconcileResult::ok();  // deleted: owner references remove the children
-  if (json::find_path(*wl, "metadata.deletionTimestamp")) return runtime::ReconcileResult::ok();
   auto [ns, name] = split_key(key);
+  if (json::find_path(*wl, "metadata.deletionTimestamp")) return finalize(*wl, ns, name);
 
   workload::ClusterFacts facts;
   facts.profile = opts_.profile;
-  const json::Value* explicit_queue = json::find_path(*wl, "spec.queue.localQueue");
-  if (!explicit_queue || !explicit_queue->IsString() || explicit_queue->GetStringLength() == 0) {
-    std::string err;
-    facts.default_local_queue = default_local_queue(ns, err);
-    if (!err.empty()) return runtime::ReconcileResult::failed(err);
-  }
+  json::Document local_queue;
+  if (auto r = kueue_.fill(*wl, facts, local_queue); !r) return runtime::ReconcileResult::failed(r.error().message);
 
-  auto rc = ray_clusters_(key);
-  auto aw = app_wrappers_(key);
+  std::shared_ptr<const json::Document> cached[3];
+  for (int i = 0; i < 3; ++i) {
+    const CacheLookup& lookup = i == 0 ? caches_.ray_clusters : i == 1 ? caches_.app_wrappers : caches_.ray_jobs;
+    cached[i] = lookup ? lookup(key) : nullptr;
+  }
   workload::Observed observed;
-  observed.ray_cluster = rc.get();
-  observed.app_wrapper = aw.get();
+  observed.ray_cluster = cached[0].get();
+  observed.app_wrapper = cached[1].get();
+  observed.ray_job = cached[2].get();
+  // Kueue's Workload for the child that carries the queue label (only that one is queued).
+  json::Document kueue_workload;
+  for (const auto& c : cached) {
+    const json::Value* labels = c ? json::find_path(*c, "metadata.labels") : nullptr;
+    if (labels && labels->IsObject() && json::get_string(*labels, "kueue.x-k8s.io/queue-name")) {
+      kueue_workload = kueue_.workload_of(ns, str_at(*c, "metadata.uid"));
+      if (kueue_workload.IsObject()) observed.kueue_workload = &kueue_workload;
+    }
+  }
 
   const json::Value* prev_status = json::find(*wl, "status");
   auto outcome = workload::reconcile(*wl, observed, facts, *schemas_, now_rfc3339());
+  const int64_t generation = json::get_int((*wl)["metadata"], "generation").value_or(0);
 
-  // Children first: the status then reports what was actually applied.
-  const std::string uid = json::get_string((*wl)["metadata"], "uid").value_or("");
+  // The finalizer goes on before the LocalQueue it guards is created.
   std::string apply_error, conflict;
-  if (outcome.valid) {
-    for (const auto& obj : outcome.desired) {
-      const client::ResourceType* t = type_of(obj);
-      const std::string kind = json::get_string(obj, "kind").value_or("?");
-      auto child_name = json::get_string(obj["metadata"], "name").value_or(name);
-      if (!t) {
-        apply_error = "no resource type known for kind " + kind;
-        break;
-      }
+  if (outcome.valid && outcome.needs_finalizer && !has_local_queue_finalizer(*wl))
+    if (auto r = set_local_queue_finalizer(client_, types::kCodeFlareWorkload, ns, name, true); !r)
+      apply_error = "adding finalizer " + std::string(workload::kLocalQueueFinalizer) + ": " + r.error().message;
+
+  // Children next: the status then reports what was actually applied.
+  const std::string uid = str_at(*wl, "metadata.uid");
+  const client::ResourceType lq_type{"kueue.x-k8s.io", opts_.kueue_version, "localqueues", true};
+  const char* top_kind = nullptr;
+  for (const auto& obj : outcome.desired) {
+    if (!apply_error.empty()) break;
+    const std::string kind = json::get_string(obj, "kind").value_or("?");
+    auto child_name = json::get_string(obj["metadata"], "name").value_or(name);
+    const client::ResourceType* t = kind == workload::kLocalQueueKind ? &lq_type : nullptr;
+    int index = -1;
+    for (int i = 0; i < 3; ++i)
+      if (kind == kChildKinds[i].kind) t = kChildKinds[i].type, index = i, top_kind = kChildKinds[i].kind;
+    if (!t) {
+      apply_error = "no resource type known for kind " + kind;
+      break;
+    }
+    if (index >= 0) {
       // The cache answers the common case (the child is ours); only otherwise ask the apiserver, since the cache
       // holds labelled objects only and a foreign object of that name would not be in it.
-      auto cached = t == &types::kRayCluster ? rc : aw;
-      bool ours = cached && child_name == name && controlled_by(*cached, uid);
+      bool ours = cached[index] && child_name == name && controlled_by(*cached[index], uid);
       if (auto owner = ours ? std::string() : foreign_owner(*t, ns, child_name, uid); !owner.empty()) {
         conflict = kind + " " + child_name + " already exists and " + owner +
                    "; the workload does not take it over (delete it or rename the workload)";
         break;
       }
-      client::WriteOptions wo;
-      wo.field_manager = opts_.field_manager;
-      auto applied = client_.apply(t->object_path(ns, child_name), obj, wo);
-      if (!applied) {
-        apply_error = kind + " " + child_name + ": " + applied.error().message;
+    }
+    client::WriteOptions wo;
+    wo.field_manager = opts_.field_manager;
+    auto applied = client_.apply(t->object_path(ns, child_name), obj, wo);
+    if (!applied) {
+      apply_error = kind + " " + child_name + ": " + applied.error().message;
+      break;
+    }
+    spdlog::debug("{}: applied {} {}", key, kind, child_name);
+  }
+  // A child of another kind left from before spec.appWrapper or spec.job changed is ours to remove.
+  if (top_kind && apply_error.empty() && conflict.empty()) {
+    for (int i = 0; i < 3; ++i) {
+      if (std::string_view(kChildKinds[i].kind) == top_kind || !cached[i] || !controlled_by(*cached[i], uid)) continue;
+      auto removed = client_.remove(kChildKinds[i].type->object_path(ns, name));
+      if (!removed && !removed.error().is_not_found()) {
+        apply_error = std::string("removing the ") + kChildKinds[i].kind + " left from before: " +
+                      removed.error().message;
         break;
       }
-      spdlog::debug("{}: applied {} {}", key, kind, child_name);
-    }
-    // A child of the other kind left from before spec.appWrapper changed is ours to remove.
-    if (apply_error.empty() && conflict.empty()) {
-      bool wrapped = !outcome.desired.empty() && type_of(outcome.desired.front()) == &types::kAppWrapper;
-      const auto& stale_type = wrapped ? types::kRayCluster : types::kAppWrapper;
-      auto stale = wrapped ? rc : aw;
-      if (stale && controlled_by(*stale, uid)) {
-        auto removed = client_.remove(stale_type.object_path(ns, name));
-        if (!removed)
-          apply_error = "removing the " + std::string(wrapped ? "RayCluster" : "AppWrapper") +
-                        " left from before: " + removed.error().message;
-        else
-          events_.record(*wl, "Normal", "Replaced", "Delete",
-                         std::string(wrapped ? "RayCluster " : "AppWrapper ") + name + " removed: spec.appWrapper is " +
-                             (wrapped ? "true" : "false"));
-      }
+      events_.record(*wl, "Normal", "Replaced", "Delete",
+                     std::string(kChildKinds[i].kind) + " " + name + " removed: the workload now runs as a " +
+                         top_kind);
     }
   }
+  // A finalizer no longer needed (spec.queue.clusterQueue removed) goes, after the same clean-up as on deletion.
+  if (outcome.valid && !outcome.needs_finalizer && apply_error.empty() && has_local_queue_finalizer(*wl))
+    if (auto r = finalize(*wl, ns, name); r.kind == runtime::ReconcileResult::Kind::Error) apply_error = r.error;
+
   if (!conflict.empty()) {
     spdlog::warn("{}: {}", key, conflict);
     events_.record(*wl, "Warning", "ChildConflict", "Apply", conflict);
-    mark_not_ready(outcome.status, "ChildConflict", conflict,
-                   json::get_int((*wl)["metadata"], "generation").value_or(0));
+    mark_not_ready(outcome.status, "ChildConflict", conflict, generation);
   }
   if (!apply_error.empty()) {
     spdlog::warn("{}: apply failed: {}", key, apply_error);
     events_.record(*wl, "Warning", "ApplyFailed", "Apply", apply_error);
-    mark_not_ready(outcome.status, "ApplyFailed", apply_error,
-                   json::get_int((*wl)["metadata"], "generation").value_or(0));
+    mark_not_ready(outcome.status, "ApplyFailed", apply_error, generation);
   }
 
   for (const auto& ev : outcome.events) events_.record(*wl, ev.type, ev.reason, "Reconcile", ev.message);
@@ -222,7 +245,10 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     }
   }
   if (!apply_error.empty()) return runtime::ReconcileResult::failed(apply_error);
-  if (!conflict.empty()) return runtime::ReconcileResult::requeue_after(kConflictRecheckMs);
+  if (!conflict.empty() || outcome.held) return runtime::ReconcileResult::requeue_after(kRecheckMs);
+  // Kueue's Workload is not watched: while queued, its verdict (e.g. why quota is not reserved) is polled.
+  if (json::get_string(outcome.status, "phase") == std::string("Queued"))
+    return runtime::ReconcileResult::requeue_after(kRecheckMs);
   return runtime::ReconcileResult::ok();
 }
 

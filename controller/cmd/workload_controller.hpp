@@ -1,14 +1,16 @@
 #pragma once
 // The CodeFlareWorkload controller: the I/O around workload::reconcile. It reads the workload and its children from
-// the informer caches, asks the cluster for the facts reconcile needs (the namespace's default LocalQueue), applies
-// the desired children by server-side apply, writes the status through the status subresource and posts events.
+// the informer caches, asks the cluster for the Kueue facts reconcile needs, applies the desired objects by
+// server-side apply, keeps the managed-LocalQueue finalizer, writes the status through the status subresource and
+// posts events.
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "client/rest_client.hpp"
+#include "cmd/cluster_facts.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/event_recorder.hpp"
 #include "validation/schema_set.hpp"
@@ -20,6 +22,7 @@ namespace cfo::cmd {
 namespace types {
 extern const client::ResourceType kCodeFlareWorkload;  ///< codeflare.dev/v1alpha1 codeflareworkloads
 extern const client::ResourceType kRayCluster;         ///< ray.io/v1 rayclusters
+extern const client::ResourceType kRayJob;             ///< ray.io/v1 rayjobs
 extern const client::ResourceType kAppWrapper;         ///< workload.codeflare.dev/v1beta2 appwrappers
 }  // namespace types
 
@@ -27,14 +30,25 @@ extern const client::ResourceType kAppWrapper;         ///< workload.codeflare.d
 inline constexpr const char* kWorkloadLabel = "codeflare.dev/workload";
 /// The field manager of every write, as server-side apply records it.
 inline constexpr const char* kFieldManager = "codeflare-operator";
+/// How often a workload waiting for something outside it (a LocalQueue, a priority class, a child held by someone
+/// else) is looked at again.
+inline constexpr int64_t kRecheckMs = 30000;
 
 /// Lookup of a cached object by key ("namespace/name"); nullptr when absent.
 using CacheLookup = std::function<std::shared_ptr<const json::Document>(const std::string& key)>;
+/// The cached objects of one namespace.
+using CacheList = std::function<std::vector<std::shared_ptr<const json::Document>>(const std::string& ns)>;
+
+/// The informer caches the controller reads. A lookup may answer nullptr for kinds not installed.
+struct WorkloadCaches {
+  CacheLookup workloads, ray_clusters, app_wrappers, ray_jobs;
+  CacheList workloads_in;
+};
 
 /// Settings of the controller, filled in once from flags.
 struct WorkloadControllerOptions {
   std::string field_manager = kFieldManager;
-  /// Kueue LocalQueue API version served by the cluster ("v1beta2" or "v1beta1"); empty when Kueue is absent.
+  /// Kueue API version served by the cluster ("v1beta2" or "v1beta1"); empty when Kueue is absent.
   std::string kueue_version;
   validation::ClusterProfile profile;
 };
@@ -43,26 +57,31 @@ struct WorkloadControllerOptions {
 class WorkloadController {
  public:
   WorkloadController(client::RestClient& client, std::shared_ptr<const validation::SchemaSet> schemas,
-                     runtime::EventRecorder& events, CacheLookup workloads, CacheLookup ray_clusters,
-                     CacheLookup app_wrappers, WorkloadControllerOptions opts);
+                     runtime::EventRecorder& events, WorkloadCaches caches, WorkloadControllerOptions opts);
 
-  /// One reconcile of "namespace/name": a missing workload is done (its children go with it through owner
-  /// references); an invalid one gets Valid=False and a Warning event and nothing is written to its children.
-  /// A child that exists under the same name but is not controlled by this workload is never taken over: Ready=False
-  /// with reason ChildConflict, a Warning event, and a re-check every 30 s. When spec.appWrapper changes, the child of
-  /// the other kind (RayCluster or AppWrapper) that this workload controls is deleted.
+  /// One reconcile of "namespace/name":
+  ///  - a missing workload is done (its children go with it through owner references); one being deleted runs the
+  ///    managed-LocalQueue clean-up when it carries the finalizer, then drops the finalizer;
+  ///  - an invalid one gets Valid=False and a Warning event, and nothing is written to its children;
+  ///  - one held by a missing LocalQueue or priority class gets Queued=False and is looked at again every 30 s;
+  ///  - otherwise the finalizer is added first when a managed LocalQueue is applied, then the desired objects are
+  ///    applied. A child that exists under the same name but is not controlled by this workload is never taken
+  ///    over (Ready=False ChildConflict, Warning event, re-check every 30 s). A child of another kind that this
+  ///    workload controls (left from before spec.appWrapper or spec.job changed) is deleted;
+  ///  - a queued workload is looked at again every 30 s, since Kueue's Workload is read, not watched.
   runtime::ReconcileResult reconcile(const std::string& key);
 
  private:
-  std::optional<std::string> default_local_queue(const std::string& ns, std::string& error);
+  runtime::ReconcileResult finalize(const json::Value& wl, const std::string& ns, const std::string& name);
   std::string foreign_owner(const client::ResourceType& type, const std::string& ns, const std::string& name,
                             const std::string& uid);
 
   client::RestClient& client_;
   std::shared_ptr<const validation::SchemaSet> schemas_;
   runtime::EventRecorder& events_;
-  CacheLookup workloads_, ray_clusters_, app_wrappers_;
+  WorkloadCaches caches_;
   WorkloadControllerOptions opts_;
+  KueueReader kueue_;
 };
 
 }  // namespace cfo::cmd

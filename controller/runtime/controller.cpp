@@ -95,9 +95,17 @@ KeyMapper owner_key(std::string api_group, std::string kind) {
 }
 
 void enqueue_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeyMapper mapper) {
+  enqueue_all_from(informer, std::move(queue), [mapper = std::move(mapper)](const json::Value& object) {
+    std::vector<std::string> keys;
+    if (auto key = mapper(object)) keys.push_back(std::move(*key));
+    return keys;
+  });
+}
+
+void enqueue_all_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeysMapper mapper) {
   auto enqueue = [queue, mapper](const ObjectPtr& object) {
     if (!object) return;
-    if (auto key = mapper(*object)) queue->add(*key);
+    for (auto& key : mapper(*object)) queue->add(key);
   };
   informer.on_add(enqueue);
   informer.on_update([enqueue](const ObjectPtr& old_object, const ObjectPtr& new_object) {

@@ -103,4 +103,11 @@ KeyMapper owner_key(std::string api_group, std::string kind);
 /// old and the new object are mapped, so a changed owner wakes both). Call before informer.start().
 void enqueue_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeyMapper mapper);
 
+/// Maps an object to every queue key it should wake (controller-runtime EnqueueRequestsFromMapFunc), e.g. a
+/// LocalQueue to the workloads that name it.
+using KeysMapper = std::function<std::vector<std::string>(const json::Value& object)>;
+
+/// As enqueue_from, for a mapper that may wake several keys (or none).
+void enqueue_all_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeysMapper mapper);
+
 }  // namespace cfo::runtime

@@ -3,7 +3,8 @@
 #
 # Output: prints the directory holding `kube-apiserver` and `etcd` on stdout (last line).
 # Honours KUBEBUILDER_ASSETS: when it names a folder with kube-apiserver and etcd, nothing is built.
-# Cache: ${CODEFLARE_CACHE:-$HOME/.cache/codeflare-operator}/kube-apiserver-1.20.2 (outside the checkout).
+# Cache: ${CODEFLARE_CACHE:-$HOME/.cache/codeflare-operator}/kube-apiserver-1.20.2 (outside the checkout); builds
+# are serialised by a lock file there.
 #
 # Debian's 1.20.2 vendors github.com/modern-go/reflect2 1.0.1, which crashes at run time under Go 1.19;
 # it is replaced by the sources of golang-github-modern-go-reflect2-dev (1.0.2) before building.
@@ -22,6 +23,18 @@ if [[ -x "$out/kube-apiserver" && -x "$out/etcd" ]]; then
 fi
 
 log() { echo "build-kube-apiserver: $*" >&2; }
+
+# One build at a time per cache (parallel test runs share it): wait for a build in progress, then use its result.
+mkdir -p "$cache"
+exec 9>"$cache/.build.lock"
+if ! flock -n 9; then
+  log "another build is in progress; waiting for it"
+  flock 9
+fi
+if [[ -x "$out/kube-apiserver" && -x "$out/etcd" ]]; then
+  echo "$out"
+  exit 0
+fi
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
 need=()

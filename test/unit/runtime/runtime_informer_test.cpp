@@ -342,3 +342,21 @@ TEST(EnqueueFrom, OwnKeysAreQueued) {
   EXPECT_EQ(queue->try_get(), "ns/a");
   EXPECT_EQ(queue->try_get(), "ns/b");
 }
+
+TEST(EnqueueAllFrom, OneObjectWakesEveryKeyItMapsTo) {
+  FakeApi api;
+  api.add_list(doc(list("10", {item("team-q", "1"), item("unused-q", "2")})));
+  auto queue = std::make_shared<WorkQueue>();
+  Informer inf(api.io(), options());
+  // As a LocalQueue wakes the workloads that name it: two for team-q, none for unused-q.
+  enqueue_all_from(inf, queue, [](const json::Value& obj) {
+    std::vector<std::string> keys;
+    if (json::get_string(obj["metadata"], "name") == std::string("team-q")) keys = {"ns/wl-1", "ns/wl-2"};
+    return keys;
+  });
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(api.wait_idle());
+  EXPECT_EQ(queue->len(), 2u);
+  EXPECT_EQ(queue->try_get(), "ns/wl-1");
+  EXPECT_EQ(queue->try_get(), "ns/wl-2");
+}

@@ -1,0 +1,96 @@
+#include "cmd/cluster_facts.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace cfo::cmd {
+
+namespace {
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// 404 (object or API absent) and 403 (not allowed) mean "cannot tell" for the checks the SDK also makes best-effort.
+bool unknowable(const Error& e) { return e.http_status == 404 || e.http_status == 403; }
+
+std::string spec_string(const json::Value& workload, std::string_view dotted) {
+  const json::Value* v = json::find_path(workload, dotted);
+  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : "";
+}
+}  // namespace
+
+KueueReader::KueueReader(client::RestClient& client, std::string kueue_version)
+    : client_(client), version_(std::move(kueue_version)) {}
+
+client::ResourceType KueueReader::type(const char* plural, bool namespaced) const {
+  return client::ResourceType{"kueue.x-k8s.io", version_, plural, namespaced};
+}
+
+Result<void> KueueReader::fill(const json::Value& wl, workload::ClusterFacts& facts, json::Document& local_queue) {
+  using workload::Presence;
+  facts.kueue_version = version_;
+  if (version_.empty()) return {};
+  std::string ns = spec_string(wl, "metadata.namespace");
+  std::string lq = spec_string(wl, "spec.queue.localQueue");
+  if (lq.empty()) lq = spec_string(wl, "spec.queue.clusterQueue");  // a managed LocalQueue takes the CQ's name
+
+  if (lq.empty()) {
+    // The namespace default: the LocalQueue annotated kueue.x-k8s.io/default-queue: "true" (without case).
+    auto list = client_.get_json(type("localqueues", true).collection_path(ns));
+    if (!list) {
+      if (unknowable(list.error())) return {};
+      return std::unexpected(Error{"listing LocalQueues in " + ns + ": " + list.error().message});
+    }
+    const json::Value* items = json::find(*list, "items");
+    if (items && items->IsArray())
+      for (const auto& item : items->GetArray()) {
+        const json::Value* annotations = json::find_path(item, "metadata.annotations");
+        auto v = annotations ? json::get_string(*annotations, "kueue.x-k8s.io/default-queue") : std::nullopt;
+        if (v && iequals(*v, "true"))
+          if (auto name = json::get_string(item["metadata"], "name")) {
+            facts.default_local_queue = name;
+            break;
+          }
+      }
+  } else {
+    auto got = client_.get_json(type("localqueues", true).object_path(ns, lq));
+    if (got) {
+      local_queue = std::move(*got);
+      facts.local_queue = &local_queue;
+      facts.local_queue_presence = Presence::kPresent;
+    } else if (got.error().is_not_found()) {
+      facts.local_queue_presence = Presence::kAbsent;
+    } else if (got.error().http_status != 403) {
+      return std::unexpected(Error{"reading LocalQueue " + ns + "/" + lq + ": " + got.error().message});
+    }
+  }
+
+  std::string pc = spec_string(wl, "spec.queue.priorityClass");
+  if (!pc.empty()) {
+    auto got = client_.get_json(type("workloadpriorityclasses", false).object_path("", pc));
+    if (got)
+      facts.priority_class_presence = Presence::kPresent;
+    else if (got.error().is_not_found())
+      facts.priority_class_presence = Presence::kAbsent;
+    else if (got.error().http_status != 403)
+      return std::unexpected(Error{"reading WorkloadPriorityClass " + pc + ": " + got.error().message});
+  }
+  return {};
+}
+
+json::Document KueueReader::workload_of(const std::string& ns, const std::string& child_uid) {
+  json::Document none;
+  if (version_.empty() || child_uid.empty()) return none;
+  auto list = client_.get_json(type("workloads", true).collection_path(ns) +
+                               "?labelSelector=kueue.x-k8s.io%2Fjob-uid%3D" + child_uid);
+  if (!list) return none;
+  json::Value* items = json::find(*list, "items");
+  if (!items || !items->IsArray() || items->Empty()) return none;
+  json::Document out;
+  out.CopyFrom((*items)[0], out.GetAllocator());
+  return out;
+}
+
+}  // namespace cfo::cmd

@@ -1,0 +1,88 @@
+#include "cmd/finalizer.hpp"
+
+#include <ctime>
+
+#include "workload/local_queue.hpp"
+
+namespace cfo::cmd {
+
+namespace {
+std::string str_at(const json::Value& obj, std::string_view dotted) {
+  const json::Value* v = json::find_path(obj, dotted);
+  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : "";
+}
+
+bool parse_time(const std::string& s, std::time_t& out) {
+  std::tm tm{};
+  const char* end = strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  if (!end) return false;
+  out = timegm(&tm);
+  return true;
+}
+}  // namespace
+
+bool has_local_queue_finalizer(const json::Value& workload) {
+  const json::Value* f = json::find_path(workload, "metadata.finalizers");
+  if (!f || !f->IsArray()) return false;
+  for (const auto& v : f->GetArray())
+    if (v.IsString() && std::string_view(v.GetString()) == workload::kLocalQueueFinalizer) return true;
+  return false;
+}
+
+Result<void> set_local_queue_finalizer(client::RestClient& client, const client::ResourceType& workloads,
+                                       const std::string& ns, const std::string& name, bool present) {
+  json::Document body(rapidjson::kObjectType);
+  auto& a = body.GetAllocator();
+  body.AddMember("apiVersion", json::str(workloads.group + "/" + workloads.version, a), a);
+  body.AddMember("kind", "CodeFlareWorkload", a);
+  json::Value meta(rapidjson::kObjectType);
+  meta.AddMember("name", json::str(name, a), a);
+  meta.AddMember("namespace", json::str(ns, a), a);
+  json::Value finalizers(rapidjson::kArrayType);
+  if (present) finalizers.PushBack(rapidjson::StringRef(workload::kLocalQueueFinalizer), a);
+  meta.AddMember("finalizers", finalizers, a);
+  body.AddMember("metadata", meta, a);
+  client::WriteOptions wo;
+  wo.field_manager = kFinalizerFieldManager;
+  auto r = client.apply(workloads.object_path(ns, name), body, wo);
+  if (!r) return std::unexpected(r.error());
+  return {};
+}
+
+std::string queue_name_of(const json::Value& workload) {
+  std::string lq = str_at(workload, "spec.queue.localQueue");
+  return lq.empty() ? str_at(workload, "spec.queue.clusterQueue") : lq;
+}
+
+Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const client::ResourceType& local_queues,
+                                           const json::Value& workload,
+                                           const std::vector<std::shared_ptr<const json::Document>>& others) {
+  CleanupResult out;
+  out.local_queue = queue_name_of(workload);
+  if (out.local_queue.empty() || str_at(workload, "spec.queue.clusterQueue").empty()) return out;
+  std::string ns = str_at(workload, "metadata.namespace"), name = str_at(workload, "metadata.name");
+  for (const auto& o : others) {
+    if (!o || str_at(*o, "metadata.namespace") != ns || str_at(*o, "metadata.name") == name) continue;
+    if (json::find_path(*o, "metadata.deletionTimestamp")) continue;
+    if (queue_name_of(*o) == out.local_queue) ++out.other_users;
+  }
+  if (out.other_users > 0) return out;
+  auto current = client.get_json(local_queues.object_path(ns, out.local_queue));
+  if (!current) {
+    if (current.error().is_not_found()) return out;
+    return std::unexpected(current.error());
+  }
+  if (!workload::is_managed_local_queue(*current)) return out;
+  auto removed = client.remove(local_queues.object_path(ns, out.local_queue));
+  if (!removed && !removed.error().is_not_found()) return std::unexpected(removed.error());
+  out.deleted = true;
+  return out;
+}
+
+int64_t seconds_between(const std::string& since, const std::string& now) {
+  std::time_t a = 0, b = 0;
+  if (!parse_time(since, a) || !parse_time(now, b)) return 0;
+  return static_cast<int64_t>(b - a);
+}
+
+}  // namespace cfo::cmd

@@ -1,0 +1,51 @@
+#pragma once
+// The finalizer of workloads that use a LocalQueue the operator manages (workload::kLocalQueueFinalizer): adding and
+// removing it by server-side apply, and the clean-up it guards.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "client/rest_client.hpp"
+#include "core/error.hpp"
+#include "core/json.hpp"
+
+namespace cfo::cmd {
+
+/// Field manager of the finalizer entry alone, so that applying it never touches what the status writes own.
+inline constexpr const char* kFinalizerFieldManager = "codeflare-operator-finalizer";
+/// After this long in deletion, a clean-up that keeps failing is given up and the finalizer removed anyway: a
+/// finalizer must never block a deletion forever.
+inline constexpr int64_t kFinalizerGiveUpSeconds = 300;
+
+/// True when the workload object lists the finalizer.
+bool has_local_queue_finalizer(const json::Value& workload);
+
+/// Adds (`present` true) or removes the finalizer on workload ns/name by server-side apply with
+/// kFinalizerFieldManager (the entry is then owned by that manager only, so removing it drops it).
+Result<void> set_local_queue_finalizer(client::RestClient& client, const client::ResourceType& workloads,
+                                       const std::string& ns, const std::string& name, bool present);
+
+/// The LocalQueue name a workload object uses through spec.queue (localQueue, else clusterQueue); empty when none.
+std::string queue_name_of(const json::Value& workload);
+
+/// What the clean-up did, for the event.
+struct CleanupResult {
+  bool deleted = false;
+  /// Other live workloads of the namespace still use the LocalQueue (it is kept).
+  std::size_t other_users = 0;
+  std::string local_queue;
+};
+
+/// The clean-up guarded by the finalizer: deletes the managed LocalQueue of `workload` unless another workload in
+/// `others` (the namespace's workloads; itself and those being deleted are skipped) uses it, or it is not labelled
+/// as managed by the operator. 404 counts as done. `local_queues` is the LocalQueue resource type.
+Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const client::ResourceType& local_queues,
+                                           const json::Value& workload,
+                                           const std::vector<std::shared_ptr<const json::Document>>& others);
+
+/// Seconds between RFC 3339 `since` (e.g. metadata.deletionTimestamp) and `now` (both UTC, "Z"); 0 when either does
+/// not parse.
+int64_t seconds_between(const std::string& since, const std::string& now);
+
+}  // namespace cfo::cmd

@@ -1,0 +1,275 @@
+// End-to-end tests of the workload lifecycle with Kueue and RayJobs, against the real apiserver of the ctest fixture.
+// Nothing runs KubeRay, Kueue or the AppWrapper controller here: the tests write the children's status (and Kueue's
+// Workload) as those controllers would, and check what the operator makes of it.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "operator_support.hpp"
+
+using namespace cfo;
+using namespace cfo::it;
+
+namespace {
+
+const ResourceType kKueueWorkloads{"kueue.x-k8s.io", "v1beta2", "workloads", true};
+const ResourceType kPriorityClasses{"kueue.x-k8s.io", "v1beta2", "workloadpriorityclasses", false};
+
+void create(const ResourceType& t, const std::string& ns, const std::string& yaml_text) {
+  auto r = api().create(t.collection_path(ns), from_yaml(yaml_text));
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+}
+
+void create_local_queue(const std::string& ns, const std::string& name) {
+  create(kLocalQueues, ns,
+         "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: " + name +
+             "\nspec:\n  clusterQueue: cq\n");
+}
+
+// Merge-patches the status subresource of an object, as its controller would.
+void patch_status(const ResourceType& t, const std::string& ns, const std::string& name, const std::string& yaml) {
+  client::WriteOptions wo;
+  wo.field_manager = "fake-controller";
+  auto r = api().merge_patch(t.object_path(ns, name) + "/status", from_yaml(yaml), wo);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+}
+
+void patch_spec(const ResourceType& t, const std::string& ns, const std::string& name, const std::string& yaml) {
+  client::WriteOptions wo;
+  wo.field_manager = "someone-else";
+  auto r = api().merge_patch(t.object_path(ns, name), from_yaml(yaml), wo);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+}
+
+std::string phase_of(const std::string& ns, const std::string& name) {
+  auto w = get(kWorkloads, ns, name);
+  if (!w) return "<absent>";
+  const json::Value* p = json::find_path(*w, "status.phase");
+  return p && p->IsString() ? p->GetString() : "";
+}
+
+// Waits for the workload's phase; the failure message shows the whole status and the operator's log.
+::testing::AssertionResult reaches_phase(const std::string& ns, const std::string& name, const std::string& phase) {
+  if (eventually([&] { return phase_of(ns, name) == phase; })) return ::testing::AssertionSuccess();
+  auto w = get(kWorkloads, ns, name);
+  return ::testing::AssertionFailure() << "phase is " << phase_of(ns, name) << ", not " << phase << "\n"
+                                       << (w ? json::dump((*w)["status"]) : "") << "\n"
+                                       << operator_log();
+}
+
+bool has_finalizer(const json::Value& obj) {
+  const json::Value* f = json::find_path(obj, "metadata.finalizers");
+  if (!f || !f->IsArray()) return false;
+  for (const auto& v : f->GetArray())
+    if (v.IsString() && std::string(v.GetString()) == "codeflare.dev/managed-local-queue") return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(Lifecycle, RayJobIsCreatedQueuedAndFollowedToSuccess) {
+  const std::string ns = unique_namespace("job");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(create_local_queue(ns, "team-q"));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(
+      ns, cpu_workload("train", 1,
+                       "  queue: {localQueue: team-q}\n  job:\n    entrypoint: python train.py\n"
+                       "    runtimeEnvYAML: |\n      pip: [torch]\n    activeDeadlineSeconds: 600\n")));
+  std::optional<json::Document> rj;
+  ASSERT_TRUE(eventually([&] { return (rj = get(kRayJobs, ns, "train")).has_value(); })) << operator_log();
+  EXPECT_EQ(json::get_string((*rj)["metadata"]["labels"], "kueue.x-k8s.io/queue-name"), "team-q");
+  EXPECT_EQ(json::get_string((*rj)["spec"], "entrypoint"), "python train.py");
+  EXPECT_TRUE((*rj)["spec"]["shutdownAfterJobFinishes"].GetBool()) << "a queued RayJob must shut down";
+  EXPECT_EQ((*rj)["spec"]["rayClusterSpec"]["workerGroupSpecs"][0]["replicas"].GetInt(), 1);
+  const json::Value* owners = json::find_path(*rj, "metadata.ownerReferences");
+  ASSERT_TRUE(owners && owners->IsArray() && owners->Size() == 1);
+  EXPECT_EQ(json::get_string((*owners)[0], "kind"), "CodeFlareWorkload");
+  EXPECT_FALSE(get(kRayClusters, ns, "train")) << "a job workload has no bare RayCluster";
+
+  // KubeRay starts the job, then it succeeds.
+  ASSERT_NO_FATAL_FAILURE(
+      patch_status(kRayJobs, ns, "train", "status: {jobDeploymentStatus: Running, jobStatus: RUNNING}"));
+  ASSERT_TRUE(reaches_phase(ns, "train", "Running"));
+  auto w = get(kWorkloads, ns, "train");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(condition_status(*w, "Ready"), "True");
+  EXPECT_EQ(condition_status(*w, "Admitted"), "True") << "a running job has been admitted";
+  ASSERT_NO_FATAL_FAILURE(
+      patch_status(kRayJobs, ns, "train", "status: {jobDeploymentStatus: Complete, jobStatus: SUCCEEDED}"));
+  ASSERT_TRUE(reaches_phase(ns, "train", "Succeeded"));
+  w = get(kWorkloads, ns, "train");
+  EXPECT_EQ(condition_status(*w, "Succeeded"), "True");
+  EXPECT_EQ(json::get_string((*w)["status"], "jobStatus"), "SUCCEEDED");
+}
+
+TEST(Lifecycle, MissingLocalQueueIsAConditionUntilItAppears) {
+  const std::string ns = unique_namespace("nolq");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("waiting", 1, "  queue: {localQueue: later-q}\n")));
+  std::string message;
+  ASSERT_TRUE(eventually([&] {
+    auto w = get(kWorkloads, ns, "waiting");
+    return w && condition_status(*w, "Queued", &message) == "False";
+  })) << operator_log();
+  EXPECT_NE(message.find("later-q"), std::string::npos) << message;
+  EXPECT_EQ(phase_of(ns, "waiting"), "Pending");
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  EXPECT_FALSE(get(kRayClusters, ns, "waiting")) << "nothing is created for a queue that does not exist";
+
+  // The LocalQueue appears: the operator is woken by it and goes ahead.
+  ASSERT_NO_FATAL_FAILURE(create_local_queue(ns, "later-q"));
+  std::optional<json::Document> rc;
+  ASSERT_TRUE(eventually([&] { return (rc = get(kRayClusters, ns, "waiting")).has_value(); },
+                         std::chrono::seconds(20)))
+      << operator_log();
+  EXPECT_EQ(json::get_string((*rc)["metadata"]["labels"], "kueue.x-k8s.io/queue-name"), "later-q");
+  ASSERT_TRUE(eventually([&] {
+    auto w = get(kWorkloads, ns, "waiting");
+    return w && condition_status(*w, "Queued") == "True";
+  })) << operator_log();
+}
+
+TEST(Lifecycle, MissingPriorityClassIsACondition) {
+  const std::string ns = unique_namespace("nopc");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(create_local_queue(ns, "team-q"));
+  const std::string pc = "urgent-" + ns;  // cluster-scoped: unique per run
+  ASSERT_NO_FATAL_FAILURE(
+      apply_workload(ns, cpu_workload("prio", 1, "  queue: {localQueue: team-q, priorityClass: " + pc + "}\n")));
+  std::string message;
+  ASSERT_TRUE(eventually([&] {
+    auto w = get(kWorkloads, ns, "prio");
+    return w && condition_status(*w, "Queued", &message) == "False";
+  })) << operator_log();
+  EXPECT_NE(message.find(pc), std::string::npos) << message;
+  EXPECT_FALSE(get(kRayClusters, ns, "prio"));
+
+  // Once the WorkloadPriorityClass exists (seen at the next re-check, within 30 s), the cluster carries its label.
+  ASSERT_NO_FATAL_FAILURE(create(kPriorityClasses, "",
+                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata:\n  name: " +
+                                     pc + "\nvalue: 1000\n"));
+  std::optional<json::Document> rc;
+  ASSERT_TRUE(eventually([&] { return (rc = get(kRayClusters, ns, "prio")).has_value(); }, std::chrono::seconds(45)))
+      << operator_log();
+  EXPECT_EQ(json::get_string((*rc)["metadata"]["labels"], "kueue.x-k8s.io/priority-class"), pc);
+}
+
+TEST(Lifecycle, ManagedLocalQueueIsCreatedSharedAndCleanedUp) {
+  const std::string ns = unique_namespace("mlq");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("first", 1, "  queue: {clusterQueue: team-cq}\n")));
+  std::optional<json::Document> lq;
+  ASSERT_TRUE(eventually([&] { return (lq = get(kLocalQueues, ns, "team-cq")).has_value(); })) << operator_log();
+  EXPECT_EQ(json::get_string((*lq)["spec"], "clusterQueue"), "team-cq");
+  EXPECT_EQ(json::get_string((*lq)["metadata"]["labels"], "app.kubernetes.io/managed-by"), "codeflare-operator");
+  ASSERT_TRUE(eventually([&] {
+    auto w = get(kWorkloads, ns, "first");
+    return w && has_finalizer(*w);
+  })) << operator_log();
+  std::optional<json::Document> rc;
+  ASSERT_TRUE(eventually([&] { return (rc = get(kRayClusters, ns, "first")).has_value(); })) << operator_log();
+  EXPECT_EQ(json::get_string((*rc)["metadata"]["labels"], "kueue.x-k8s.io/queue-name"), "team-cq");
+
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("second", 1, "  queue: {clusterQueue: team-cq}\n")));
+  ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "second").has_value(); })) << operator_log();
+
+  // The first goes: the LocalQueue stays for the second, and the finalizer does not hold the deletion.
+  ASSERT_TRUE(api().remove(kWorkloads.object_path(ns, "first")).has_value());
+  ASSERT_TRUE(eventually([&] { return !get(kWorkloads, ns, "first"); })) << operator_log();
+  EXPECT_TRUE(get(kLocalQueues, ns, "team-cq")) << "still used by the second workload";
+
+  // The last user goes: the LocalQueue goes with it.
+  ASSERT_TRUE(api().remove(kWorkloads.object_path(ns, "second")).has_value());
+  ASSERT_TRUE(eventually([&] { return !get(kWorkloads, ns, "second") && !get(kLocalQueues, ns, "team-cq"); }))
+      << operator_log();
+}
+
+TEST(Lifecycle, PhasesFollowKueueAndKubeRay) {
+  const std::string ns = unique_namespace("phase");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(create_local_queue(ns, "team-q"));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("life", 2, "  queue: {localQueue: team-q}\n")));
+  std::optional<json::Document> rc;
+  ASSERT_TRUE(eventually([&] { return (rc = get(kRayClusters, ns, "life")).has_value(); })) << operator_log();
+  ASSERT_TRUE(reaches_phase(ns, "life", "Pending"));
+
+  // Kueue's webhook suspends the cluster and its controller creates a Workload that waits for quota.
+  ASSERT_NO_FATAL_FAILURE(patch_spec(kRayClusters, ns, "life", "spec: {suspend: true}"));
+  ASSERT_TRUE(reaches_phase(ns, "life", "Queued"));
+  std::string uid = json::get_string((*rc)["metadata"], "uid").value_or("");
+  ASSERT_NO_FATAL_FAILURE(create(
+      kKueueWorkloads, ns,
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: raycluster-life-abc12\n  labels:\n"
+      "    kueue.x-k8s.io/job-uid: " +
+          uid + "\n  ownerReferences:\n  - {apiVersion: ray.io/v1, kind: RayCluster, name: life, uid: " + uid +
+          ", controller: true}\nspec:\n  queueName: team-q\n  podSets:\n"
+          "  - name: head\n    count: 1\n    template: {spec: {containers: [{name: ray-head, image: ray}]}}\n"));
+  ASSERT_NO_FATAL_FAILURE(patch_status(kKueueWorkloads, ns, "raycluster-life-abc12",
+                                       "status:\n  conditions:\n  - {type: QuotaReserved, status: 'False', reason: "
+                                       "Pending, message: 'insufficient quota for cpu in flavor default', "
+                                       "lastTransitionTime: '2026-01-01T00:00:00Z'}\n"));
+  // The workload is woken by its own next change; nudge it with a label as a user might.
+  ASSERT_NO_FATAL_FAILURE(patch_spec(kRayClusters, ns, "life", "metadata: {labels: {nudge: '1'}}"));
+  std::string message;
+  ASSERT_TRUE(eventually([&] {
+    auto w = get(kWorkloads, ns, "life");
+    return w && condition_status(*w, "Admitted", &message) == "False" &&
+           message.find("insufficient quota") != std::string::npos;
+  })) << message << "\n"
+      << operator_log();
+
+  // Kueue admits it and unsuspends the cluster; the operator leaves Kueue's spec.suspend alone throughout.
+  ASSERT_NO_FATAL_FAILURE(patch_status(
+      kKueueWorkloads, ns, "raycluster-life-abc12",
+      "status:\n  admission:\n    clusterQueue: cq\n    podSetAssignments:\n    - {name: head, count: 1}\n"
+      "  conditions:\n  - {type: QuotaReserved, status: 'True', reason: QuotaReserved, message: ok, "
+      "lastTransitionTime: '2026-01-01T00:00:01Z'}\n  - {type: Admitted, status: 'True', reason: Admitted, "
+      "message: ok, lastTransitionTime: '2026-01-01T00:00:01Z'}\n"));
+  ASSERT_NO_FATAL_FAILURE(patch_spec(kRayClusters, ns, "life", "spec: {suspend: false}"));
+  ASSERT_TRUE(reaches_phase(ns, "life", "Admitted"));
+  auto w = get(kWorkloads, ns, "life");
+  EXPECT_EQ(condition_status(*w, "Admitted"), "True");
+  EXPECT_EQ(json::get_string((*w)["status"]["admission"], "clusterQueue"), "cq");
+
+  // KubeRay reports the cluster ready.
+  ASSERT_NO_FATAL_FAILURE(patch_status(kRayClusters, ns, "life",
+                                       "status: {state: ready, readyWorkerReplicas: 2, head: {serviceName: "
+                                       "life-head-svc}}"));
+  ASSERT_TRUE(reaches_phase(ns, "life", "Running"));
+  w = get(kWorkloads, ns, "life");
+  EXPECT_EQ(condition_status(*w, "Ready"), "True");
+  EXPECT_EQ(json::get_int((*w)["status"], "readyWorkers"), 2);
+  EXPECT_EQ(json::get_string((*w)["status"], "dashboardURL"), "http://life-head-svc." + ns + ".svc:8265");
+  rc = get(kRayClusters, ns, "life");
+  EXPECT_FALSE((*rc)["spec"]["suspend"].GetBool()) << "spec.suspend is Kueue's";
+}
+
+TEST(Lifecycle, DriftIsRepairedAndOthersFieldsAreKept) {
+  const std::string ns = unique_namespace("fix");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("steady", 1)));
+  ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "steady").has_value(); })) << operator_log();
+  // Someone else changes a field the operator owns, and adds one of their own.
+  ASSERT_NO_FATAL_FAILURE(patch_spec(kRayClusters, ns, "steady",
+                                     "metadata: {labels: {team: blue}}\nspec: {rayVersion: '2.0.0'}"));
+  ASSERT_TRUE(eventually([&] {
+    auto rc = get(kRayClusters, ns, "steady");
+    return rc && json::get_string((*rc)["spec"], "rayVersion") != "2.0.0";
+  })) << operator_log();
+  auto rc = get(kRayClusters, ns, "steady");
+  EXPECT_EQ(json::get_string((*rc)["metadata"]["labels"], "team"), "blue") << "fields of other managers stay";
+}
+
+TEST(Lifecycle, UserSuspendStopsTheCluster) {
+  const std::string ns = unique_namespace("stop");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("pause", 1)));
+  ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "pause").has_value(); })) << operator_log();
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("pause", 1, "  suspend: true\n")));
+  ASSERT_TRUE(eventually([&] {
+    auto rc = get(kRayClusters, ns, "pause");
+    const json::Value* s = rc ? json::find_path(*rc, "spec.suspend") : nullptr;
+    return s && s->IsBool() && s->GetBool();
+  })) << operator_log();
+  ASSERT_TRUE(reaches_phase(ns, "pause", "Suspended"));
+}
