@@ -49,6 +49,24 @@ operator_pid=$!
 cfo_log "operator running (pid $operator_pid, log $oplog)"
 
 k get namespace "$ns" >/dev/null 2>&1 || k create namespace "$ns" >/dev/null
+# The Kueue objects the samples name (a LocalQueue and a WorkloadPriorityClass): without them those workloads would
+# be held with Queued=False. cfw_managed_queue.yaml's LocalQueue is left to the operator to create.
+k apply -f - >/dev/null <<KUEUE
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata:
+  name: team-a-queue
+  namespace: $ns
+spec:
+  clusterQueue: team-a-cq
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: WorkloadPriorityClass
+metadata:
+  name: high-priority
+value: 1000
+description: Samples that should go first.
+KUEUE
 shopt -s nullglob
 samples=()
 for f in "$CFO_REPO_DIR"/config/samples/*.yaml; do
@@ -77,8 +95,8 @@ while :; do
   sleep 1
 done
 
-echo "===== generated objects (kubectl get rayclusters,appwrappers -n $ns -o yaml)"
-k get rayclusters.ray.io,appwrappers.workload.codeflare.dev -n "$ns" -o yaml
+echo "===== generated objects (kubectl get rayclusters,rayjobs,appwrappers,localqueues -n $ns -o yaml)"
+k get rayclusters.ray.io,rayjobs.ray.io,appwrappers.workload.codeflare.dev,localqueues.kueue.x-k8s.io -n "$ns" -o yaml
 echo
 echo "===== workloads (kubectl get $cfw -n $ns)"
 k get "$cfw" -n "$ns"
