@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Integration test: the Helm chart (deploy/helm/codeflare-operator, Helm 3, chart apiVersion v2) rendered for real,
+# compared with config/default, checked against its values, and accepted by the apiserver.
+#
+# The helm binary is not available here, so test/helm/build-render.sh builds helm-render (test/helm/render/main.go):
+# Go's text/template with the sprig functions and Helm's own (include, tpl, required, toYaml, ...), built offline
+# from Debian's Go packages.
+#
+# Checks
+#   1. helm-render builds; the chart renders with default values (release codeflare-operator in
+#      codeflare-operator-system, --strict: no template reads a value that values.yaml lacks), NOTES.txt included.
+#   2. The chart's CRD template is in step with crds/ (deploy/helm/sync-crd.sh --check).
+#   3. The default render against `kubectl kustomize config/default` (test/helm/compare.py kustomize): the same
+#      objects under mapped names, the same RBAC rules as (apiGroup, resource, verb) sets, the same bindings, the same
+#      Deployment (security contexts, probes, resources, scheduling; args by meaning, with `run --help` defaults),
+#      the same CRD spec. Name mapping (F = the chart's fullname; with release "codeflare-operator" F is
+#      "codeflare-operator", otherwise "<release>-codeflare-operator", or fullnameOverride):
+#        kustomize (namePrefix codeflare-operator-)            chart
+#        ServiceAccount  ...-controller-manager                F
+#        Deployment      ...-controller-manager                F
+#        ClusterRole     ...-manager-role                      F-manager
+#        ClusterRoleBinding ...-manager-rolebinding            F-manager
+#        Role            ...-leader-election-role              F-leader-election
+#        RoleBinding     ...-leader-election-rolebinding       F-leader-election
+#        ClusterRole     ...-codeflareworkload-viewer-role     F-codeflareworkload-viewer
+#        ClusterRole     ...-codeflareworkload-editor-role     F-codeflareworkload-editor
+#        CustomResourceDefinition codeflareworkloads.codeflare.dev (same)
+#        Namespace codeflare-operator-system                   none (helm install -n NS --create-namespace)
+#      Intended differences are printed as "note" lines (labels, image tag, CRD metadata, the Namespace).
+#   4. Non-default values take effect (test/helm/values-custom.yaml: fullnameOverride, image, two watch namespaces,
+#      log level, concurrency, extraArgs, resources, pod metadata, scheduling, ServiceAccount annotations,
+#      crds.keep=false), and a second file laid over it (values-override.yaml: nameOverride, no RBAC, an existing
+#      ServiceAccount, no CRD) wins key by key. Every flag the chart passes is one `codeflare-operator run --help`
+#      documents. NOTES.txt names the watched namespaces.
+#   5. The chart's guards refuse what the operator cannot do: replicaCount 2, metrics.enabled, leaderElection.enabled,
+#      and a Kubernetes older than Chart.yaml's kubeVersion; replicaCount 0 is allowed.
+#   6. Every rendered object (default and custom values) is accepted by `kubectl apply --dry-run=server`; the
+#      release namespaces are created for real first and left in place (no namespace controller here).
+# Inputs:  KUBECONFIG (ctest fixture); CFO_OPERATOR_BIN (the codeflare-operator binary, for `run --help`);
+#          CFO_HELM_RENDER_DIR (where helm-render is built and cached; default a temporary folder); KUBECTL.
+# Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
+set -euo pipefail
+# shellcheck source=test/harness/lib.sh
+source "$(dirname "$0")/../harness/lib.sh"
+
+[[ -n "${KUBECONFIG:-}" && -f "$KUBECONFIG" ]] || cfo_die "KUBECONFIG must name the control plane's kubeconfig"
+[[ -x "${CFO_OPERATOR_BIN:-}" ]] || cfo_die "CFO_OPERATOR_BIN must name the codeflare-operator binary"
+k() { "${KUBECTL:-kubectl}" --kubeconfig "$KUBECONFIG" "$@"; }
+py="$(cfo_python)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$CFO_REPO_DIR"
+chart=deploy/helm/codeflare-operator
+compare=test/helm/compare.py
+
+passed=0 failed=0
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+# Runs a checker that prints "ok ...", "FAIL ..." and "note ..." lines, and counts them.
+checks() {
+  local label="$1" line status=0
+  shift
+  "$@" >"$work/checks.out" 2>"$work/checks.err" || status=$?
+  while IFS= read -r line; do
+    case "$line" in
+      "ok "*) pass "$label: ${line#ok }" ;;
+      "FAIL "*) fail "$label: ${line#FAIL }" ;;
+      "note "*) echo "note $label: ${line#note }" ;;
+      *) echo "     $line" ;;
+    esac
+  done <"$work/checks.out"
+  ((status == 0)) || fail "$label: checker exited $status: $(tr '\n' ' ' <"$work/checks.err")"
+}
+
+"$CFO_OPERATOR_BIN" run --help >"$work/run-help.txt" 2>&1 || true
+grep -q -- '--namespace' "$work/run-help.txt" || cfo_die "codeflare-operator run --help printed no flags"
+
+# --- 1. build the renderer, render the defaults -------------------------------------------------------------------
+if ! renderer="$(test/helm/build-render.sh "${CFO_HELM_RENDER_DIR:-$work/helm-render}" 2>"$work/build.err")"; then
+  fail "build helm-render: $(tr '\n' ' ' <"$work/build.err")"
+  echo "$passed passed, $failed failed"
+  exit 1
+fi
+pass "helm-render built ($renderer)"
+render() { "$renderer" "$@" "$chart"; }
+
+default_ok=false
+if render --strict --release codeflare-operator --namespace codeflare-operator-system --notes "$work/default.notes" \
+  >"$work/default.yaml" 2>"$work/default.err"; then
+  default_ok=true
+  pass "default values render: $(grep -c '^kind:' "$work/default.yaml") objects ($(grep '^kind:' "$work/default.yaml" |
+    sort | uniq -c | awk '{printf "%s%s %s", sep, $1, $3; sep=", "}'))"
+else
+  fail "default values do not render: $(tr '\n' ' ' <"$work/default.err")"
+fi
+
+# --- 2. the CRD template follows crds/ ----------------------------------------------------------------------------
+if deploy/helm/sync-crd.sh --check 2>"$work/sync.err"; then
+  pass "templates/crds/codeflareworkloads.yaml is in step with crds/codeflare.dev_codeflareworkloads.yaml"
+else
+  fail "$(head -n 1 "$work/sync.err")"
+fi
+
+# --- 3. the same objects as config/default --------------------------------------------------------------------------
+if ! "${KUBECTL:-kubectl}" kustomize config/default >"$work/kustomize.yaml" 2>"$work/kustomize.err"; then
+  fail "kubectl kustomize config/default: $(tr '\n' ' ' <"$work/kustomize.err")"
+elif [[ $default_ok == true ]]; then
+  checks "helm vs kustomize" "$py" "$compare" kustomize "$work/kustomize.yaml" "$work/default.yaml" \
+    --fullname codeflare-operator --run-help "$work/run-help.txt"
+fi
+
+# --- 4. non-default values ----------------------------------------------------------------------------------------
+custom_ok=false
+if render --strict --release ml-platform --namespace cfo-custom -f test/helm/values-custom.yaml \
+  --notes "$work/custom.notes" >"$work/custom.yaml" 2>"$work/custom.err"; then
+  custom_ok=true
+  checks "values-custom" "$py" "$compare" values "$work/custom.yaml" --chart "$chart" \
+    -f test/helm/values-custom.yaml --release ml-platform --namespace cfo-custom
+  checks "values-custom" "$py" "$compare" flags "$work/custom.yaml" --run-help "$work/run-help.txt"
+  if grep -q 'the namespaces team-a, team-b\.' "$work/custom.notes"; then
+    pass "values-custom: NOTES.txt names the watched namespaces"
+  else
+    fail "values-custom: NOTES.txt does not name team-a, team-b: $(tr '\n' ' ' <"$work/custom.notes")"
+  fi
+else
+  fail "values-custom.yaml does not render: $(tr '\n' ' ' <"$work/custom.err")"
+fi
+if render --strict --release ml-platform --namespace cfo-custom -f test/helm/values-custom.yaml \
+  -f test/helm/values-override.yaml >"$work/override.yaml" 2>"$work/override.err"; then
+  checks "values-custom+override" "$py" "$compare" values "$work/override.yaml" --chart "$chart" \
+    -f test/helm/values-custom.yaml -f test/helm/values-override.yaml --release ml-platform --namespace cfo-custom
+else
+  fail "values-custom.yaml + values-override.yaml do not render: $(tr '\n' ' ' <"$work/override.err")"
+fi
+
+# --- 5. guards ----------------------------------------------------------------------------------------------------
+# refuse <label> <expected message part> <values yaml> [renderer flags...]
+refuse() {
+  local label="$1" want="$2" values="$3"
+  shift 3
+  printf '%s\n' "$values" >"$work/guard.yaml"
+  if render "$@" -f "$work/guard.yaml" >"$work/guard.out" 2>"$work/guard.err"; then
+    fail "guard $label: rendered ($(grep -c '^kind:' "$work/guard.out") objects) instead of failing"
+  elif grep -qF -- "$want" "$work/guard.err"; then
+    pass "guard $label: refused ($(head -c 200 "$work/guard.err"))"
+  else
+    fail "guard $label: failed without \"$want\": $(tr '\n' ' ' <"$work/guard.err")"
+  fi
+}
+refuse "replicaCount: 2" "replicaCount must be 0 or 1" "replicaCount: 2"
+refuse "metrics.enabled" "metrics.enabled" $'metrics:\n  enabled: true'
+refuse "leaderElection.enabled" "leaderElection.enabled" $'leaderElection:\n  enabled: true'
+refuse "Kubernetes 1.19" "incompatible with Kubernetes" "{}" --kube-version v1.19.16
+printf 'replicaCount: 0\n' >"$work/zero.yaml"
+if render -f "$work/zero.yaml" >"$work/zero.out" 2>"$work/zero.err" && grep -q '^  replicas: 0$' "$work/zero.out"; then
+  pass "guard replicaCount: 0 is allowed (replicas: 0)"
+else
+  fail "replicaCount: 0 should render replicas: 0: $(tr '\n' ' ' <"$work/zero.err")"
+fi
+
+# --- 6. the apiserver accepts every rendered object ---------------------------------------------------------------
+dry_run() {
+  local label="$1" file="$2" ns="$3"
+  # The release namespace for real (idempotent; never deleted: no namespace controller runs here).
+  if ! k create namespace "$ns" --dry-run=client -o yaml | k apply -f - >"$work/ns.out" 2>&1; then
+    fail "$label: creating namespace $ns: $(tr '\n' ' ' <"$work/ns.out")"
+    return
+  fi
+  if k apply --dry-run=server -f "$file" >"$work/apply.out" 2>&1; then
+    pass "$label: $(grep -c '(server dry run)$' "$work/apply.out") object(s) accepted by apply --dry-run=server in $ns"
+  else
+    fail "$label rejected by apply --dry-run=server: $(grep -v '(server dry run)$' "$work/apply.out" | tr '\n' ' ')"
+  fi
+}
+[[ $default_ok == true ]] && dry_run "default values" "$work/default.yaml" codeflare-operator-system
+[[ $custom_ok == true ]] && dry_run "values-custom" "$work/custom.yaml" cfo-custom
+
+echo "$passed passed, $failed failed"
+((failed == 0))
