@@ -5,6 +5,7 @@
 #                 against a local control plane (ctest fixture, test/integration/CMakeLists.txt)
 #   make run      the operator against a local control plane, fed with config/samples/ (test/harness/run-demo.sh)
 #   make render   `codeflare-operator render` of each sample in config/samples/
+#   make bench    validation throughput: ours (schema only, full rules) and python3-jsonschema (bench/)
 #   make clean    stop control planes left in the build folder and remove it
 #
 # Variables:
@@ -14,12 +15,14 @@
 #   CFO_SHARED_DIR the shared test-data folder (samples, cases); optional, tests that need it skip without it
 #   JOBS           parallel compile jobs (default 2)
 #   CMAKE_FLAGS    extra cmake configure flags, e.g. -DCFO_SANITIZE=ON
+#   BENCH_N        iterations of `make bench` (default 2000; python3-jsonschema runs N/20)
 
 BUILD_DIR ?= build
 UPSTREAM_CRDS ?=
 CFO_SHARED_DIR ?=
 JOBS ?= 2
 CMAKE_FLAGS ?=
+BENCH_N ?= 2000
 
 HARNESS := test/harness
 MAKEFLAGS += --no-print-directory
@@ -29,7 +32,7 @@ SHELL := /bin/bash
 # Shell snippet for recipes: sets $crds to UPSTREAM_CRDS, or to the folder fetch-upstream-crds.sh prepares.
 resolve_crds = crds="$(UPSTREAM_CRDS)"; if [[ -z "$$crds" ]]; then crds="$$($(HARNESS)/fetch-upstream-crds.sh | tail -n1)"; fi
 
-.PHONY: all deps configure build kube-apiserver upstream-crds test run render clean
+.PHONY: all deps configure build kube-apiserver upstream-crds test run render bench clean
 
 all: build
 
@@ -68,6 +71,9 @@ render: build
 	  $(BUILD_DIR)/controller/cmd/codeflare-operator render -f "$$f" --crds "$$crds" || failed=1; \
 	done; \
 	exit $$failed
+
+bench: build
+	@$(resolve_crds); $(BUILD_DIR)/bench/validate_bench --crds "$$crds" -n $(BENCH_N)
 
 clean:
 	@for s in $(BUILD_DIR)/control-plane $(BUILD_DIR)/run-control-plane; do \

@@ -1,0 +1,1160 @@
+"""Rule-driven mutations: for every rule id of controller/validation/rules/*.cpp, single changes that break it (an
+error at a known path) and, where there is an interesting boundary, changes that must still pass (sometimes with a
+warning the validator must report).
+
+Each generator takes a base and yields Mutation records; it applies to the bases of the kinds it knows and yields
+nothing for the others. Paths are written the way the validator writes them (corpus_base.key_path), relative to the
+document; locations inside AppWrapper components carry the "spec.components[i].template" prefix.
+"""
+import copy
+
+from corpus_base import Mutation, get_at, set_at, del_at, ptr_path
+
+GENERATORS = []
+
+
+def rule(fn):
+    GENERATORS.append(fn)
+    return fn
+
+
+QUEUE = "kueue.x-k8s.io/queue-name"
+PRIO = "kueue.x-k8s.io/priority-class"
+
+
+# ---- locations --------------------------------------------------------------------------------------------------
+
+def kind_of(obj):
+    return (obj.get("apiVersion"), obj.get("kind")) if isinstance(obj, dict) else (None, None)
+
+
+def is_kind(obj, *kinds):
+    return kind_of(obj)[1] in kinds
+
+
+class ClusterLoc:
+    """A RayClusterSpec inside a document: its location, the object that owns it (whose metadata counts) and how
+    it got there."""
+
+    def __init__(self, spec_ptr, owner_ptr, from_rayjob, wrapped):
+        self.spec_ptr, self.owner_ptr, self.from_rayjob, self.wrapped = spec_ptr, owner_ptr, from_rayjob, wrapped
+
+    def p(self, *rest):
+        return self.spec_ptr + tuple(rest)
+
+    def path(self, *rest):
+        return ptr_path(self.p(*rest))
+
+    def owner(self, *rest):
+        return self.owner_ptr + tuple(rest)
+
+
+def cluster_locs(doc):
+    out = []
+    if kind_of(doc) == ("ray.io/v1", "RayCluster") and isinstance(doc.get("spec"), dict):
+        out.append(ClusterLoc(("spec",), (), False, False))
+    if kind_of(doc) == ("ray.io/v1", "RayJob") and isinstance(get_at(doc, ("spec", "rayClusterSpec")), dict):
+        out.append(ClusterLoc(("spec", "rayClusterSpec"), (), True, False))
+    if is_kind(doc, "AppWrapper"):
+        for i, comp in enumerate(get_at(doc, ("spec", "components"), []) or []):
+            t = comp.get("template") if isinstance(comp, dict) else None
+            base = ("spec", "components", i, "template")
+            if kind_of(t) == ("ray.io/v1", "RayCluster"):
+                out.append(ClusterLoc(base + ("spec",), base, False, True))
+            elif kind_of(t) == ("ray.io/v1", "RayJob") and isinstance(get_at(t, ("spec", "rayClusterSpec")), dict):
+                out.append(ClusterLoc(base + ("spec", "rayClusterSpec"), base, True, True))
+    return out
+
+
+def pod_spec_locs(doc):
+    """PodSpecs whose Pods a controller creates later (late core/v1 rules apply to each)."""
+    out = []
+    for c in cluster_locs(doc):
+        cs = get_at(doc, c.spec_ptr)
+        if isinstance(get_at(cs, ("headGroupSpec", "template", "spec")), dict):
+            out.append(c.p("headGroupSpec", "template", "spec"))
+        for i, g in enumerate(cs.get("workerGroupSpecs") or []):
+            if isinstance(get_at(g, ("template", "spec")), dict):
+                out.append(c.p("workerGroupSpecs", i, "template", "spec"))
+    if kind_of(doc) == ("ray.io/v1", "RayJob") and isinstance(get_at(doc, ("spec", "submitterPodTemplate", "spec")),
+                                                               dict):
+        out.append(("spec", "submitterPodTemplate", "spec"))
+    if is_kind(doc, "AppWrapper"):
+        from schema_mutations import wrapped_pod_spec_ptrs
+        for i, comp in enumerate(get_at(doc, ("spec", "components"), []) or []):
+            t = comp.get("template") if isinstance(comp, dict) else None
+            if isinstance(t, dict) and t.get("apiVersion") != "ray.io/v1":
+                base = ("spec", "components", i, "template")
+                out += [base + p for p in wrapped_pod_spec_ptrs(t) if isinstance(get_at(t, p), dict)]
+    return out
+
+
+def object_locs(doc):
+    """Objects with their own ObjectMeta: the document and each AppWrapper component template."""
+    out = [()]
+    if is_kind(doc, "AppWrapper"):
+        for i, comp in enumerate(get_at(doc, ("spec", "components"), []) or []):
+            if isinstance(comp, dict) and isinstance(comp.get("template"), dict):
+                out.append(("spec", "components", i, "template"))
+    return out
+
+
+def queued(obj):
+    return bool(get_at(obj, ("metadata", "labels", QUEUE)))
+
+
+def name_of(obj):
+    return get_at(obj, ("metadata", "name")) or ""
+
+
+# ---- building Mutations ----------------------------------------------------------------------------------------
+
+class Ctx:
+    def __init__(self, base):
+        self.base = base
+        self.doc = base.docs[0]
+
+    def mk(self, family, expect, path, rules, change, note, server=None, rule_stable=True, warn=None, doc_index=0):
+        docs = self.base.copy_docs()
+        change(docs[doc_index])
+        return Mutation(self.base.id, family, expect, path, rules, docs, doc_index, note, rule_stable, server, warn)
+
+    def bad(self, family, path, rules, change, note, **kw):
+        return self.mk(family, "invalid", path, rules if isinstance(rules, tuple) else (rules,), change, note, **kw)
+
+    def ok(self, family, change, note, warn=None, **kw):
+        return self.mk(family, "valid", warn[0] if warn else None, (warn[1],) if warn else (), change, note,
+                       warn=warn, **kw)
+
+
+def setter(ptr, value):
+    return lambda d: set_at(d, ptr, copy.deepcopy(value))
+
+
+def chain(*fns):
+    def run(d):
+        for f in fns:
+            f(d)
+    return run
+
+
+def deleter(ptr):
+    return lambda d: del_at(d, ptr)
+
+
+NOT_JUDGED_LATE = "late: checked when the Pods are created"
+NOT_JUDGED_CTRL = "KubeRay controller or webhook (none in the test control plane)"
+NOT_JUDGED_CEL = "CEL rule (the apiserver-1.20 CRDs have none)"
+NOT_JUDGED_AW = "AppWrapper webhook or controller (none in the test control plane)"
+NOT_JUDGED_KUEUE = "Kueue webhook or controller (none in the test control plane)"
+NOT_JUDGED_WRAPPED = "inside an AppWrapper template, which the apiserver keeps opaque"
+
+
+def srv(ctx_wrapped, reason):
+    return NOT_JUDGED_WRAPPED if ctx_wrapped else reason
+
+
+# ---- apimachinery ObjectMeta and embedded resources (metadata_rules.cpp) ---------------------------------------
+
+@rule
+def metadata_rules(c):
+    doc = c.doc
+    for loc in object_locs(doc):
+        wrapped = loc != ()
+        obj = get_at(doc, loc)
+        if not isinstance(obj.get("metadata"), dict):
+            continue
+        P = lambda *r: loc + ("metadata",) + r  # noqa: E731
+        fam = "embedded" if wrapped else "metadata"
+        # The apiserver checks an embedded object's namespace, labels and annotations (validateEmbeddedResource),
+        # but its name only as a path segment: name rules inside an AppWrapper template are not judged.
+        meta_judged = "judged"
+        kind = obj.get("kind")
+        named = bool(get_at(obj, ("metadata", "name")))
+        # DNS1123SubdomainName: underscore and upper case; too long
+        if named:
+            rules = ("DNS1123SubdomainName",) + (("DNS1035Name",) if kind in ("RayCluster", "RayJob") else ()) + \
+                (("AppWrapperName",) if kind == "AppWrapper" else ())
+            yield c.bad(fam, ptr_path(P("name")), rules, setter(P("name"), "Bad_Name"),
+                        "name with an underscore and upper case", server=srv(wrapped, "judged"))
+            yield c.bad(fam, ptr_path(P("name")), ("DNS1123SubdomainName", "MaxNameLength", "AppWrapperName"),
+                        setter(P("name"), "a" * 254), "name of 254 characters", server=srv(wrapped, "judged"))
+            # NameRequired
+            yield c.bad(fam, ptr_path(P("name")), ("NameRequired",), chain(deleter(P("name")),
+                                                                             deleter(P("generateName"))),
+                        "neither name nor generateName", server=srv(wrapped, "judged"))
+            # GenerateName
+            if not wrapped:
+                yield c.bad(fam, ptr_path(P("generateName")), ("GenerateName", "DNS1035Name", "AppWrapperName"),
+                            chain(deleter(P("name")), setter(P("generateName"), "Bad_Prefix-")),
+                            "generateName that is no name prefix", server="judged")
+                yield c.ok(fam, chain(deleter(P("name")), setter(P("generateName"), "gen-")),
+                           "generateName instead of name", server=None)
+        # namespace (namespaced kinds only; the documents without one get the default namespace)
+        cluster_scoped = kind in ("ClusterQueue", "ResourceFlavor", "WorkloadPriorityClass", "Cohort")
+        if not cluster_scoped:
+            yield c.bad(fam, ptr_path(P("namespace")), ("DNS1123LabelNamespace",), setter(P("namespace"), "Team_A"),
+                        "namespace that is no DNS-1123 label", server=meta_judged)
+        elif not wrapped:
+            yield c.ok(fam, setter(P("namespace"), "default"), "namespace on a cluster-scoped object (ignored)",
+                       warn=(ptr_path(P("namespace")), "ClusterScopedNamespace"),
+                       server="not sent: kubectl refuses a namespace on a cluster-scoped object")
+        # labels
+        yield c.bad(fam, ptr_path(P("labels", "bad key")), ("LabelKey",), setter(P("labels", "bad key"), "v"),
+                    "label key with a space", server=meta_judged)
+        yield c.bad(fam, ptr_path(P("labels", "example.com/k")), ("LabelValue",),
+                    setter(P("labels", "example.com/k"), "not a value!"), "label value with spaces",
+                    server=meta_judged)
+        yield c.bad(fam, ptr_path(P("labels", "example.com/k")), ("LabelValue",),
+                    setter(P("labels", "example.com/k"), "v" * 64), "label value of 64 characters",
+                    server=meta_judged)
+        yield c.ok(fam, setter(P("labels", "example.com/" + "k" * 63), "v" * 63),
+                   "label with a prefixed 63-character name and a 63-character value", server=srv(wrapped, None))
+        # annotations
+        yield c.bad(fam, ptr_path(P("annotations", "bad key!")), ("AnnotationKey",),
+                    setter(P("annotations", "bad key!"), "v"), "annotation key that is no qualified name",
+                    server=meta_judged)
+        used = sum(len(k) + len(v) for k, v in (get_at(obj, ("metadata", "annotations")) or {}).items()
+                   if isinstance(v, str))
+        room = 262144 - used - len("example.com/big")
+        if not wrapped:
+            yield c.bad(fam, ptr_path(P("annotations")), ("AnnotationsTotalSize",),
+                        setter(P("annotations", "example.com/big"), "x" * (room + 1)),
+                        "annotations one byte over 256 KiB", server="judged")
+            yield c.ok(fam, setter(P("annotations", "example.com/big"), "x" * room),
+                       "annotations of exactly 256 KiB", server="judged")
+        # ObjectMeta shape: wrong types, unknown fields
+        yield c.bad(fam, ptr_path(P("labels")), ("schema:type",), setter(P("labels"), "team=a"),
+                    "labels given as a string", server=meta_judged)
+        yield c.bad(fam, ptr_path(P("labels", "team")), ("schema:type",), setter(P("labels", "team"), 7),
+                    "label value given as a number", server=meta_judged)
+        if not wrapped:
+            yield c.bad("metadata:unknownField", ptr_path(P("lables")), ("schema:unknownField",),
+                        setter(P("lables"), {"team": "a"}), "misspelt labels",
+                        server="unknown ObjectMeta fields are pruned by the apiserver")
+        else:  # the wrapped object's metadata is pruned when it is created: only a warning
+            yield c.ok("metadata:unknownField", setter(P("lables"), {"team": "a"}), "misspelt labels in a component",
+                       warn=(ptr_path(P("lables")), "schema:unknownField"), server=None)
+
+
+@rule
+def embedded_type_meta(c):
+    """apiextensions validateEmbeddedResource on AppWrapper component templates."""
+    if not is_kind(c.doc, "AppWrapper"):
+        return
+    for i, comp in enumerate(get_at(c.doc, ("spec", "components"), []) or []):
+        if not isinstance(comp, dict) or not isinstance(comp.get("template"), dict):
+            continue
+        t = ("spec", "components", i, "template")
+        yield c.bad("embedded", ptr_path(t + ("apiVersion",)), ("EmbeddedAPIVersion",), deleter(t + ("apiVersion",)),
+                    "embedded object without apiVersion")
+        yield c.bad("embedded", ptr_path(t + ("apiVersion",)), ("EmbeddedAPIVersion",),
+                    setter(t + ("apiVersion",), "ray.io/v1/extra"), "apiVersion with two slashes")
+        yield c.bad("embedded", ptr_path(t + ("kind",)), ("EmbeddedKind",), deleter(t + ("kind",)),
+                    "embedded object without kind")
+        yield c.bad("embedded", ptr_path(t + ("kind",)), ("EmbeddedKind",), setter(t + ("kind",), "Ray_Cluster"),
+                    "kind that is no DNS-1035 label when lower-cased")
+
+
+@rule
+def label_selector(c):
+    if not is_kind(c.doc, "ClusterQueue"):
+        return
+    sel = ("spec", "namespaceSelector")
+    yield c.bad("kueue", ptr_path(sel + ("matchExpressions",)) + "[0].operator", ("LabelSelector",),
+                setter(sel, {"matchExpressions": [{"key": "team", "operator": "Within", "values": ["a"]}]}),
+                "selector operator outside In/NotIn/Exists/DoesNotExist", server=NOT_JUDGED_KUEUE)
+    yield c.bad("kueue", ptr_path(sel + ("matchExpressions",)) + "[0].values", ("LabelSelector",),
+                setter(sel, {"matchExpressions": [{"key": "team", "operator": "In", "values": []}]}),
+                "operator In without values", server=NOT_JUDGED_KUEUE)
+    yield c.bad("kueue", ptr_path(sel + ("matchLabels", "bad key")), ("LabelKey",),
+                setter(sel, {"matchLabels": {"bad key": "a"}}), "matchLabels key with a space",
+                server=NOT_JUDGED_KUEUE)
+    yield c.ok("kueue", setter(sel, {"matchExpressions": [{"key": "team", "operator": "Exists"}]}),
+               "selector with operator Exists", server=None)
+    yield c.ok("kueue", deleter(sel), "no namespaceSelector: it selects no namespace",
+               warn=("spec.namespaceSelector", "NamespaceSelector"), server=None)
+
+
+# ---- core/v1 Pod rules, applied late (core_pod_rules.cpp) ----------------------------------------------------
+
+def first_container(doc, ps):
+    cs = get_at(doc, ps + ("containers",))
+    return ps + ("containers", 0) if isinstance(cs, list) and cs and isinstance(cs[0], dict) else None
+
+
+@rule
+def core_pod_rules(c):
+    doc = c.doc
+    locs = pod_spec_locs(doc)
+    for n, ps in enumerate(locs):
+        cp = first_container(doc, ps)
+        if not cp:
+            continue
+        wrapped = ps[:2] == ("spec", "components")
+        fam = "core/v1 Pod"
+        S = srv(wrapped, NOT_JUDGED_LATE)
+        res = cp + ("resources",)
+        cname = get_at(doc, cp + ("name",))
+        primary = n == 0  # every rule on the first PodSpec; a few on the others
+        yield c.bad(fam, ptr_path(cp + ("name",)), ("DNS1123ContainerName",), setter(cp + ("name",), "Ray_Head"),
+                    "container name with upper case and an underscore", server=S)
+        yield c.bad(fam, ptr_path(cp + ("resources", "requests", "cpu")), ("RequestsWithinLimits",),
+                    chain(setter(res + ("requests", "cpu"), "64"), setter(res + ("limits", "cpu"), "1")),
+                    "cpu request 64 above its limit 1", server=S)
+        if not primary:
+            continue
+        yield c.bad(fam, ptr_path(cp + ("name",)), ("UniqueContainerName",),
+                    setter(ps + ("initContainers",), [{"name": cname, "image": "busybox"}]),
+                    "an init container with the name of containers[0]", server=S)
+        ports = get_at(doc, cp + ("ports",)) or []
+        yield c.bad(fam, ptr_path(cp + ("ports",)) + "[%d].name" % len(ports), ("IANASvcPortName",),
+                    setter(cp + ("ports",), ports + [{"containerPort": 18080, "name": "metrics-endpoint"}]),
+                    "port name of 16 characters", server=S)
+        yield c.bad(fam, ptr_path(cp + ("ports",)) + "[%d].name" % len(ports), ("IANASvcPortName",),
+                    setter(cp + ("ports",), ports + [{"containerPort": 18080, "name": "metrics_port"}]),
+                    "port name with an underscore", server=S)
+        yield c.ok(fam, setter(cp + ("ports",), ports + [{"containerPort": 18080, "name": "metrics-endpt"}]),
+                   "port name of 13 characters", server=srv(wrapped, None))
+        yield c.bad(fam, ptr_path(res + ("requests", "example.com")), ("ContainerResourceName",),
+                    setter(res + ("requests", "example.com"), "1"), "resource name that is neither standard nor "
+                    "an extended <domain>/<name>", server=S)
+        yield c.bad(fam, ptr_path(res + ("limits", "cpu")), ("QuantityFormat", "schema:pattern"),
+                    setter(res + ("limits", "cpu"), "two"), "cpu limit that is no quantity",
+                    server=srv(wrapped, "judged"))
+        yield c.bad(fam, ptr_path(res + ("requests", "memory")), ("NonNegativeQuantity",),
+                    setter(res + ("requests", "memory"), "-1Gi"), "negative memory request", server=S)
+        yield c.bad(fam, ptr_path(res + ("limits", "nvidia.com/gpu")), ("ExtendedResourceWhole",),
+                    chain(deleter(res + ("requests", "nvidia.com/gpu")),
+                          setter(res + ("limits", "nvidia.com/gpu"), "500m")), "half a GPU", server=S)
+        yield c.bad(fam, ptr_path(res + ("requests", "example.com/fpga")), ("ExtendedResourceLimitRequired",),
+                    chain(setter(res + ("requests", "example.com/fpga"), "1"),
+                          deleter(res + ("limits", "example.com/fpga"))),
+                    "extended resource requested without a limit", server=S)
+        yield c.bad(fam, ptr_path(res + ("requests", "nvidia.com/gpu")), ("ExtendedResourceRequestsEqualLimits",),
+                    chain(setter(res + ("requests", "nvidia.com/gpu"), "1"),
+                          setter(res + ("limits", "nvidia.com/gpu"), "2")), "GPU request 1 below its limit 2",
+                    server=S)
+        yield c.ok(fam, chain(setter(res + ("requests", "nvidia.com/gpu"), 2),
+                              setter(res + ("limits", "nvidia.com/gpu"), "2")),
+                   "GPU request equal to its limit (2 and \"2\")", server=srv(wrapped, None))
+        yield c.ok(fam, chain(deleter(res + ("requests", "nvidia.com/gpu")),
+                              setter(res + ("limits", "nvidia.com/gpu"), 1)),
+                   "GPU limit alone (the request defaults to it)", server=srv(wrapped, None))
+        yield c.ok(fam, chain(setter(res + ("requests", "memory"), "1G"), setter(res + ("limits", "memory"), "1Gi")),
+                   "memory request 1G below its limit 1Gi", server=srv(wrapped, None))
+        env = get_at(doc, cp + ("env",)) or []
+        yield c.bad(fam, ptr_path(cp + ("env",)) + "[%d].name" % len(env), ("EnvVarName",),
+                    setter(cp + ("env",), env + [{"name": "A=B", "value": "1"}]), "env name with '='", server=S)
+        yield c.ok(fam, setter(cp + ("env",), env + [{"name": "1ST_VAR", "value": "1"}]),
+                   "env name starting with a digit (refused before Kubernetes 1.32: a warning)",
+                   warn=(ptr_path(cp + ("env",)) + "[%d].name" % len(env), "EnvVarName"), server=srv(wrapped, None))
+        tol = ps + ("tolerations",)
+        tpath = ptr_path(tol) + "[0]"
+        yield c.bad(fam, tpath + ".operator", ("TolerationOperator",),
+                    setter(tol, [{"key": "k", "operator": "Matches", "value": "v"}]), "toleration operator Matches",
+                    server=S)
+        yield c.bad(fam, tpath + ".operator", ("TolerationOperator",), setter(tol, [{"operator": "Equal"}]),
+                    "toleration without key and operator Equal", server=S)
+        yield c.bad(fam, tpath + ".value", ("TolerationValue",),
+                    setter(tol, [{"key": "k", "operator": "Exists", "value": "v"}]),
+                    "operator Exists with a value", server=S)
+        yield c.bad(fam, tpath + ".tolerationSeconds", ("TolerationSeconds",),
+                    setter(tol, [{"key": "k", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 30}]),
+                    "tolerationSeconds with effect NoSchedule", server=S)
+        yield c.ok(fam, setter(tol, [{"key": "k", "operator": "Exists", "effect": "NoExecute",
+                                      "tolerationSeconds": 30}]), "tolerationSeconds with effect NoExecute",
+                   server=srv(wrapped, None))
+
+
+# ---- KubeRay (kuberay_rules.cpp) and the CodeFlare operator webhook ---------------------------------------------
+
+def worker_groups(doc, cl):
+    return get_at(doc, cl.p("workerGroupSpecs")) or []
+
+
+def head_container(cl):
+    return cl.p("headGroupSpec", "template", "spec", "containers", 0)
+
+
+def deletion_rule(policy, job_status, ttl=None):
+    cond = {"jobStatus": job_status}
+    if ttl is not None:
+        cond["ttlSeconds"] = ttl
+    return {"policy": policy, "condition": cond}
+
+
+def add_env(doc, cptr, entries):
+    env = list(get_at(doc, cptr + ("env",)) or [])
+    return setter(cptr + ("env",), env + entries)
+
+
+@rule
+def kuberay_names(c):
+    doc = c.doc
+    kind = doc.get("kind")
+    locs = [()] if kind in ("RayCluster", "RayJob") else []
+    if kind == "AppWrapper":
+        locs = [l.owner_ptr for l in cluster_locs(doc) if l.wrapped and not l.from_rayjob]
+    for loc in locs:
+        obj = get_at(doc, loc)
+        wrapped = loc != ()
+        S = srv(wrapped, NOT_JUDGED_CTRL)
+        limit = 47 if obj.get("kind") == "RayJob" else 53
+        named = bool(get_at(obj, ("metadata", "name")))
+        field = "name" if named else "generateName"
+        fp = loc + ("metadata", field)
+        suffix = 5 if field == "generateName" else 0
+        yield c.bad("kuberay", ptr_path(fp), ("DNS1035Name",), setter(fp, "1cluster" + ("-" if suffix else "")),
+                    "name starting with a digit", server=S)
+        if named:
+            yield c.bad("kuberay", ptr_path(fp), ("DNS1035Name",), setter(fp, "ray.cluster"),
+                        "name with a dot (a DNS-1123 subdomain, not a DNS-1035 label)", server=S)
+        yield c.bad("kuberay", ptr_path(fp), ("MaxNameLength",), setter(fp, "r" * (limit + 1 - suffix)),
+                    "%s of %d characters (limit %d)" % (field, limit + 1 - suffix, limit), server=S)
+        yield c.ok("kuberay", setter(fp, "r" * (limit - suffix)),
+                   "%s of %d characters (limit %d)" % (field, limit - suffix, limit),
+                   server=srv(wrapped, None))
+
+
+@rule
+def kuberay_cluster_spec(c):
+    doc = c.doc
+    for n, cl in enumerate(cluster_locs(doc)):
+        S = srv(cl.wrapped, NOT_JUDGED_CTRL)
+        V = srv(cl.wrapped, None)
+        groups = worker_groups(doc, cl)
+        W = lambda i, *r: cl.p("workerGroupSpecs", i, *r)  # noqa: E731
+        H = lambda *r: cl.p("headGroupSpec", *r)  # noqa: E731
+        hc = head_container(cl)
+        owner_q = queued(get_at(doc, cl.owner_ptr)) or (queued(doc) and not cl.wrapped)
+        declared_podsets = cl.wrapped and any(
+            get_at(comp, ("podSets",)) for comp in get_at(doc, ("spec", "components"), []) or [])
+        fam = "kuberay"
+        if groups:
+            g0 = groups[0]
+            # UniqueGroupName / copies
+            yield c.bad(fam, ptr_path(W(len(groups), "groupName")), ("UniqueGroupName",),
+                        setter(cl.p("workerGroupSpecs"), groups + [copy.deepcopy(g0)]),
+                        "worker group [0] repeated with its name", server=S)
+            if not declared_podsets:
+                g = copy.deepcopy(g0)
+                g["groupName"] = "extra-group"
+                yield c.ok(fam, setter(cl.p("workerGroupSpecs"), groups + [g]), "worker group [0] copied under "
+                           "another name", server=V)
+            yield c.bad(fam, ptr_path(W(0, "template", "spec", "containers")), ("ContainersRequired",),
+                        setter(W(0, "template", "spec", "containers"), []), "worker template without containers",
+                        server=S)
+            yield c.bad(fam, ptr_path(W(0, "minReplicas")), ("NonNegativeReplicas",), setter(W(0, "minReplicas"), -1),
+                        "minReplicas -1", server=S)
+            yield c.bad(fam, ptr_path(W(0, "maxReplicas")), ("NonNegativeReplicas",),
+                        chain(setter(W(0, "minReplicas"), 0), setter(W(0, "replicas"), 0),
+                              setter(W(0, "maxReplicas"), -2)), "maxReplicas -2", server=S)
+            maxr = g0.get("maxReplicas", 5)
+            yield c.bad(fam, ptr_path(W(0, "minReplicas")), ("MinWithinMaxReplicas",),
+                        setter(W(0, "minReplicas"), maxr + 1), "minReplicas above maxReplicas", server=S)
+            yield c.bad(fam, ptr_path(W(0, "labels", "bad key")), ("GroupLabels",),
+                        setter(W(0, "labels"), {"bad key": "v"}), "group label key with a space", server=S)
+            yield c.bad(fam, ptr_path(W(0, "labels", "tier")), ("GroupLabels",),
+                        setter(W(0, "labels"), {"tier": "gold plated"}), "group label value with a space", server=S)
+            yield c.ok(fam, setter(W(0, "labels"), {"example.com/tier": "gold"}), "valid group labels", server=V)
+            yield c.bad(fam, ptr_path(W(0, "rayStartParams", "num-cpus")), ("GroupResourcesExclusive",),
+                        chain(setter(W(0, "resources"), {"CPU": "1"}), setter(W(0, "rayStartParams", "num-cpus"), "1")),
+                        "num-cpus in rayStartParams and a group resources map", server=S)
+            yield c.ok(fam, chain(setter(W(0, "resources"), {"CPU": "1"}),
+                                  *[deleter(W(0, "rayStartParams", k)) for k in ("num-cpus", "num-gpus", "memory",
+                                                                                  "resources")]),
+                       "group resources map alone", server=V)
+            yield c.bad(fam, ptr_path(W(0, "idleTimeoutSeconds")), ("IdleTimeoutSeconds",),
+                        chain(setter(W(0, "idleTimeoutSeconds"), 60), deleter(cl.p("autoscalerOptions", "version"))),
+                        "per-group idleTimeoutSeconds without autoscaler v2", server=S)
+            yield c.bad(fam, ptr_path(W(0, "idleTimeoutSeconds")), ("IdleTimeoutSeconds",),
+                        chain(setter(W(0, "idleTimeoutSeconds"), -5),
+                              setter(cl.p("autoscalerOptions", "version"), "v2")),
+                        "negative per-group idleTimeoutSeconds", server=S)
+            yield c.ok(fam, chain(setter(W(0, "idleTimeoutSeconds"), 60),
+                                  setter(cl.p("autoscalerOptions", "version"), "v2")),
+                       "per-group idleTimeoutSeconds with autoscalerOptions.version v2", server=V)
+            yield c.bad(fam, ptr_path(W(0, "priority")), ("WorkerGroupPriority",),
+                        chain(setter(W(0, "priority"), 5), setter(cl.p("rayVersion"), "2.52.0")),
+                        "group priority with rayVersion 2.52.0", server=S)
+            yield c.ok(fam, chain(setter(W(0, "priority"), 5), setter(cl.p("rayVersion"), "2.56.0"),
+                                  setter(cl.p("autoscalerOptions", "version"), "v2")),
+                       "group priority with rayVersion 2.56.0 and autoscaler v2", server=V)
+            yield c.bad(fam, ptr_path(W(0, "groupName")), ("GroupNameLabelValue",),
+                        setter(W(0, "groupName"), "gpu workers"), "group name with a space", server=S)
+            yield c.bad(fam, ptr_path(W(0, "groupName")), ("GroupNameLabelValue",),
+                        setter(W(0, "groupName"), "g" * 64), "group name of 64 characters", server=S)
+            if not owner_q and not declared_podsets:
+                yield c.ok(fam, setter(W(0, "groupName"), "GPU_Workers"),
+                           "group name that is a label value but no DNS-1123 label",
+                           warn=(ptr_path(W(0, "groupName")), "GroupNameDNS1123"), server=V)
+            if not declared_podsets and not cl.wrapped:
+                yield c.ok(fam, chain(setter(W(0, "replicas"), g0.get("maxReplicas", 5) + 3)),
+                           "replicas above maxReplicas (KubeRay clamps it)",
+                           warn=(ptr_path(W(0, "replicas")), "ReplicasWithinBounds"), server=V)
+            yield c.bad(fam, ptr_path(W(0, "suspend")), ("WorkerGroupSuspend",),
+                        chain(setter(cl.p("enableInTreeAutoscaling"), True), setter(W(0, "suspend"), True)),
+                        "suspended worker group with autoscaling", server=S)
+            yield c.bad(fam, ptr_path(W(0, "groupName")), ("NetworkPolicyGroupName",),
+                        chain(setter(cl.p("networkPolicy"), {"mode": "DenyAll"}),
+                              setter(W(0, "groupName"), "gpu.workers")),
+                        "networkPolicy with a group name that is no DNS-1123 label", server=S)
+            yield c.bad(fam, ptr_path(W(0, "template", "spec", "restartPolicy")), ("AutoscalerV2RestartPolicy",),
+                        chain(setter(cl.p("enableInTreeAutoscaling"), True),
+                              setter(cl.p("autoscalerOptions", "version"), "v2"),
+                              setter(W(0, "template", "spec", "restartPolicy"), "Always")),
+                        "autoscaler v2 with a worker restartPolicy Always", server=S)
+        # head
+        yield c.bad(fam, ptr_path(H("template", "spec", "containers")), ("ContainersRequired",),
+                    setter(H("template", "spec", "containers"), []), "head template without containers", server=S)
+        yield c.bad(fam, ptr_path(H("rayStartParams", "labels")), ("RayStartParamsLabels",),
+                    setter(H("rayStartParams", "labels"), "tier=gold"), "labels in rayStartParams", server=S)
+        yield c.bad(fam, ptr_path(cl.p("autoscalerOptions", "idleTimeoutSeconds")), ("IdleTimeoutSeconds",),
+                    setter(cl.p("autoscalerOptions", "idleTimeoutSeconds"), -1), "negative idleTimeoutSeconds",
+                    server=S)
+        # GCS fault tolerance
+        ft = cl.p("gcsFaultToleranceOptions")
+        has_ft = isinstance(get_at(doc, ft), dict)
+        ann = cl.owner("metadata", "annotations")
+        ftopts = get_at(doc, ft) if has_ft else {"redisAddress": "redis:6379"}
+        yield c.bad(fam, ptr_path(ft), ("GcsFTAnnotationConflict",),
+                    chain(setter(ft, ftopts), setter(ann + ("ray.io/ft-enabled",), "true")),
+                    "ray.io/ft-enabled annotation together with gcsFaultToleranceOptions", server=S)
+        if not has_ft:
+            yield c.bad(fam, ptr_path(hc + ("env",)), ("RedisAddressNeedsGcsFT",),
+                        add_env(doc, hc, [{"name": "RAY_REDIS_ADDRESS", "value": "redis:6379"}]),
+                        "RAY_REDIS_ADDRESS without fault tolerance", server=S)
+            yield c.ok(fam, chain(add_env(doc, hc, [{"name": "RAY_REDIS_ADDRESS", "value": "redis:6379"}]),
+                                  setter(ann + ("ray.io/ft-enabled",), "true")),
+                       "RAY_REDIS_ADDRESS with the ray.io/ft-enabled annotation", server=V)
+        yield c.bad(fam, ptr_path(H("rayStartParams", "redis-password")), ("GcsFTForbiddenSetting",),
+                    chain(setter(ft, ftopts), setter(H("rayStartParams", "redis-password"), "secret")),
+                    "rayStartParams redis-password with gcsFaultToleranceOptions", server=S)
+        yield c.bad(fam, ptr_path(ann + ("ray.io/external-storage-namespace",)), ("GcsFTForbiddenSetting",),
+                    chain(setter(ft, ftopts), setter(ann + ("ray.io/external-storage-namespace",), "ns")),
+                    "external-storage-namespace annotation with gcsFaultToleranceOptions", server=S)
+        yield c.bad(fam, ptr_path(H("rayStartParams", "redis-username")), ("RedisUsername",),
+                    setter(H("rayStartParams", "redis-username"), "ray"), "rayStartParams redis-username", server=S)
+        yield c.bad(fam, ptr_path(hc + ("env",)), ("RedisUsername",),
+                    add_env(doc, hc, [{"name": "REDIS_USERNAME", "value": "ray"}]), "env REDIS_USERNAME", server=S)
+        yield c.bad(fam, ptr_path(ft + ("redisAddress",)), ("GcsFTBackend",),
+                    setter(ft, {"backend": "rocksdb", "redisAddress": "redis:6379"}),
+                    "rocksdb backend with a redisAddress", server=S)
+        yield c.bad(fam, ptr_path(ft + ("storage",)), ("GcsFTBackend",),
+                    setter(ft, {"redisAddress": "redis:6379", "storage": {}}), "storage with the redis backend",
+                    server=S)
+        # autoscaler
+        yield c.bad(fam, ptr_path(hc + ("env",)), ("AutoscalerV2Env",),
+                    chain(setter(cl.p("enableInTreeAutoscaling"), False),
+                          add_env(doc, hc, [{"name": "RAY_enable_autoscaler_v2", "value": "1"}])),
+                    "RAY_enable_autoscaler_v2=1 without autoscaling", server=S)
+        yield c.bad(fam, ptr_path(cl.p("autoscalerOptions", "version")), ("AutoscalerVersionConflict",),
+                    chain(setter(cl.p("enableInTreeAutoscaling"), True),
+                          setter(cl.p("autoscalerOptions", "version"), "v2"),
+                          add_env(doc, hc, [{"name": "RAY_enable_autoscaler_v2", "value": "1"}])),
+                    "autoscalerOptions.version and RAY_enable_autoscaler_v2 together", server=S)
+        yield c.bad(fam, ptr_path(H("template", "spec", "restartPolicy")), ("AutoscalerV2RestartPolicy",),
+                    chain(setter(cl.p("enableInTreeAutoscaling"), True),
+                          setter(cl.p("autoscalerOptions", "version"), "v2"),
+                          setter(H("template", "spec", "restartPolicy"), "OnFailure")),
+                    "autoscaler v2 with a head restartPolicy OnFailure", server=S)
+        yield c.bad(fam, ptr_path(cl.p("autoscalerOptions", "env")) + "[0]", ("AutoscalerEnvReserved",),
+                    setter(cl.p("autoscalerOptions", "env"),
+                           [{"name": "KUBERAY_GEN_AUTOSCALER_START_CMD", "value": "x"}]),
+                    "reserved autoscaler env var", server=S)
+        # auth
+        yield c.bad(fam, ptr_path(cl.p("rayVersion")), ("AuthRayVersion",),
+                    chain(setter(cl.p("authOptions"), {"mode": "token"}), setter(cl.p("rayVersion"), "2.46.0")),
+                    "token authentication with rayVersion 2.46.0", server=S)
+        yield c.ok(fam, chain(setter(cl.p("authOptions"), {"mode": "token"}), setter(cl.p("rayVersion"), "2.52.0")),
+                   "token authentication with rayVersion 2.52.0", server=V)
+        yield c.bad(fam, ptr_path(cl.p("authOptions", "enableK8sTokenAuth")), ("K8sTokenAuth",),
+                    chain(setter(cl.p("authOptions"), {"mode": "token", "enableK8sTokenAuth": True}),
+                          setter(cl.p("rayVersion"), "2.52.0")),
+                    "enableK8sTokenAuth with rayVersion 2.52.0" + (" (RayJob)" if cl.from_rayjob else ""), server=S)
+        if not cl.from_rayjob:
+            yield c.ok(fam, chain(setter(cl.p("authOptions"), {"mode": "token", "enableK8sTokenAuth": True}),
+                                  setter(cl.p("rayVersion"), "2.55.0")),
+                       "enableK8sTokenAuth with rayVersion 2.55.0", server=V)
+        # feature gates, TLS, upgrade strategy, managedBy
+        for field, value in (("networkPolicy", {"mode": "DenyAll"}), ("tlsOptions", {}),
+                             ("historyServerOptions", {})):
+            yield c.bad(fam, ptr_path(cl.p(field)), ("FeatureGate",), setter(cl.p(field), value),
+                        "%s (behind a feature gate that is off by default)" % field, server=S)
+        env = get_at(doc, hc + ("env",)) or []
+        yield c.bad(fam, ptr_path(hc + ("env",)) + "[%d]" % len(env), ("TLSEnv",),
+                    chain(setter(cl.p("tlsOptions"), {}), add_env(doc, hc, [{"name": "RAY_USE_TLS", "value": "1"}])),
+                    "RAY_USE_TLS env with tlsOptions", server=S)
+        if cl.from_rayjob:
+            yield c.bad(fam, ptr_path(cl.p("upgradeStrategy")), ("UpgradeStrategyOwner",),
+                        setter(cl.p("upgradeStrategy"), {"type": "Recreate"}), "upgradeStrategy on a RayJob's cluster",
+                        server=S)
+        else:
+            yield c.ok(fam, setter(cl.p("upgradeStrategy"), {"type": "Recreate"}), "upgradeStrategy on a RayCluster",
+                       server=V)
+        yield c.bad(fam, ptr_path(cl.p("managedBy")), ("ManagedBy",), setter(cl.p("managedBy"), "example.com/mine"),
+                    "managedBy naming another controller", rule_stable=False, server=srv(cl.wrapped, NOT_JUDGED_CEL))
+        yield c.ok(fam, setter(cl.p("managedBy"), "ray.io/kuberay-operator"), "managedBy ray.io/kuberay-operator",
+                   server=V)
+        # CodeFlare operator webhook
+        yield c.bad("codeflare-operator", ptr_path(H("enableIngress")), ("EnableIngress",),
+                    setter(H("enableIngress"), True), "enableIngress true",
+                    server=srv(cl.wrapped, "CodeFlare operator webhook (not in the test control plane)"))
+        yield c.ok("codeflare-operator", setter(H("enableIngress"), False), "enableIngress false", server=V)
+
+
+@rule
+def kuberay_rayjob(c):
+    doc = c.doc
+    if kind_of(doc) != ("ray.io/v1", "RayJob"):
+        return
+    S = NOT_JUDGED_CTRL
+    fam = "kuberay"
+    spec = doc.get("spec") or {}
+    q = queued(doc)
+    selector_only = "rayClusterSpec" not in spec
+    yield c.bad(fam, "spec.deletionStrategy", ("DeletionStrategyShape",),
+                setter(("spec", "deletionStrategy"), {"onSuccess": {"policy": "DeleteCluster"}}),
+                "onSuccess without onFailure", rule_stable=False, server=NOT_JUDGED_CEL)
+    yield c.bad(fam, "spec.deletionStrategy", ("DeletionStrategyShape",),
+                chain(setter(("spec", "shutdownAfterJobFinishes"), False),
+                      setter(("spec", "deletionStrategy"), {
+                          "onSuccess": {"policy": "DeleteCluster"}, "onFailure": {"policy": "DeleteNone"},
+                          "deletionRules": [{"policy": "DeleteCluster", "condition": {"jobStatus": "SUCCEEDED"}}]})),
+                "legacy policies and deletionRules together", rule_stable=False, server=NOT_JUDGED_CEL)
+    yield c.bad(fam, "spec.deletionStrategy.deletionRules[0].condition", ("DeletionStrategyShape",),
+                chain(setter(("spec", "shutdownAfterJobFinishes"), False),
+                      setter(("spec", "deletionStrategy"), {"deletionRules": [
+                          {"policy": "DeleteCluster", "condition": {"jobStatus": "SUCCEEDED",
+                                                                   "jobDeploymentStatus": "Failed"}}]})),
+                "deletion condition with both jobStatus and jobDeploymentStatus", rule_stable=False,
+                server=NOT_JUDGED_CEL)
+    keep_cluster = (setter(("spec", "shutdownAfterJobFinishes"), False),
+                    deleter(("spec", "ttlSecondsAfterFinished")))
+
+    def rules(*entries):
+        return setter(("spec", "deletionStrategy"), {"deletionRules": [deletion_rule(*e) for e in entries]})
+
+    if not q and not selector_only:
+        yield c.ok(fam, chain(*keep_cluster,
+                              rules(("DeleteCluster", "SUCCEEDED", 10), ("DeleteSelf", "SUCCEEDED", 20))),
+                   "two deletion rules with growing TTLs", server=None)
+        yield c.bad(fam, "spec.deletionStrategy.deletionRules", ("DeletionPolicies",),
+                    chain(*keep_cluster, rules(("DeleteCluster", "SUCCEEDED", 30), ("DeleteSelf", "SUCCEEDED", 20))),
+                    "DeleteSelf TTL below DeleteCluster TTL", server=S)
+        yield c.bad(fam, "spec.deletionStrategy.deletionRules[1]", ("DeletionPolicies",),
+                    chain(*keep_cluster, rules(("DeleteCluster", "FAILED", None), ("DeleteCluster", "FAILED", 5))),
+                    "two rules for the same policy and status", server=S)
+    yield c.bad(fam, "spec.shutdownAfterJobFinishes", ("DeletionPolicies",),
+                chain(setter(("spec", "shutdownAfterJobFinishes"), True),
+                      setter(("spec", "deletionStrategy"), {"deletionRules": [
+                          {"policy": "DeleteCluster", "condition": {"jobStatus": "SUCCEEDED"}}]})),
+                "deletionRules with shutdownAfterJobFinishes", server=S)
+    yield c.bad(fam, "spec.suspend", ("SuspendNeedsShutdown",),
+                chain(setter(("spec", "suspend"), True), setter(("spec", "shutdownAfterJobFinishes"), False),
+                      deleter(("spec", "ttlSecondsAfterFinished"))), "suspend without shutdownAfterJobFinishes",
+                server=S)
+    yield c.bad(fam, "spec.ttlSecondsAfterFinished", ("TTLSecondsAfterFinished",),
+                setter(("spec", "ttlSecondsAfterFinished"), -1), "negative ttlSecondsAfterFinished", server=S)
+    if not q:
+        yield c.bad(fam, "spec.ttlSecondsAfterFinished", ("TTLSecondsAfterFinished",),
+                    chain(setter(("spec", "ttlSecondsAfterFinished"), 60),
+                          setter(("spec", "shutdownAfterJobFinishes"), False)),
+                    "ttlSecondsAfterFinished without shutdownAfterJobFinishes", server=S)
+    if not selector_only:
+        yield c.bad(fam, "spec.rayClusterSpec", ("ClusterSource",), deleter(("spec", "rayClusterSpec")),
+                    "neither rayClusterSpec nor clusterSelector", server=S)
+        yield c.bad(fam, "spec.clusterSelector[ray.io/cluster]", ("ClusterSelector",),
+                    chain(deleter(("spec", "rayClusterSpec")), setter(("spec", "clusterSelector"), {"app": "ray"})),
+                    "clusterSelector without ray.io/cluster", server=S)
+    else:
+        yield c.bad(fam, "spec.suspend", ("ClusterSelector",),
+                    chain(setter(("spec", "suspend"), True), setter(("spec", "shutdownAfterJobFinishes"), True)),
+                    "suspend with clusterSelector", server=S)
+        yield c.bad(fam, "spec.submissionMode", ("ClusterSelector",), setter(("spec", "submissionMode"), "SidecarMode"),
+                    "SidecarMode with clusterSelector", server=S)
+        yield c.bad(fam, "spec.backoffLimit", ("ClusterSelector",), setter(("spec", "backoffLimit"), 2),
+                    "retries with clusterSelector", server=S)
+        yield c.bad(fam, "spec.deletionStrategy.onSuccess.policy", ("DeletionPolicies",),
+                    setter(("spec", "deletionStrategy"), {"onSuccess": {"policy": "DeleteCluster"},
+                                                          "onFailure": {"policy": "DeleteNone"}}),
+                    "DeleteCluster with clusterSelector", server=S)
+    yield c.bad(fam, "spec.backoffLimit", ("InteractiveModeBackoff",),
+                chain(setter(("spec", "submissionMode"), "InteractiveMode"), setter(("spec", "backoffLimit"), 3)),
+                "InteractiveMode with retries", server=S)
+    if not selector_only:
+        yield c.bad(fam, "spec.submitterPodTemplate", ("SidecarMode",),
+                    chain(setter(("spec", "submissionMode"), "SidecarMode"),
+                          setter(("spec", "submitterPodTemplate"),
+                                 {"spec": {"restartPolicy": "Never",
+                                           "containers": [{"name": "s", "image": "busybox"}]}})),
+                    "SidecarMode with a submitter pod template", server=S)
+        yield c.bad(fam, "spec.rayClusterSpec.headGroupSpec.template.spec.restartPolicy", ("SidecarMode",),
+                    chain(setter(("spec", "submissionMode"), "SidecarMode"),
+                          setter(("spec", "rayClusterSpec", "headGroupSpec", "template", "spec", "restartPolicy"),
+                                 "Always")), "SidecarMode with head restartPolicy Always", server=S)
+        yield c.ok(fam, setter(("spec", "submissionMode"), "HTTPMode"), "HTTPMode", server=None)
+    yield c.bad(fam, "spec.runtimeEnvYAML", ("RuntimeEnvYAML",), setter(("spec", "runtimeEnvYAML"), "pip: [a, b"),
+                "runtimeEnvYAML that does not parse", server=S)
+    yield c.bad(fam, "spec.runtimeEnvYAML", ("RuntimeEnvYAML",), setter(("spec", "runtimeEnvYAML"), "- a\n- b\n"),
+                "runtimeEnvYAML that is a list", server=S)
+    yield c.ok(fam, setter(("spec", "runtimeEnvYAML"), "env_vars:\n  A: \"1\"\n"), "runtimeEnvYAML map", server=None)
+    yield c.bad(fam, "spec.activeDeadlineSeconds", ("JobDeadlines",), setter(("spec", "activeDeadlineSeconds"), 0),
+                "activeDeadlineSeconds 0", server=S)
+    yield c.bad(fam, "spec.backoffLimit", ("JobDeadlines",), setter(("spec", "backoffLimit"), -1),
+                "negative backoffLimit", server=S)
+    yield c.bad(fam, "spec.managedBy", ("ManagedBy",), setter(("spec", "managedBy"), "example.com/other"),
+                "RayJob managedBy naming another controller", rule_stable=False, server=NOT_JUDGED_CEL)
+
+
+# ---- AppWrapper (appwrapper_rules.cpp) ------------------------------------------------------------------------
+
+@rule
+def appwrapper_rules(c):
+    doc = c.doc
+    if not is_kind(doc, "AppWrapper"):
+        return
+    S = NOT_JUDGED_AW
+    fam = "appwrapper"
+    q = queued(doc)
+    comps = get_at(doc, ("spec", "components")) or []
+    if q:
+        yield c.bad(fam, "metadata.name", ("AppWrapperName",), setter(("metadata", "name"), "team.job"),
+                    "queued AppWrapper named with a dot", server=S)
+        yield c.bad(fam, "metadata.name", ("AppWrapperName",), setter(("metadata", "name"), "w" * 62),
+                    "queued AppWrapper name of 62 characters", server=S)
+        yield c.ok(fam, setter(("metadata", "name"), "w" * 61), "queued AppWrapper name of 61 characters",
+                   server=None)
+        yield c.bad("kueue", "metadata.annotations[kueue.x-k8s.io/elastic-job]", ("ElasticJobKind",),
+                    setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true"),
+                    "elastic-job annotation on an AppWrapper", server=NOT_JUDGED_KUEUE)
+    else:
+        yield c.ok(fam, setter(("metadata", "name"), "team.job"), "unqueued AppWrapper named with a dot",
+                   warn=("metadata.name", "AppWrapperName"), server=None)
+        yield c.bad(fam, "metadata.name", ("AppWrapperName",), setter(("metadata", "name"), "w" * 64),
+                    "AppWrapper name of 64 characters (the appwrapper label value)", server=S)
+    yield c.ok(fam, setter(("metadata", "annotations", "workload.codeflare.dev.appwrapper/successTTLDuration"),
+                           "1 day"),
+               "behaviour annotation that is no duration",
+               warn=("metadata.annotations[workload.codeflare.dev.appwrapper/successTTLDuration]",
+                     "BehaviorAnnotations"),
+               server=None)
+    yield c.ok(fam, setter(("metadata", "annotations", "workload.codeflare.dev.appwrapper/retryLimit"), "three"),
+               "retryLimit that is no integer",
+               warn=("metadata.annotations[workload.codeflare.dev.appwrapper/retryLimit]", "BehaviorAnnotations"),
+               server=None)
+    yield c.ok(fam, setter(("metadata", "annotations", "workload.codeflare.dev.appwrapper/retryLimit"), "3"),
+               "retryLimit 3", server=None)
+    if not comps:
+        return
+    t0 = ("spec", "components", 0, "template")
+    tmpl = get_at(doc, t0)
+    yield c.bad(fam, "spec.components[0].template", ("TemplateObject", "schema:type"),
+                setter(t0, "apiVersion: v1"), "component template given as a string", server="judged")
+    yield c.bad(fam, "spec.components[0].template", ("NestedAppWrapper",),
+                setter(t0, {"apiVersion": doc["apiVersion"], "kind": "AppWrapper", "metadata": {"name": "inner"},
+                            "spec": {"components": copy.deepcopy(comps)}}), "an AppWrapper inside an AppWrapper",
+                server=S)
+    ns = get_at(doc, ("metadata", "namespace"))
+    if ns:
+        yield c.bad(fam, "spec.components[0].template.metadata.namespace", ("ComponentNamespace",),
+                    setter(t0 + ("metadata", "namespace"), ns + "-other"), "component in another namespace", server=S)
+        yield c.ok(fam, setter(t0 + ("metadata", "namespace"), ns), "component in the AppWrapper's namespace",
+                   server=None)
+    else:
+        yield c.ok(fam, setter(t0 + ("metadata", "namespace"), "other"),
+                   "component namespace while the AppWrapper names none",
+                   warn=("spec.components[0].template.metadata.namespace", "ComponentNamespace"), server=None)
+    if isinstance(tmpl, dict) and get_at(tmpl, ("metadata", "name")):
+        yield c.ok(fam, chain(deleter(t0 + ("metadata", "name")), setter(t0 + ("metadata", "generateName"), "part-")),
+                   "component with generateName only",
+                   warn=("spec.components[0].template.metadata.name", "ComponentName"), server=None)
+    from schema_mutations import wrapped_pod_spec_ptrs
+    inferred = ["template" + ("." + ptr_path(p[:-1]) if p[:-1] else "")
+                for p in wrapped_pod_spec_ptrs(tmpl if isinstance(tmpl, dict) else {})]
+    declared = get_at(doc, ("spec", "components", 0, "podSets"))
+    ps = ("spec", "components", 0, "podSets")
+    yield c.bad(fam, "spec.components[0].podSets[%d].path" % len(declared or []), ("PodSetPath",),
+                setter(ps, (declared or []) + [{"path": "template.spec.missing.template", "replicas": 1}]),
+                "PodSet path that leads nowhere", server=S)
+    yield c.bad(fam, "spec.components[0].podSets[%d].path" % len(declared or []), ("PodSetPath",),
+                setter(ps, (declared or []) + [{"path": "", "replicas": 1}]), "empty PodSet path", server=S)
+    if declared:
+        yield c.bad(fam, "spec.components[0].podSets[%d].path" % len(declared), ("PodSetsMatchInferred",),
+                    setter(ps, declared + [copy.deepcopy(declared[0])]), "PodSet declared twice", server=S)
+        yield c.bad(fam, "spec.components[0].podSets[0].replicas", ("PodSetsMatchInferred",),
+                    setter(ps + (0, "replicas"), (declared[0].get("replicas") or 1) + 4),
+                    "declared replicas differ from the template's", server=S)
+        yield c.ok(fam, deleter(ps), "declared PodSets removed (inferred instead)", server=None)
+    elif inferred:
+        yield c.bad(fam, "spec.components[0].podSets[0].replicas", ("PodSetsMatchInferred",),
+                    setter(ps, [{"path": p, "replicas": 99} for p in inferred]),
+                    "declared PodSets with replicas that differ from the template's", server=S)
+        if len(inferred) > 1:
+            yield c.bad(fam, "spec.components[0].podSets", ("PodSetsMatchInferred",),
+                        setter(ps, [{"path": inferred[0], "replicas": 1}]),
+                        "fewer PodSets declared than the template has", server=S)
+    # PodSetCount: no pod templates at all / more than 8
+    yield c.bad(fam, "spec.components", ("PodSetCount",), setter(("spec", "components"), []),
+                "no components", server=S)
+    kind = tmpl.get("kind") if isinstance(tmpl, dict) else None
+    if kind == "RayCluster" and not declared:
+        groups = get_at(tmpl, ("spec", "workerGroupSpecs")) or []
+        if groups:
+            more = []
+            for i in range(8):
+                g = copy.deepcopy(groups[0])
+                g["groupName"] = "group-%d" % i
+                more.append(g)
+            yield c.bad(fam, "spec.components", ("PodSetCount",),
+                        setter(t0 + ("spec", "workerGroupSpecs"), more), "head plus 8 worker groups: 9 PodSets",
+                        server=S)
+            wp = t0 + ("spec", "workerGroupSpecs", 0)
+            yield c.bad(fam, ptr_path(wp + ("replicas",)), ("InferredReplicas", "schema:type"),
+                        setter(wp + ("replicas",), "2"), "wrapped worker replicas given as a string", server=S)
+            yield c.ok(fam, deleter(wp + ("replicas",)), "wrapped worker group without replicas",
+                       warn=(ptr_path(wp + ("replicas",)), "AppWrapperRayReplicas"), server=None)
+            yield c.ok(fam, setter(wp + ("numOfHosts",), 2), "wrapped worker group with numOfHosts 2",
+                       warn=(ptr_path(wp + ("numOfHosts",)), "AppWrapperRayReplicas"), server=None)
+    if kind not in ("RayCluster", "RayJob") and isinstance(tmpl, dict):
+        yield c.bad(fam, "spec.components", ("PodSetCount",),
+                    setter(("spec", "components"), [copy.deepcopy(comps[0]) for _ in range(9)]),
+                    "nine components of one pod template each", server=S)
+
+
+# ---- Kueue (kueue_rules.cpp) ----------------------------------------------------------------------------------
+
+@rule
+def kueue_job_rules(c):
+    doc = c.doc
+    if not is_kind(doc, "RayCluster", "RayJob", "AppWrapper"):
+        return
+    S = NOT_JUDGED_KUEUE
+    fam = "kueue"
+    L = lambda k: ("metadata", "labels", k)  # noqa: E731
+    yield c.bad(fam, "metadata.labels[%s]" % QUEUE, ("QueueNameLabel",), setter(L(QUEUE), "Team_Queue"),
+                "queue name that is no DNS-1123 subdomain", server=S)
+    yield c.bad(fam, "metadata.labels[kueue.x-k8s.io/max-exec-time-seconds]", ("MaxExecTimeSeconds",),
+                setter(L("kueue.x-k8s.io/max-exec-time-seconds"), "0"), "max-exec-time-seconds 0", server=S)
+    yield c.bad(fam, "metadata.labels[kueue.x-k8s.io/max-exec-time-seconds]", ("MaxExecTimeSeconds",),
+                setter(L("kueue.x-k8s.io/max-exec-time-seconds"), "1h"), "max-exec-time-seconds 1h", server=S)
+    yield c.ok(fam, setter(L("kueue.x-k8s.io/max-exec-time-seconds"), "3600"), "max-exec-time-seconds 3600",
+               server=None)
+    yield c.bad(fam, "metadata.labels[kueue.x-k8s.io/prebuilt-workload-name]", ("PrebuiltWorkloadName",),
+                setter(L("kueue.x-k8s.io/prebuilt-workload-name"), "Prebuilt_WL"), "prebuilt workload name with an "
+                "underscore", server=S)
+
+
+@rule
+def kueue_ray_rules(c):
+    doc = c.doc
+    S = NOT_JUDGED_KUEUE
+    fam = "kueue"
+    for cl in cluster_locs(doc):
+        if cl.wrapped:
+            if queued(doc) and not queued(get_at(doc, cl.owner_ptr)) and not get_at(doc, ("spec", "components", 0,
+                                                                                           "podSets")):
+                yield c.ok(fam, setter(cl.p("enableInTreeAutoscaling"), True),
+                           "autoscaling inside a queued AppWrapper (quota fixed at admission)",
+                           warn=(cl.path("enableInTreeAutoscaling"), "KueueAutoscaling"), server=None)
+            continue
+        q = queued(doc)
+        groups = worker_groups(doc, cl)
+        k8s_job_mode = cl.from_rayjob and (get_at(doc, ("spec", "submissionMode")) or "K8sJobMode") == "K8sJobMode"
+        with_q = setter(("metadata", "labels", QUEUE), get_at(doc, ("metadata", "labels", QUEUE)) or "user-queue")
+        shutdown = setter(("spec", "shutdownAfterJobFinishes"), True) if cl.from_rayjob else (lambda d: None)
+        yield c.bad(fam, cl.path("enableInTreeAutoscaling"), ("KueueAutoscaling",),
+                    chain(with_q, shutdown, setter(cl.p("enableInTreeAutoscaling"), True),
+                          deleter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"))),
+                    "Kueue-managed cluster with autoscaling", server=S)
+        yield c.ok(fam, chain(with_q, shutdown, setter(cl.p("enableInTreeAutoscaling"), True),
+                              setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true")),
+                   "Kueue-managed elastic cluster with autoscaling", server=None)
+        if groups:
+            def many(n):
+                out = []
+                for i in range(n):
+                    g = copy.deepcopy(groups[0])
+                    g["groupName"] = "group-%d" % i
+                    out.append(g)
+                return out
+            limit = 8 - 1 - (1 if k8s_job_mode else 0)
+            yield c.bad(fam, cl.path("workerGroupSpecs"), ("MaxPodSets",),
+                        chain(with_q, shutdown, setter(cl.p("workerGroupSpecs"), many(limit + 1))),
+                        "Kueue-managed: %d worker groups (MaxPodSets 8%s)" % (
+                            limit + 1, ", plus the submitter" if k8s_job_mode else ""),
+                        server=S)
+            yield c.ok(fam, chain(with_q, shutdown, setter(cl.p("workerGroupSpecs"), many(limit))),
+                       "Kueue-managed: %d worker groups" % limit, server=None)
+            yield c.bad(fam, ptr_path(cl.p("workerGroupSpecs", 0, "groupName")), ("ReservedHeadGroupName",),
+                        chain(with_q, shutdown, setter(cl.p("workerGroupSpecs", 0, "groupName"), "head")),
+                        "Kueue-managed worker group named head", server=S)
+            if not q:
+                yield c.ok(fam, setter(cl.p("workerGroupSpecs", 0, "groupName"), "head"),
+                           "worker group named head without Kueue",
+                           warn=(ptr_path(cl.p("workerGroupSpecs", 0, "groupName")), "ReservedHeadGroupName"),
+                           server=None)
+            two = many(2)
+            two[0]["groupName"], two[1]["groupName"] = "Workers", "workers"
+            yield c.bad(fam, ptr_path(cl.p("workerGroupSpecs", 1, "groupName")), ("PodSetNames",),
+                        chain(with_q, shutdown, setter(cl.p("workerGroupSpecs"), two)),
+                        "Kueue-managed groups Workers and workers (one PodSet name)", server=S)
+            yield c.bad(fam, ptr_path(cl.p("workerGroupSpecs", 0, "groupName")), ("PodSetNames",),
+                        chain(with_q, shutdown, setter(cl.p("workerGroupSpecs", 0, "groupName"), "gpu_workers")),
+                        "Kueue-managed group name that is no DNS-1123 label", server=S)
+            if k8s_job_mode:
+                yield c.bad(fam, ptr_path(cl.p("workerGroupSpecs", 0, "groupName")), ("PodSetNames",),
+                            chain(with_q, shutdown, setter(cl.p("workerGroupSpecs", 0, "groupName"), "submitter")),
+                            "Kueue-managed K8sJobMode group named submitter", server=S)
+        if cl.from_rayjob:
+            yield c.bad(fam, "spec.shutdownAfterJobFinishes", ("KueueShutdownAfterJobFinishes",),
+                        chain(with_q, setter(("spec", "shutdownAfterJobFinishes"), False),
+                              deleter(("spec", "ttlSecondsAfterFinished"))),
+                        "Kueue-managed RayJob that keeps its cluster", server=S)
+            yield c.bad(fam, "spec.clusterSelector", ("KueueClusterSelector",),
+                        chain(with_q, shutdown, setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"})),
+                        "Kueue-managed RayJob with clusterSelector and rayClusterSpec", server=S)
+            if not q:
+                yield c.ok(fam, setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"}),
+                           "clusterSelector and rayClusterSpec without Kueue",
+                           warn=("spec.clusterSelector", "KueueClusterSelector"), server=None)
+
+
+@rule
+def kueue_clusterqueue(c):
+    doc = c.doc
+    if not is_kind(doc, "ClusterQueue"):
+        return
+    S = NOT_JUDGED_KUEUE
+    fam = "kueue"
+    rg = ("spec", "resourceGroups")
+    groups = get_at(doc, rg) or []
+    if not groups:
+        return
+    v2 = doc["apiVersion"].endswith("v1beta2")
+    cohort_field = "cohortName" if v2 else "cohort"
+    g0 = groups[0]
+    res = rg + (0, "flavors", 0, "resources")
+    resources = get_at(doc, res) or []
+    R = lambda *r: res + (0,) + r  # noqa: E731
+    rp = lambda *r: ptr_path(R(*r))  # noqa: E731
+    if len(resources) >= 2:
+        yield c.bad(fam, ptr_path(res), ("FlavorResourceCount",), setter(res, resources[:-1]),
+                    "flavor lists fewer resources than the group covers", rule_stable=False, server=NOT_JUDGED_CEL)
+        yield c.bad(fam, ptr_path(res) + "[0].name", ("FlavorResourceOrder",), setter(res, resources[::-1]),
+                    "flavor resources in another order than coveredResources", server=S)
+    yield c.bad(fam, ptr_path(rg) + "[1].coveredResources[0]", ("CoveredResources",),
+                setter(rg, groups + [{"coveredResources": [g0["coveredResources"][0]],
+                                      "flavors": [{"name": "other-flavor", "resources": [
+                                          {"name": g0["coveredResources"][0], "nominalQuota": 1}]}]}]),
+                "a resource covered by two groups", server=S)
+    yield c.bad(fam, ptr_path(rg) + "[1].flavors[0].name", ("UniqueFlavorNames",),
+                setter(rg, groups + [{"coveredResources": ["example.com/accel"],
+                                      "flavors": [{"name": g0["flavors"][0]["name"], "resources": [
+                                          {"name": "example.com/accel", "nominalQuota": 1}]}]}]),
+                "a flavor used by two groups", server=S)
+    yield c.ok(fam, setter(rg, groups + [{"coveredResources": ["example.com/accel"],
+                                          "flavors": [{"name": "accel-flavor", "resources": [
+                                              {"name": "example.com/accel", "nominalQuota": 4}]}]}]),
+               "a second resource group with its own flavor and resource", server=None)
+    yield c.bad(fam, rp("nominalQuota"), ("NonNegativeQuota",), setter(R("nominalQuota"), "-1"),
+                "negative nominalQuota", server=S)
+    yield c.bad(fam, rp("borrowingLimit"), ("LimitsNeedCohort",),
+                chain(deleter(("spec", cohort_field)), setter(R("borrowingLimit"), "1")),
+                "borrowingLimit without a cohort", rule_stable=False, server=NOT_JUDGED_CEL)
+    yield c.bad(fam, rp("lendingLimit"), ("LimitsNeedCohort",),
+                chain(deleter(("spec", cohort_field)), setter(R("lendingLimit"), "1")),
+                "lendingLimit without a cohort", server=S)
+    yield c.ok(fam, chain(setter(("spec", cohort_field), "team-cohort"), setter(R("borrowingLimit"), "1"),
+                          setter(R("lendingLimit"), 0)), "borrowingLimit and lendingLimit inside a cohort", server=None)
+    yield c.bad(fam, rp("lendingLimit"), ("LendingLimitWithinNominal",),
+                chain(setter(("spec", cohort_field), "team-cohort"), setter(R("nominalQuota"), 4),
+                      setter(R("lendingLimit"), 5)), "lendingLimit above nominalQuota", server=S)
+    covered = ["example.com/r%d" % i for i in range(64)]
+    yield c.bad(fam, ptr_path(rg) + "[0]", ("ResourceGroupLimits",),
+                setter(rg, [{"coveredResources": covered, "flavors": [
+                    {"name": "f%d" % j, "resources": [{"name": r, "nominalQuota": 1} for r in covered]}
+                    for j in range(9)]}]), "9 flavors x 64 resources in one group (limit 512)", server=S)
+    yield c.bad(fam, "spec.preemption.borrowWithinCohort.policy", ("PreemptionPolicies",),
+                setter(("spec", "preemption"), {"reclaimWithinCohort": "Never",
+                                                "borrowWithinCohort": {"policy": "LowerPriority"}}),
+                "borrowWithinCohort without reclaimWithinCohort", rule_stable=False, server=NOT_JUDGED_CEL)
+    yield c.ok(fam, setter(("spec", "preemption"), {"reclaimWithinCohort": "Any",
+                                                    "borrowWithinCohort": {"policy": "LowerPriority"}}),
+               "borrowWithinCohort with reclaimWithinCohort Any", server=None)
+    if v2:
+        yield c.bad(fam, "spec.flavorFungibility.preference", ("FungibilityPreference",),
+                    setter(("spec", "flavorFungibility"), {"preference": "BorrowingOverPreemption"}),
+                    "fungibility preference with the default whenCanBorrow", rule_stable=False,
+                    server=NOT_JUDGED_CEL)
+        yield c.ok(fam, setter(("spec", "flavorFungibility"), {"preference": "BorrowingOverPreemption",
+                                                               "whenCanBorrow": "TryNextFlavor",
+                                                               "whenCanPreempt": "TryNextFlavor"}),
+                   "fungibility preference with both TryNextFlavor", server=None)
+        fname = g0["flavors"][0]["name"]
+        acs = ("spec", "admissionChecksStrategy")
+        yield c.bad(fam, "spec.admissionChecksStrategy.admissionChecks[0].onFlavors[0]", ("AdmissionCheckFlavors",),
+                    setter(acs, {"admissionChecks": [{"name": "check", "onFlavors": ["no-such-flavor"]}]}),
+                    "admission check on a flavor the queue does not have", server=S)
+        yield c.ok(fam, setter(acs, {"admissionChecks": [{"name": "check", "onFlavors": [fname]}]}),
+                   "admission check on the queue's flavor", server=None)
+        yield c.bad("schema:listSetDuplicate", "spec.admissionChecksStrategy.admissionChecks[0].onFlavors[1]",
+                    ("schema:duplicate",), setter(acs, {"admissionChecks": [{"name": "check",
+                                                                            "onFlavors": [fname, fname]}]}),
+                    "a flavor twice in the onFlavors set")
+    yield c.bad(fam, "spec.fairSharing.weight", ("FairSharingWeight",),
+                setter(("spec", "fairSharing"), {"weight": "-1"}),
+                "negative fair-sharing weight", server=S)
+
+
+@rule
+def kueue_resourceflavor(c):
+    doc = c.doc
+    if not is_kind(doc, "ResourceFlavor"):
+        return
+    S = NOT_JUDGED_KUEUE
+    fam = "kueue"
+    yield c.bad(fam, "spec.nodeLabels[bad key]", ("LabelKey",), setter(("spec", "nodeLabels"), {"bad key": "a"}),
+                "node label key with a space", server=S)
+    yield c.bad(fam, "spec.nodeLabels.pool", ("LabelValue",), setter(("spec", "nodeLabels"), {"pool": "a b"}),
+                "node label value with a space", server=S)
+    yield c.ok(fam, setter(("spec", "nodeLabels"), {"cloud.example.com/pool": "gpu-a100"}), "valid node labels",
+               server=None)
+    T = ("spec", "nodeTaints")
+    yield c.bad(fam, "spec.nodeTaints[0].key", ("NodeTaints",), setter(T, [{"key": "bad key", "effect": "NoSchedule"}]),
+                "taint key with a space", server=S)
+    yield c.bad(fam, "spec.nodeTaints[0].value", ("NodeTaints",),
+                setter(T, [{"key": "gpu", "value": "a b", "effect": "NoSchedule"}]), "taint value with a space",
+                server=S)
+    yield c.bad(fam, "spec.nodeTaints[0].effect", ("NodeTaints",), setter(T, [{"key": "gpu", "effect": "Evict"}]),
+                "taint effect Evict", rule_stable=False, server=NOT_JUDGED_CEL)
+    yield c.bad(fam, "spec.nodeTaints[1]", ("NodeTaints",),
+                setter(T, [{"key": "gpu", "effect": "NoSchedule"},
+                           {"key": "gpu", "value": "x", "effect": "NoSchedule"}]),
+                "the same taint key and effect twice", server=S)
+    yield c.ok(fam, setter(T, [{"key": "gpu", "effect": "NoSchedule"}, {"key": "gpu", "effect": "NoExecute"}]),
+               "one taint key with two effects", server=None)
+    yield c.bad("schema:maxProperties", "spec.nodeLabels", ("schema:maxProperties",),
+                setter(("spec", "nodeLabels"), {"example.com/k%d" % i: "v" for i in range(9)}),
+                "9 node labels (maxProperties 8)")
+    yield c.ok("schema:maxProperties", setter(("spec", "nodeLabels"), {"example.com/k%d" % i: "v" for i in range(8)}),
+               "8 node labels (maxProperties 8)")
+    TL = ("spec", "tolerations")
+    for tol, field, note in (([{"operator": "Equal", "value": "x"}], "operator", "no key and operator Equal"),
+                             ([{"key": "k", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 5}],
+                              "effect", "tolerationSeconds with effect NoSchedule"),
+                             ([{"key": "k", "operator": "Like"}], "operator", "operator Like"),
+                             ([{"key": "k", "operator": "Exists", "value": "v"}], "value",
+                              "operator Exists with a value"),
+                             ([{"key": "k", "operator": "Exists", "effect": "Evict"}], "effect", "effect Evict")):
+        yield c.bad(fam, "spec.tolerations[0].%s" % field, ("Tolerations",), setter(TL, tol),
+                    "toleration: " + note, rule_stable=False, server=NOT_JUDGED_CEL)
+    yield c.ok(fam, setter(TL, [{"key": "k", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 5}]),
+               "toleration with tolerationSeconds and NoExecute", server=None)
+    yield c.bad(fam, "spec.nodeLabels", ("TopologyNeedsNodeLabels",),
+                chain(deleter(("spec", "nodeLabels")), setter(("spec", "topologyName"), "default-topology")),
+                "topologyName without nodeLabels", rule_stable=False, server=NOT_JUDGED_CEL)
+    yield c.ok(fam, chain(setter(("spec", "nodeLabels"), {"pool": "a"}), setter(("spec", "topologyName"), "topo")),
+               "topologyName with a node label", server=None)
+
+
+@rule
+def kueue_queues(c):
+    doc = c.doc
+    if is_kind(doc, "LocalQueue"):
+        yield c.ok("kueue", deleter(("spec", "clusterQueue")), "LocalQueue without clusterQueue",
+                   warn=("spec.clusterQueue", "LocalQueueClusterQueue"), server=None)
+        yield c.ok("kueue", setter(("metadata", "name"), "team.queue"), "LocalQueue named with a dot",
+                   warn=("metadata.name", "ReferencedByLabelName"), server=None)
+        yield c.bad("schema:pattern", "spec.clusterQueue", ("schema:pattern",),
+                    setter(("spec", "clusterQueue"), "Cluster_Queue"), "clusterQueue that is no DNS-1123 subdomain")
+        if doc["apiVersion"].endswith("v1beta2"):
+            yield c.ok("schema", setter(("apiVersion",), doc["apiVersion"].replace("v1beta2", "v1beta1")),
+                       "the same LocalQueue in the deprecated v1beta1", warn=("apiVersion", "schema:deprecatedVersion"),
+                       server="judged")
+            yield c.bad("schema", "apiVersion", ("schema:unknownKind",),
+                        setter(("apiVersion",), "kueue.x-k8s.io/v1beta9"), "a version no CRD serves",
+                        server="not sent: kubectl cannot map a kind the server does not serve")
+    if is_kind(doc, "ClusterQueue"):
+        yield c.ok("kueue", setter(("metadata", "name"), "a" * 253), "ClusterQueue name of 253 characters",
+                   server=None)
+
+
+@rule
+def schema_specials(c):
+    """Schema semantics beyond single keywords: nullable and pruned nulls, formats, bounds in embedded objects."""
+    doc = c.doc
+    if kind_of(doc) == ("ray.io/v1", "RayCluster"):
+        yield c.ok("schema:nullable", setter(("status",), {"lastUpdateTime": None}),
+                   "null on a nullable status field", server="judged")
+        yield c.ok("schema:type", setter(("status",), {"lastUpdateTime": 5, "state": ["ready"]}),
+                   "status with wrong types (the apiserver drops status on create)", server="judged")
+        yield c.ok("schema:nullable", setter(("spec", "headGroupSpec", "serviceType"), None),
+                   "null on a field that is not nullable (the apiserver prunes it)", server="judged")
+        yield c.ok("schema:nullable", setter(("spec", "headGroupSpec", "rayStartParams"), None),
+                   "empty rayStartParams map (YAML `rayStartParams:`), pruned", server="judged")
+        cond = {"type": "Ready", "status": "True", "lastTransitionTime": "2024-05-01T10:00:00Z",
+                "reason": "Serving", "message": "ok"}
+        hs = ("spec", "headGroupSpec", "headService")
+        yield c.ok("schema:format", setter(hs, {"status": {"conditions": [cond]}}),
+                   "head service status with a well-formed condition")
+        yield c.bad("schema:minLength", "spec.headGroupSpec.headService.status.conditions[0].reason",
+                    ("schema:minLength", "schema:pattern"),
+                    setter(hs, {"status": {"conditions": [dict(cond, reason="")]}}), "empty condition reason")
+        yield c.bad("schema:minimum", "spec.headGroupSpec.headService.status.conditions[0].observedGeneration",
+                    ("schema:minimum",), setter(hs, {"status": {"conditions": [dict(cond, observedGeneration=-1)]}}),
+                    "condition observedGeneration -1")
+        yield c.bad("schema:format", "spec.headGroupSpec.headService.status.conditions[0].lastTransitionTime",
+                    ("schema:format",),
+                    setter(hs, {"status": {"conditions": [dict(cond, lastTransitionTime="May 1st")]}}),
+                    "date-time field given \"May 1st\"")
+        if get_at(doc, ("spec", "workerGroupSpecs", 0)):
+            yield c.bad("schema:format", "spec.workerGroupSpecs[0].replicas", ("schema:format", "schema:maximum"),
+                        setter(("spec", "workerGroupSpecs", 0, "replicas"), 2147483648),
+                        "int32 field given 2147483648",
+                        server="the 1.20 apiserver does not check int32 ranges; KubeRay cannot decode the value (late)")
+
+
+# ---- references within a closed set -------------------------------------------------------------------------------
+
+@rule
+def kueue_references(c):
+    base = c.base
+    if not base.is_set:
+        return
+    docs = base.docs
+    idx = {d.get("kind"): i for i, d in enumerate(docs)}
+    fam = "kueue:references"
+    S = NOT_JUDGED_KUEUE
+    if "LocalQueue" in idx:
+        i = idx["LocalQueue"]
+        yield c.bad(fam, "spec.clusterQueue", ("LocalQueueClusterQueueExists",),
+                    setter(("spec", "clusterQueue"), "missing-cq"), "LocalQueue of a ClusterQueue not in the set",
+                    doc_index=i, server=S)
+    if "ClusterQueue" in idx:
+        i = idx["ClusterQueue"]
+        yield c.bad(fam, "spec.resourceGroups[0].flavors[0].name", ("ClusterQueueFlavorExists",),
+                    setter(("spec", "resourceGroups", 0, "flavors", 0, "name"), "missing-flavor"),
+                    "ClusterQueue of a ResourceFlavor not in the set", doc_index=i, server=S)
+    for i, d in enumerate(docs):
+        if d.get("kind") in ("RayCluster", "RayJob", "AppWrapper") and queued(d):
+            yield c.bad(fam, "metadata.labels[%s]" % QUEUE, ("QueueNameExists",),
+                        setter(("metadata", "labels", QUEUE), "missing-queue"),
+                        "job sent to a LocalQueue not in the set",
+                        doc_index=i, server=S)
+            ns = get_at(d, ("metadata", "namespace"))
+            lq = docs[idx["LocalQueue"]] if "LocalQueue" in idx else None
+            lq_ns = get_at(lq, ("metadata", "namespace")) if lq else None
+            if lq_ns:
+                yield c.bad(fam, "metadata.labels[%s]" % QUEUE, ("QueueNameExists",),
+                            setter(("metadata", "namespace"), lq_ns + "-other"),
+                            "job in another namespace than its LocalQueue", doc_index=i, server=S)
+            yield c.bad(fam, "metadata.labels[%s]" % PRIO, ("PriorityClassExists",),
+                        setter(("metadata", "labels", PRIO), "urgent"), "priority class not in the set",
+                        doc_index=i, server=S)
+            docs2 = base.copy_docs()
+            docs2[i].setdefault("metadata", {}).setdefault("labels", {})[PRIO] = "urgent"
+            docs2.append({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass",
+                          "metadata": {"name": "urgent"}, "value": 1000})
+            yield Mutation(base.id, fam, "valid", None, (), docs2, i, "priority class added to the set", True, None)
