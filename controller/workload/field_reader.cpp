@@ -10,8 +10,15 @@ void add_warning(FieldErrors& errs, std::string path, std::string rule, std::str
   errs.push_back(FieldError{std::move(path), std::move(rule), std::move(source), std::move(reason), Severity::Warning});
 }
 
+std::string with_article(std::string_view noun) {
+  bool vowel = !noun.empty() && std::string_view("aeiouAEIOU").find(noun.front()) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + std::string(noun);
+}
+
+std::string a_type_name(const json::Value& v) { return v.IsNull() ? "null" : with_article(json::type_name(v)); }
+
 bool expect_type(const json::Value& v, bool ok, const char* want, const std::string& path, FieldErrors& errs) {
-  if (!ok) add_error(errs, path, "schema:type", std::string("must be ") + want + ", not " + json::type_name(v));
+  if (!ok) add_error(errs, path, "schema:type", std::string("must be ") + want + ", not " + a_type_name(v));
   return ok;
 }
 

@@ -63,7 +63,14 @@ class FieldReader {
   std::set<std::string, std::less<>> seen_;
 };
 
-/// Reports a `schema:type` error unless `v` has the wanted shape; returns whether it has.
+/// Reports a `schema:type` error unless `v` has the wanted shape; returns whether it has. The reason reads
+/// "must be <want>, not <what v is>", e.g. "must be a list, not an object".
 bool expect_type(const json::Value& v, bool ok, const char* want, const std::string& path, FieldErrors& errs);
+
+/// `noun` with its indefinite article: "a string", "an array", "an integer".
+std::string with_article(std::string_view noun);
+
+/// What a JSON value is, for messages: "null", or json::type_name with its article ("an object", "a boolean").
+std::string a_type_name(const json::Value& v);
 
 }  // namespace cfo::workload

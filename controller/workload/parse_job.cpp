@@ -67,10 +67,9 @@ void RuntimeEnvYAML(const std::string& text, const std::string& at, FieldErrors&
     return;
   }
   if (docs->size() == 1 && !(*docs)[0].IsObject() && !(*docs)[0].IsNull())
-    add_error(
-        errs, at, "RuntimeEnvYAML",
-        std::string("must be a YAML mapping (pip, env_vars, working_dir, ...), not a ") + json::type_name((*docs)[0]),
-        kRayJobSpecSource);
+    add_error(errs, at, "RuntimeEnvYAML",
+              "must be a YAML mapping (pip, env_vars, working_dir, ...), not " + a_type_name((*docs)[0]),
+              kRayJobSpecSource);
 }
 
 // spec.job.clusterSelector: a map of strings. Reports non-string values; returns what could be read.

@@ -121,24 +121,38 @@ std::vector<WorkerGroup> parse_groups(const json::Value& v, const std::string& p
   return out;
 }
 
+// spec.queue. localQueue becomes a LocalQueue's name and the queue-name label's value: a DNS-1123 subdomain of at
+// most 63 characters. clusterQueue names a ClusterQueue (a DNS-1123 subdomain); without localQueue it also names the
+// managed LocalQueue, so it is then a label value too. priorityClass names a WorkloadPriorityClass and is the
+// priority-class label's value.
 QueueSpec parse_queue(const json::Value& v, const std::string& path, FieldErrors& errs) {
+  constexpr const char* kLocalQueueSource = "kueue:LocalQueue name, queue-name label value";
   QueueSpec q;
   FieldReader r(v, path, errs);
   q.local_queue = r.string("localQueue").value_or("");
   q.cluster_queue = r.string("clusterQueue").value_or("");
   q.priority_class = r.string("priorityClass").value_or("");
   r.reject_unknown();
-  if (!q.local_queue.empty())
-    report_all(errs, r.child("localQueue"), "DNS1123Label", names::dns1123_label(q.local_queue),
-               "kueue:LocalQueue name, queue-name label value");
-  if (!q.cluster_queue.empty()) {
-    report_all(errs, r.child("clusterQueue"), "DNS1123Label", names::dns1123_label(q.cluster_queue),
-               "kueue:ClusterQueue name (LocalQueue spec.clusterQueue)");
-    if (q.local_queue.empty()) q.local_queue = q.cluster_queue;  // the managed LocalQueue takes the CQ's name
+  if (!q.local_queue.empty()) {
+    report_all(errs, r.child("localQueue"), "DNS1123Subdomain", names::dns1123_subdomain(q.local_queue),
+               kLocalQueueSource);
+    report_all(errs, r.child("localQueue"), "LabelValue", names::label_value(q.local_queue), kLocalQueueSource);
   }
-  if (!q.priority_class.empty())
-    report_all(errs, r.child("priorityClass"), "DNS1123Label", names::dns1123_label(q.priority_class),
-               "kueue:WorkloadPriorityClass name, priority-class label value");
+  if (!q.cluster_queue.empty()) {
+    report_all(errs, r.child("clusterQueue"), "DNS1123Subdomain", names::dns1123_subdomain(q.cluster_queue),
+               "kueue:ClusterQueue name (LocalQueue spec.clusterQueue)");
+    if (q.local_queue.empty()) {  // the managed LocalQueue takes the CQ's name
+      for (const auto& m : names::label_value(q.cluster_queue))
+        add_error(errs, r.child("clusterQueue"), "LabelValue",
+                  m + " (without localQueue, the LocalQueue takes the ClusterQueue's name)", kLocalQueueSource);
+      q.local_queue = q.cluster_queue;
+    }
+  }
+  if (!q.priority_class.empty()) {
+    constexpr const char* kSource = "kueue:WorkloadPriorityClass name, priority-class label value";
+    report_all(errs, r.child("priorityClass"), "DNS1123Subdomain", names::dns1123_subdomain(q.priority_class), kSource);
+    report_all(errs, r.child("priorityClass"), "LabelValue", names::label_value(q.priority_class), kSource);
+  }
   return q;
 }
 
@@ -263,6 +277,7 @@ ParsedWorkload parse_workload(const json::Value& obj) {
   const json::Value* spec = json::find(obj, "spec");
   parse_spec(spec && !spec->IsNull() ? *spec : empty_spec, out.workload.spec, out.errors);
   apply_defaults(out.workload);
+  check_image(out.workload.spec.image, "spec.image", out.errors);
   auto more = check_workload(out.workload);
   out.errors.insert(out.errors.end(), more.begin(), more.end());
   return out;

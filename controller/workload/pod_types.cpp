@@ -17,6 +17,7 @@ json::Value ContainerPort::to_json(json::Allocator& a) const {
   json::Value o(rapidjson::kObjectType);
   o.AddMember("name", json::str(name, a), a);
   o.AddMember("containerPort", container_port, a);
+  o.AddMember("protocol", "TCP", a);
   return o;
 }
 

@@ -13,7 +13,9 @@
 
 namespace cfo::workload {
 
-/// core/v1 ContainerPort: a named TCP port (protocol left to the apiserver default, TCP, as the SDK does).
+/// core/v1 ContainerPort: a named TCP port. `protocol: TCP` is written out although it is the default: it is part of
+/// the ports list-map key (containerPort, protocol), and a key the server fills in makes every server-side apply of an
+/// unchanged object a change (a new resourceVersion, hence a watch event and another reconcile).
 struct ContainerPort {
   std::string name;
   int32_t container_port = 0;

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 
+#include "workload/apply_plan.hpp"
 #include "workload/build_appwrapper.hpp"
 #include "workload/build_raycluster.hpp"
 #include "workload/build_rayjob.hpp"
 #include "workload/field_reader.hpp"
 #include "workload/kueue_labels.hpp"
+#include "workload/labels.hpp"
 #include "workload/local_queue.hpp"
 #include "workload/parse_workload.hpp"
 #include "workload/rayjob_types.hpp"
@@ -101,26 +103,124 @@ std::pair<std::string, std::string> hold(const Workload& w, const std::optional<
   if (!q.local_queue.empty() && !managed && facts.local_queue_presence == Presence::kAbsent)
     return {"LocalQueueNotFound", "LocalQueue " + q.local_queue + " does not exist in namespace " + w.namespace_ +
                                       " (create it, or set spec.queue.clusterQueue to have the operator create it)"};
+  if (managed && facts.local_queue && is_managed_local_queue(*facts.local_queue)) {
+    const json::Value* cq = json::find_path(*facts.local_queue, "spec.clusterQueue");
+    if (cq && cq->IsString() && q.cluster_queue != cq->GetString())
+      return {"LocalQueueMismatch", "LocalQueue " + q.local_queue + " points at ClusterQueue " + cq->GetString() +
+                                        ", not " + q.cluster_queue +
+                                        "; a LocalQueue's clusterQueue cannot change (use another localQueue name)"};
+  }
   if (queue && !q.priority_class.empty() && facts.priority_class_presence == Presence::kAbsent)
     return {"PriorityClassNotFound", "WorkloadPriorityClass " + q.priority_class + " does not exist"};
   return {};
 }
 
-// The managed LocalQueue to apply, when spec.queue.clusterQueue is set and the LocalQueue is missing or ours.
-std::optional<json::Document> managed_local_queue(const Workload& w, const ClusterFacts& facts, FieldErrors& errs) {
+// The managed LocalQueue: the object to create when spec.queue.clusterQueue is set and the LocalQueue is missing,
+// and whether the workload uses a LocalQueue the operator manages (then it needs the finalizer). A LocalQueue that
+// exists is never written again: its clusterQueue is immutable (Kueue's CRD rule).
+struct ManagedQueue {
+  std::optional<json::Document> create;
+  bool in_use = false;
+};
+
+ManagedQueue managed_local_queue(const Workload& w, const ClusterFacts& facts, FieldErrors& errs) {
   const QueueSpec& q = w.spec.queue;
-  if (q.cluster_queue.empty() || facts.kueue_version.empty()) return std::nullopt;
-  if (facts.local_queue_presence == Presence::kPresent && facts.local_queue &&
-      !is_managed_local_queue(*facts.local_queue)) {
+  ManagedQueue out;
+  if (q.cluster_queue.empty() || facts.kueue_version.empty()) return out;
+  if (facts.local_queue_presence == Presence::kAbsent) {
+    out.create = build_managed_local_queue(facts.kueue_version, q.local_queue, w.namespace_, q.cluster_queue).to_json();
+    out.in_use = true;
+  } else if (facts.local_queue && is_managed_local_queue(*facts.local_queue)) {
+    out.in_use = true;
+  } else if (facts.local_queue) {
     const json::Value* cq = json::find_path(*facts.local_queue, "spec.clusterQueue");
     if (cq && cq->IsString() && q.cluster_queue != cq->GetString())
       add_warning(errs, "spec.queue.clusterQueue", "LocalQueueNotManaged",
                   "LocalQueue " + q.local_queue + " exists and points at ClusterQueue " + cq->GetString() +
                       "; it is not managed by the operator, so it is used as it is");
-    return std::nullopt;
   }
-  if (facts.local_queue_presence == Presence::kUnknown) return std::nullopt;
-  return build_managed_local_queue(facts.kueue_version, q.local_queue, w.namespace_, q.cluster_queue).to_json();
+  return out;
+}
+
+// The object of the top-level child kind the spec asks for, as observed (null when absent).
+const json::Value* observed_top(const WorkloadSpec& s, const Observed& observed) {
+  if (s.job) return observed.ray_job;
+  return s.app_wrapper ? observed.app_wrapper : observed.ray_cluster;
+}
+
+std::optional<std::string> queue_label_of(const json::Value* obj) {
+  const json::Value* labels = obj ? json::find_path(*obj, "metadata.labels") : nullptr;
+  if (!labels || !labels->IsObject()) return std::nullopt;
+  return json::get_string(*labels, kQueueNameLabel);
+}
+
+bool suspended(const json::Value* obj) {
+  const json::Value* v = obj ? json::find_path(*obj, "spec.suspend") : nullptr;
+  return v && v->IsBool() && v->GetBool();
+}
+
+// The queue is chosen when the child is submitted and then kept: a namespace default that appears, changes or goes
+// later does not move a submitted workload (Kueue refuses a queue-name change on a running object, and dropping the
+// label would take it out of Kueue's accounting). An explicit spec.queue.localQueue always wins, but changing it
+// while the child runs is refused, as Kueue's webhook refuses it.
+std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& observed, const ClusterFacts& facts,
+                                         FieldErrors& errs) {
+  const json::Value* live = observed_top(s, observed);
+  if (!s.queue.local_queue.empty()) {
+    auto current = queue_label_of(live);
+    if (live && current && *current != s.queue.local_queue && !suspended(live))
+      add_error(errs, "spec.queue.localQueue", "QueueChangeWhileRunning",
+                "the workload runs in LocalQueue " + *current +
+                    "; Kueue does not let the queue of a running workload change (suspend it first)",
+                "kueue:job webhook ValidateUpdate");
+    return s.queue.local_queue;
+  }
+  if (live) return queue_label_of(live);
+  return select_local_queue(s.queue, facts.default_local_queue);
+}
+
+// A finished RayJob whose spec has not changed since it finished is left alone (and not re-created when deleted).
+// A spec change after the end runs the new spec: the old RayJob is replaced.
+struct JobRun {
+  bool finished = false;  ///< the previous status says the job ended
+  bool rerun = false;     ///< ... and the spec changed since
+};
+
+JobRun job_run(const Workload& w, const json::Value* previous) {
+  JobRun r;
+  if (!w.spec.job || !previous) return r;
+  std::string before = json::get_string(*previous, "phase").value_or("");
+  r.finished = (before == phase::kSucceeded || before == phase::kFailed) &&
+               json::get_string(*previous, "rayJobName").value_or("") == w.name;
+  r.rerun = r.finished && json::get_int(*previous, "observedGeneration").value_or(0) != w.generation;
+  return r;
+}
+
+// An AppWrapper's components cannot change (AppWrapper webhook ValidateUpdate): a changed template means replacing it.
+bool app_wrapper_template_changed(const json::Value& desired, const json::Value* live) {
+  if (!live) return false;
+  const json::Value* want = json::find_path(desired, "spec.components");
+  const json::Value* have = json::find_path(*live, "spec.components");
+  return want && have && !(*want == *have);
+}
+
+// The apiserver stores objects up to etcd's request limit (1.5 MiB by default), managedFields included, which
+// roughly repeat the field structure; 1 MiB of JSON leaves room for them.
+constexpr std::size_t kMaxObjectBytes = 1024 * 1024;
+
+void check_size(const json::Document& obj, const std::string& label, const WorkloadSpec& s, FieldErrors& errs) {
+  std::size_t bytes = json::dump(obj).size();
+  if (bytes <= kMaxObjectBytes) return;
+  std::size_t annotations = 0;
+  for (const auto& [k, v] : s.annotations) annotations += k.size() + v.size();
+  // The annotations are copied onto the object, the head and every worker group's pod template.
+  std::size_t copies = 2 + s.worker_groups.size();
+  bool blame_annotations = annotations * copies * 2 > bytes;
+  add_error(errs, blame_annotations ? "spec.annotations" : "spec", "ObjectTooLarge",
+            label + " would be " + std::to_string(bytes) + " bytes of JSON, more than the " +
+                std::to_string(kMaxObjectBytes) + " the apiserver can store with its metadata" +
+                (blame_annotations ? " (the annotations are copied onto the head and every worker group)" : ""),
+            "apiserver:etcd request size limit");
 }
 
 std::string phase_of(const json::Value* status) {
@@ -135,6 +235,13 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   ParsedWorkload parsed = parse_workload(workload);
   out.errors = std::move(parsed.errors);
   const Workload& w = parsed.workload;
+
+  const json::Value* previous = nullptr;
+  if (const json::Value* st = json::find(workload, "status"); st && st->IsObject()) previous = st;
+  std::vector<Condition> previous_conditions;
+  if (previous)
+    if (const json::Value* c = json::find(*previous, "conditions")) previous_conditions = conditions_from_json(*c);
+  const bool new_generation = !previous || json::get_int(*previous, "observedGeneration") != w.generation;
 
   StatusInput in;
   in.generation = w.generation;
@@ -151,7 +258,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
                   "a RayJob on an existing cluster (spec.job.clusterSelector) is not queued by Kueue",
                   "kueue:RayJob webhook");
     } else {
-      queue = select_local_queue(s.queue, facts.default_local_queue);
+      queue = resolve_queue(s, observed, facts, out.errors);
     }
     if (queue) check_queued(w, facts, out.errors);
     if (!queue && !s.queue.priority_class.empty())
@@ -164,23 +271,38 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     auto [held_reason, held_message] = hold(w, queue, facts);
     in.held_reason = held_reason;
     in.held_message = held_message;
-    if (auto lq = managed_local_queue(w, facts, out.errors)) {
-      validate_child(*lq, std::string(kLocalQueueKind) + "/" + s.queue.local_queue, schemas, facts, out.errors);
-      children.push_back(std::move(*lq));
-      out.needs_finalizer = true;
+    ManagedQueue managed = managed_local_queue(w, facts, out.errors);
+    if (managed.create) {
+      validate_child(*managed.create, std::string(kLocalQueueKind) + "/" + s.queue.local_queue, schemas, facts,
+                     out.errors);
+      children.push_back(std::move(*managed.create));
     }
+    out.needs_finalizer = managed.in_use;
+    if (managed.in_use) in.managed_local_queue = s.queue.local_queue;
+    std::string before_lq = previous ? json::get_string(*previous, "managedLocalQueue").value_or("") : "";
+    if (!before_lq.empty() && before_lq != in.managed_local_queue) out.release_local_queue = before_lq;
     auto labels = kueue_labels(queue, s.queue);
+    JobRun run = job_run(w, previous);
+    std::string label;
     if (s.job) {
       children.push_back(build_ray_job(w, labels).to_json());
-      validate_child(children.back(), std::string(kRayJobKind) + "/" + w.name, schemas, facts, out.errors);
+      label = std::string(kRayJobKind) + "/" + w.name;
+      out.recreate = run.rerun && observed.ray_job;
+      if (run.finished && !run.rerun) children.pop_back();  // done: nothing to apply, not even after a deletion
     } else if (s.app_wrapper) {
       RayCluster inner = build_ray_cluster(w, RayClusterPlacement{false, {}});
       children.push_back(build_app_wrapper(w, inner, labels).to_json());
-      validate_child(children.back(), std::string(kAppWrapperKind) + "/" + w.name, schemas, facts, out.errors);
+      label = std::string(kAppWrapperKind) + "/" + w.name;
+      out.recreate = app_wrapper_template_changed(children.back(), observed.app_wrapper);
     } else {
       children.push_back(build_ray_cluster(w, RayClusterPlacement{true, labels}).to_json());
-      validate_child(children.back(), std::string(kRayClusterKind) + "/" + w.name, schemas, facts, out.errors);
+      label = std::string(kRayClusterKind) + "/" + w.name;
     }
+    if (!children.empty() && json::get_string(children.back(), "kind") != std::string(kLocalQueueKind)) {
+      validate_child(children.back(), label, schemas, facts, out.errors);
+      check_size(children.back(), label, s, out.errors);
+    }
+    in.finished_job = run.finished && !run.rerun;
     in.wrapped = s.app_wrapper && !s.job;
     in.job = s.job.has_value();
     in.suspended = s.suspend;
@@ -199,13 +321,28 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   out.held = out.valid && !in.held_reason.empty();
   if (out.valid && !out.held) {
     out.desired = std::move(children);
+    for (auto& obj : out.desired) stamp_spec_hash(obj);
   } else if (!out.valid) {
     out.needs_finalizer = false;
+    out.recreate = false;
+    out.release_local_queue.clear();
     in.invalid_message = invalid_message(out.errors);
+    if (previous) {  // what runs keeps its names and size in the status
+      in.ray_cluster_name = json::get_string(*previous, "rayClusterName").value_or("");
+      in.app_wrapper_name = json::get_string(*previous, "appWrapperName").value_or("");
+      in.ray_job_name = json::get_string(*previous, "rayJobName").value_or("");
+      in.wrapped = !in.app_wrapper_name.empty();
+      in.job = !in.ray_job_name.empty();
+      in.desired_workers = static_cast<int32_t>(json::get_int(*previous, "desiredWorkers").value_or(0));
+      in.managed_local_queue = json::get_string(*previous, "managedLocalQueue").value_or("");
+      if (auto q = json::get_string(*previous, "queue")) in.queue = q;
+    }
     auto is_error = [](const FieldError& e) { return e.severity == Severity::Error; };
     auto first = std::find_if(out.errors.begin(), out.errors.end(), is_error);
     auto count = std::count_if(out.errors.begin(), out.errors.end(), is_error);
-    if (first != out.errors.end())
+    const Condition* valid_before = find_condition(previous_conditions, kConditionValid);
+    bool told = valid_before && valid_before->status == "False" && valid_before->message == in.invalid_message;
+    if (first != out.errors.end() && !told)
       out.events.push_back(EventSpec{
           "Warning", "InvalidSpec",
           truncate("invalid spec: " + describe(*first) +
@@ -213,16 +350,15 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
                    kMaxEventMessage)});
   }
 
-  const json::Value* previous = nullptr;
-  if (const json::Value* st = json::find(workload, "status"); st && st->IsObject()) previous = st;
   WorkloadStatus status = compute_status(in, observed, previous, now);
-  // One event per transition: a held workload says why once; every other phase change is announced.
+  // One event per transition: a held workload says why once; every other phase change is announced; warnings about
+  // a spec once per generation.
   std::string before = phase_of(previous);
-  const Condition* queued_before = nullptr;
-  std::vector<Condition> previous_conditions;
-  if (previous)
-    if (const json::Value* c = json::find(*previous, "conditions")) previous_conditions = conditions_from_json(*c);
-  queued_before = find_condition(previous_conditions, kConditionQueued);
+  const Condition* queued_before = find_condition(previous_conditions, kConditionQueued);
+  if (new_generation)
+    for (const auto& e : out.errors)
+      if (e.severity == Severity::Warning)
+        out.events.push_back(EventSpec{"Warning", e.rule, truncate(describe(e), kMaxEventMessage)});
   if (out.held && (!queued_before || queued_before->reason != in.held_reason))
     out.events.push_back(EventSpec{"Warning", in.held_reason, truncate(in.held_message, kMaxEventMessage)});
   if (status.phase != before && status.phase != phase::kInvalid && !(out.held && status.phase == phase::kPending)) {

@@ -60,6 +60,13 @@ struct Outcome {
   /// Valid, but the children are not applied yet because something the spec names is missing (LocalQueue,
   /// WorkloadPriorityClass, Kueue itself); the reason is in the Queued condition. Re-check later.
   bool held = false;
+  /// The existing top-level child must be deleted before the desired one is applied: an AppWrapper whose components
+  /// changed (the AppWrapper webhook makes them immutable), or a finished RayJob whose spec changed (KubeRay never
+  /// runs a finished RayJob again).
+  bool recreate = false;
+  /// A LocalQueue this workload managed before (status.managedLocalQueue) and no longer uses: to be deleted when no
+  /// other workload uses it. Empty when none.
+  std::string release_local_queue;
   /// The full `status` object to write through the status subresource.
   json::Document status;
   /// Every finding: spec errors (paths under `spec.`) and checks of the generated objects (paths prefixed with the

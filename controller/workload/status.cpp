@@ -53,11 +53,18 @@ Readiness from_ray_job(const StatusInput& in, const RayJobView& rj, bool admitte
           what + " is starting" + (rj.deployment_status.empty() ? "" : " (" + rj.deployment_status + ")")};
 }
 
-Readiness readiness(const StatusInput& in, const Observed& observed, const AdmissionView& admission) {
-  if (!in.valid) return {phase::kInvalid, false, "Invalid", "the spec is invalid; see the Valid condition"};
-  if (!in.held_reason.empty()) return {phase::kPending, false, in.held_reason, in.held_message};
-  if (in.suspended) return {phase::kSuspended, false, "Suspended", "spec.suspend is true"};
-  if (in.job) return from_ray_job(in, view_ray_job(observed.ray_job), admission.admitted);
+// Phase and readiness from the children alone (no verdict on the spec).
+Readiness from_children(const StatusInput& in, const Observed& observed, const AdmissionView& admission,
+                        const json::Value* previous_status) {
+  if (in.job) {
+    RayJobView rj = view_ray_job(observed.ray_job);
+    if (!rj.present && in.finished_job && previous_status) {
+      std::string before = json::get_string(*previous_status, "phase").value_or(phase::kSucceeded);
+      return {before, false, "JobFinished", "RayJob " + in.ray_job_name + " finished (" + before +
+                                                ") and is gone; the job is not run again unless its spec changes"};
+    }
+    return from_ray_job(in, rj, admission.admitted);
+  }
   if (!in.wrapped) return from_ray_cluster(in, view_ray_cluster(observed.ray_cluster), admission.admitted);
   std::string what = "AppWrapper " + in.app_wrapper_name;
   if (!observed.app_wrapper) return {phase::kPending, false, "Pending", what + " is not created yet"};
@@ -70,10 +77,26 @@ Readiness readiness(const StatusInput& in, const Observed& observed, const Admis
   return from_ray_cluster(in, view_ray_cluster(observed.ray_cluster), true);
 }
 
+Readiness readiness(const StatusInput& in, const Observed& observed, const AdmissionView& admission,
+                    const json::Value* previous_status) {
+  if (!in.valid) {
+    // The spec is rejected, but what runs keeps running: Ready still says whether it is ready.
+    bool any_child = observed.ray_cluster || observed.app_wrapper || observed.ray_job;
+    Readiness r = any_child ? from_children(in, observed, admission, previous_status) : Readiness{};
+    return {phase::kInvalid, r.ready, r.ready ? r.reason : "Invalid",
+            r.ready ? r.message + "; the new spec is invalid (see the Valid condition) and is not applied"
+                    : "the spec is invalid; see the Valid condition"};
+  }
+  if (!in.held_reason.empty()) return {phase::kPending, false, in.held_reason, in.held_message};
+  if (in.suspended) return {phase::kSuspended, false, "Suspended", "spec.suspend is true"};
+  return from_children(in, observed, admission, previous_status);
+}
+
 // Queued and Admitted, while a LocalQueue is in effect.
 void set_queue_conditions(const StatusInput& in, const Readiness& r, const AdmissionView& admission,
                           std::vector<Condition>& conds, const std::string& now) {
-  if (!in.valid || !in.queue) {
+  if (!in.valid) return;  // an invalid spec changes nothing about the admission of what runs
+  if (!in.queue) {
     remove_condition(conds, kConditionQueued);
     remove_condition(conds, kConditionAdmitted);
     return;
@@ -89,7 +112,7 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
       conds,
       Condition{kConditionQueued, "True", in.generation, "", "Submitted", "submitted to LocalQueue " + *in.queue}, now);
   // A running or finished child has been admitted, whether or not its Kueue Workload is seen.
-  bool past_admission = r.phase == phase::kRunning || r.phase == phase::kSucceeded;
+  bool past_admission = r.phase == phase::kAdmitted || r.phase == phase::kRunning || r.phase == phase::kSucceeded;
   Condition admitted{kConditionAdmitted, "False", in.generation, "", "Pending", ""};
   if (admission.admitted || past_admission) {
     admitted.status = "True";
@@ -108,7 +131,8 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
 
 void set_job_condition(const StatusInput& in, const Readiness& r, std::vector<Condition>& conds,
                        const std::string& now) {
-  if (!in.valid || !in.job) {
+  if (!in.valid) return;  // an invalid spec changes nothing about the job that ran
+  if (!in.job) {
     remove_condition(conds, kConditionSucceeded);
     return;
   }
@@ -141,6 +165,7 @@ json::Document WorkloadStatus::to_json() const {
   put_string(d, "jobDeploymentStatus", job_deployment_status, a);
   put_string(d, "headService", head_service, a);
   put_string(d, "dashboardURL", dashboard_url, a);
+  put_string(d, "managedLocalQueue", managed_local_queue, a);
   if (!admission_workload.empty() || !admission_cluster_queue.empty()) {
     json::Value adm(rapidjson::kObjectType);
     put_string(adm, "workload", admission_workload, a);
@@ -156,7 +181,8 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   WorkloadStatus st;
   st.observed_generation = in.generation;
   st.queue = in.queue.value_or("");
-  st.desired_workers = in.valid ? in.desired_workers : 0;
+  st.desired_workers = in.desired_workers;
+  st.managed_local_queue = in.managed_local_queue;
   st.app_wrapper_name = in.wrapped ? in.app_wrapper_name : "";
   st.ray_job_name = in.job ? in.ray_job_name : "";
 
@@ -169,6 +195,10 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
     st.job_status = rj.job_status;
     st.job_deployment_status = rj.deployment_status;
     st.dashboard_url = rj.dashboard_url;
+    if (!rj.present && in.finished_job && previous_status) {  // the record of a finished job outlives its RayJob
+      st.job_status = json::get_string(*previous_status, "jobStatus").value_or("");
+      st.job_deployment_status = json::get_string(*previous_status, "jobDeploymentStatus").value_or("");
+    }
   } else {
     cluster = view_ray_cluster(observed.ray_cluster);
     st.ray_cluster_name = in.ray_cluster_name;
@@ -196,7 +226,7 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
                   in.valid ? "the spec is valid" : in.invalid_message};
   set_condition(st.conditions, std::move(valid), now);
 
-  Readiness r = readiness(in, observed, admission);
+  Readiness r = readiness(in, observed, admission, previous_status);
   st.phase = r.phase;
   set_queue_conditions(in, r, admission, st.conditions, now);
   Condition ready{kConditionReady, r.ready ? "True" : "False", in.generation, "", r.reason, r.message};

@@ -51,6 +51,9 @@ struct WorkloadStatus {
   /// status.admission: the Kueue Workload and the ClusterQueue that admitted it (both empty: no Workload seen).
   std::string admission_workload;
   std::string admission_cluster_queue;
+  /// The LocalQueue the operator created for this workload (spec.queue.clusterQueue), remembered so that it is cleaned
+  /// up even after the spec stops naming it.
+  std::string managed_local_queue;
   std::vector<Condition> conditions;
 
   json::Document to_json() const;
@@ -79,10 +82,14 @@ struct StatusInput {
   std::string ray_cluster_name;
   std::string app_wrapper_name;
   std::string ray_job_name;
+  std::string managed_local_queue;
+  /// A finished job that is not run again (its spec did not change since it finished): when its RayJob is gone, the
+  /// phase and job fields of `previous_status` stand.
+  bool finished_job = false;
 };
 
 /// Derives the status from the verdict and the observed children.
-/// Phase: Invalid when !valid; Pending while held or while the top-level child is absent; Suspended when the user
+/// Phase: Invalid when !valid (the Ready condition and the worker counts still follow the children that exist); Pending while held or while the top-level child is absent; Suspended when the user
 /// suspended it; then by kind of child:
 ///  - RayJob: Succeeded / Failed by jobStatus and jobDeploymentStatus, Running while jobDeploymentStatus is
 ///    Running, Queued (with a queue) or Suspended while suspended, Admitted once Kueue admitted it, else Pending;

@@ -503,7 +503,7 @@ TEST(ParseWorkloadChecks, TolerationsAndPullSecrets) {
 }
 
 TEST(ParseWorkloadChecks, QueueNames) {
-  expect_error(parse_spec("{queue: {localQueue: Team_A}}"), "spec.queue.localQueue", "DNS1123Label");
+  expect_error(parse_spec("{queue: {localQueue: Team_A}}"), "spec.queue.localQueue", "DNS1123Subdomain");
 }
 
 TEST(ParseWorkloadChecks, RayVersion) {

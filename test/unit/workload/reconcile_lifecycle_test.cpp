@@ -1,0 +1,218 @@
+// reconcile() across a workload's life: what stays fixed once submitted (the queue, a finished job), what must be
+// replaced rather than updated (AppWrapper components, a finished RayJob), write avoidance, and the status of a
+// workload whose new spec is invalid while its cluster runs.
+#include <gtest/gtest.h>
+
+#include "core/condition.hpp"
+#include "parse_test_util.hpp"
+#include "workload/apply_plan.hpp"
+#include "workload/reconcile.hpp"
+
+using namespace cfo;
+using namespace cfo::workload;
+using namespace cfo::workload::test;
+
+namespace {
+constexpr const char* kNow = "2026-01-01T00:00:00Z";
+
+json::Document wl(const std::string& spec, int64_t generation = 1) {
+  json::Document d = yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: demo\n"
+                              "spec: " + spec + "\n");
+  set_identity(d, "team-a", "uid-1", generation);
+  return d;
+}
+
+void set_status(json::Document& d, const json::Value& status) {
+  json::Value st;
+  st.CopyFrom(status, d.GetAllocator());
+  json::set(d, "status", std::move(st), d.GetAllocator());
+}
+
+std::optional<std::string> queue_label(const json::Value& obj) {
+  const json::Value* labels = json::find_path(obj, "metadata.labels");
+  return labels ? json::get_string(*labels, "kueue.x-k8s.io/queue-name") : std::nullopt;
+}
+
+bool has_event(const Outcome& out, const std::string& reason) {
+  for (const auto& e : out.events)
+    if (e.reason == reason) return true;
+  return false;
+}
+}  // namespace
+
+TEST(ApplyPlan, HashChangesWithContentAndIsAppliedFindsDrift) {
+  json::Document a = yaml_doc("metadata: {name: x}\nspec: {replicas: 2, env: [{name: A, value: '1'}]}");
+  json::Document b = yaml_doc("metadata: {name: x}\nspec: {replicas: 2}");
+  stamp_spec_hash(a);
+  stamp_spec_hash(b);
+  std::string ha = json::get_string(a["metadata"]["annotations"], kSpecHashAnnotation).value_or("");
+  std::string hb = json::get_string(b["metadata"]["annotations"], kSpecHashAnnotation).value_or("");
+  EXPECT_EQ(ha.size(), 16u);
+  EXPECT_NE(ha, hb) << "removing a field must change the hash";
+  json::Document again = yaml_doc("metadata: {name: x}\nspec: {replicas: 2, env: [{name: A, value: '1'}]}");
+  stamp_spec_hash(again);
+  EXPECT_EQ(json::get_string(again["metadata"]["annotations"], kSpecHashAnnotation), ha) << "stable";
+
+  // The live object has what we applied plus what the server and others added: applied.
+  json::Document live = json::clone(a);
+  json::set(live["metadata"], "resourceVersion", json::str("7", live.GetAllocator()), live.GetAllocator());
+  json::set(live["spec"], "extra", json::Value(true), live.GetAllocator());
+  EXPECT_TRUE(is_applied(a, live));
+  // Someone changed a field we own: not applied.
+  live["spec"]["replicas"].SetInt(5);
+  EXPECT_FALSE(is_applied(a, live));
+  // A number that reads back as another integer type still compares by value.
+  json::Document n1 = yaml_doc("v: 2"), n2 = json::parse(R"({"v": 2})").value();
+  EXPECT_TRUE(is_applied(n1, n2));
+}
+
+TEST(ReconcileLifecycle, EveryDesiredObjectCarriesItsHash) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  Outcome out = reconcile(wl("{}"), Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(out.desired.size(), 1u);
+  EXPECT_TRUE(json::find_path(out.desired[0], "metadata.annotations"));
+  EXPECT_TRUE(json::get_string(out.desired[0]["metadata"]["annotations"], kSpecHashAnnotation));
+}
+
+TEST(ReconcileLifecycle, TheQueueIsKeptOnceSubmitted) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts;
+  facts.default_local_queue = "new-default";
+  json::Document live = yaml_doc("metadata: {labels: {kueue.x-k8s.io/queue-name: old-default}}\nspec: {}");
+  Observed observed;
+  observed.ray_cluster = &live;
+  Outcome out = reconcile(wl("{}"), observed, facts, schemas, kNow);
+  ASSERT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_EQ(queue_label(out.desired[0]), "old-default");
+  // Submitted without a queue: a default that appears later does not pull it into Kueue.
+  json::Document unqueued = yaml_doc("metadata: {labels: {ray.io/cluster: demo}}\nspec: {}");
+  observed.ray_cluster = &unqueued;
+  out = reconcile(wl("{}"), observed, facts, schemas, kNow);
+  EXPECT_FALSE(queue_label(out.desired[0]));
+}
+
+TEST(ReconcileLifecycle, ChangingTheQueueOfARunningWorkloadIsRefused) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document running = yaml_doc("metadata: {labels: {kueue.x-k8s.io/queue-name: q1}}\nspec: {}");
+  Observed observed;
+  observed.ray_cluster = &running;
+  Outcome out = reconcile(wl("{queue: {localQueue: q2}}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(out.valid);
+  EXPECT_TRUE(finding(out.errors, "spec.queue.localQueue", "QueueChangeWhileRunning")) << dump(out.errors);
+  json::Document held = yaml_doc("metadata: {labels: {kueue.x-k8s.io/queue-name: q1}}\nspec: {suspend: true}");
+  observed.ray_cluster = &held;
+  out = reconcile(wl("{queue: {localQueue: q2}}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_EQ(queue_label(out.desired[0]), "q2");
+}
+
+TEST(ReconcileLifecycle, AManagedLocalQueueIsNeverRewritten) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document lq = yaml_doc(
+      "metadata: {name: lq-x, labels: {app.kubernetes.io/managed-by: codeflare-operator}}\nspec: {clusterQueue: cq-x}");
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta2";
+  facts.local_queue_presence = Presence::kPresent;
+  facts.local_queue = &lq;
+  Outcome same = reconcile(wl("{queue: {localQueue: lq-x, clusterQueue: cq-x}}"), Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(same.valid) << dump(same.errors);
+  EXPECT_TRUE(same.needs_finalizer);
+  ASSERT_EQ(same.desired.size(), 1u);  // only the RayCluster: the LocalQueue exists and is left as it is
+  EXPECT_EQ(json::get_string(same.status, "managedLocalQueue"), "lq-x");
+  Outcome other = reconcile(wl("{queue: {localQueue: lq-x, clusterQueue: cq-y}}"), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(other.held);
+  EXPECT_TRUE(other.desired.empty());
+  EXPECT_TRUE(has_event(other, "LocalQueueMismatch"));
+}
+
+TEST(ReconcileLifecycle, ALocalQueueNoLongerUsedIsReleased) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document d = wl("{queue: {localQueue: lq-b, clusterQueue: cq}}", 2);
+  set_status(d, yaml_doc("observedGeneration: 1\nmanagedLocalQueue: lq-a\n"));
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta2";
+  facts.local_queue_presence = Presence::kAbsent;
+  Outcome out = reconcile(d, Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_EQ(out.release_local_queue, "lq-a");
+  EXPECT_EQ(json::get_string(out.status, "managedLocalQueue"), "lq-b");
+}
+
+TEST(ReconcileLifecycle, AFinishedJobIsNotRunAgainUnlessItsSpecChanges) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document finished_status = yaml_doc(
+      "observedGeneration: 1\nphase: Succeeded\nrayJobName: demo\njobStatus: SUCCEEDED\njobDeploymentStatus: Complete\n"
+      "conditions: [{type: Succeeded, status: 'True', reason: JobSucceeded, message: done, observedGeneration: 1,\n"
+      "  lastTransitionTime: '2025-12-31T00:00:00Z'}]\n");
+  // The RayJob was deleted after it finished: nothing is applied, the record stands.
+  json::Document d = wl("{job: {entrypoint: python x.py}}", 1);
+  set_status(d, finished_status);
+  Outcome out = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_TRUE(out.desired.empty());
+  EXPECT_EQ(json::get_string(out.status, "phase"), "Succeeded");
+  EXPECT_EQ(json::get_string(out.status, "jobStatus"), "SUCCEEDED");
+  // Its spec changes: the new spec runs, replacing the finished RayJob.
+  json::Document changed = wl("{job: {entrypoint: python y.py}}", 2);
+  set_status(changed, finished_status);
+  json::Document old_job = yaml_doc("metadata: {name: demo}\nstatus: {jobDeploymentStatus: Complete, jobStatus: SUCCEEDED}");
+  Observed observed;
+  observed.ray_job = &old_job;
+  out = reconcile(changed, observed, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(out.desired.size(), 1u);
+  EXPECT_TRUE(out.recreate);
+}
+
+TEST(ReconcileLifecycle, ChangedAppWrapperComponentsMeanReplacingIt) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  Outcome first = reconcile(wl("{appWrapper: true}"), Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(first.desired.size(), 1u);
+  Observed observed;
+  observed.app_wrapper = &first.desired[0];
+  Outcome same = reconcile(wl("{appWrapper: true}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(same.recreate);
+  Outcome bigger =
+      reconcile(wl("{appWrapper: true, workerGroups: [{name: w, replicas: 3}]}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(bigger.recreate);
+}
+
+TEST(ReconcileLifecycle, AnObjectTooLargeToStoreIsInvalid) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  std::string big(200000, 'x');
+  std::string groups = "[";
+  for (int i = 0; i < 6; ++i) groups += std::string(i ? "," : "") + "{name: g" + std::to_string(i) + "}";
+  groups += "]";
+  Outcome out = reconcile(wl("{annotations: {example.com/blob: " + big + "}, workerGroups: " + groups + "}"),
+                          Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(out.valid);
+  EXPECT_TRUE(finding(out.errors, "spec.annotations", "ObjectTooLarge")) << dump(out.errors).substr(0, 2000);
+}
+
+TEST(ReconcileLifecycle, AnInvalidEditKeepsWhatRunsInTheStatusAndWarnsOnce) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document d = wl("{}", 1);
+  json::Document rc = yaml_doc("metadata: {name: demo}\nstatus: {state: ready, readyWorkerReplicas: 1}");
+  Observed observed;
+  observed.ray_cluster = &rc;
+  Outcome good = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(json::get_string(good.status, "phase"), "Running");
+
+  json::Document bad = wl("{workerGroups: [{name: w, replicas: -1}]}", 2);
+  set_status(bad, good.status);
+  Outcome out = reconcile(bad, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(out.valid);
+  EXPECT_EQ(json::get_string(out.status, "phase"), "Invalid");
+  EXPECT_EQ(json::get_string(out.status, "rayClusterName"), "demo");
+  EXPECT_EQ(json::get_int(out.status, "readyWorkers"), 1);
+  EXPECT_EQ(json::get_int(out.status, "desiredWorkers"), 1);
+  auto conds = conditions_from_json(*json::find(out.status, "conditions"));
+  EXPECT_EQ(find_condition(conds, "Ready")->status, "True") << "the cluster still runs";
+  EXPECT_EQ(find_condition(conds, "Valid")->status, "False");
+  EXPECT_TRUE(has_event(out, "InvalidSpec"));
+
+  // The same invalid spec again (e.g. after a restart): no second InvalidSpec event.
+  json::Document again = wl("{workerGroups: [{name: w, replicas: -1}]}", 2);
+  set_status(again, out.status);
+  Outcome second = reconcile(again, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(has_event(second, "InvalidSpec"));
+}
