@@ -2,6 +2,7 @@
 
 #include "cmd/args.hpp"
 #include "cmd/commands.hpp"
+#include "cmd/crd_schemas.hpp"
 #include "cmd/findings_output.hpp"
 #include "cmd/offline_inputs.hpp"
 #include "core/condition.hpp"
@@ -20,8 +21,32 @@ constexpr const char* kValidateHelp =
     "      --crds DIR             folder (or file) of the upstream CRDs to check against (repeatable)\n"
     "  -o, --output text|json     output format (default text)\n"
     "  -n, --namespace NS         namespace for CodeFlareWorkloads that do not name one (default \"default\")\n"
-    "      --kueue-max-podsets N  Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n";
+    "      --kueue-max-podsets N  Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n"
+    "      --list-unsupported-rules\n"
+    "                             list the x-kubernetes-validations rules of the --crds that are outside the\n"
+    "                             supported CEL subset (not evaluated), then exit; -f is not needed\n";
+
+/// --list-unsupported-rules: one entry per rule that is not evaluated, then a count. Exit 0, or 2 on an I/O error.
+int list_unsupported_rules(const Args& args) {
+  if (!args.has("crds")) {
+    std::cerr << "validate: --list-unsupported-rules needs --crds\n\n" << kValidateHelp;
+    return 2;
+  }
+  auto schemas = load_schemas_from_files(args.all("crds"));
+  if (!schemas) {
+    std::cerr << "validate: " << schemas.error().message << "\n";
+    return 2;
+  }
+  const auto all = schemas->cel_rules();
+  const auto unsupported = schemas->unsupported_cel_rules();
+  for (const auto& r : unsupported)
+    std::cout << r.api_version << " " << r.kind << " " << (r.path.empty() ? "(root)" : r.path) << ": " << r.rule
+              << "\n    why: " << r.why << "\n";
+  std::cout << unsupported.size() << " of " << all.size()
+            << " x-kubernetes-validations rule(s) are outside the supported CEL subset and not evaluated\n";
+  return 0;
 }
+}  // namespace
 
 int validate_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first,
@@ -30,6 +55,7 @@ int validate_command(int argc, char** argv, int first) {
                            {"output", true},
                            {"kueue-max-podsets", true},
                            {"namespace", true},
+                           {"list-unsupported-rules", false},
                            {"help", false}},
                           {{"f", "filename"}, {"o", "output"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
@@ -40,6 +66,7 @@ int validate_command(int argc, char** argv, int first) {
     std::cout << kValidateHelp;
     return 0;
   }
+  if (args->flag("list-unsupported-rules")) return list_unsupported_rules(*args);
   const std::string output = args->get("output", "text");
   if (output != "text" && output != "json") {
     std::cerr << "validate: --output must be text or json\n";
@@ -50,6 +77,10 @@ int validate_command(int argc, char** argv, int first) {
   auto& inputs = loaded->docs;
   const auto& schemas = loaded->schemas;
   const auto& profile = loaded->profile;
+  if (const auto unsupported = schemas.unsupported_cel_rules(); !unsupported.empty())
+    std::cerr << "validate: note: " << unsupported.size()
+              << " x-kubernetes-validations rule(s) of the CRDs are outside the supported CEL subset and are not "
+                 "evaluated (see --list-unsupported-rules)\n";
 
   // The documents of one file are judged together, as a closed set: references between them (a LocalQueue's
   // ClusterQueue, a queue-name label) are checked (validation::validate_set). CodeFlareWorkloads are judged by their

@@ -21,6 +21,9 @@ static_assert(RAPIDJSON_SCHEMA_HAS_REGEX && RAPIDJSON_SCHEMA_USE_STDREGEX,
 #include <unordered_map>
 
 #include "core/yaml.hpp"
+#include "validation/schema_cel.hpp"
+#include "validation/schema_defaults.hpp"
+#include "validation/schema_plan.hpp"
 
 // How Kubernetes structural schemas are mapped onto RapidJSON's draft-04 validator:
 //
@@ -29,16 +32,23 @@ static_assert(RAPIDJSON_SCHEMA_HAS_REGEX && RAPIDJSON_SCHEMA_USE_STDREGEX,
 //   - `x-kubernetes-int-or-string: true` without `anyOf` gets `anyOf: [{type: integer}, {type: string}]`;
 //   - a property listed in `required` that has a `default` is dropped from `required`: the apiserver applies
 //     defaults before it validates;
-//   - `description` and `x-kubernetes-validations` (CEL, re-implemented as named rules) are removed;
+//   - `description` is removed; `nullable` and `x-kubernetes-validations` stay for the plan (below);
 //   - a `pattern` that std::regex cannot compile is removed and recorded in load_notes().
-//   The result is compiled once into a rapidjson::SchemaDocument, from a copy in which identical sub-schemas are
-//   stored once and referenced with `$ref` (`SchemaSharer`; RapidJSON's compile time grows with the square of the
-//   number of schema objects, and the KubeRay CRDs repeat whole PodSpecs).
+//   The result is compiled once into a rapidjson::SchemaDocument, from a copy without `nullable` and
+//   `x-kubernetes-validations` in which identical sub-schemas are stored once and referenced with `$ref`
+//   (`SchemaSharer`; RapidJSON's compile time grows with the square of the number of schema objects, and the
+//   KubeRay CRDs repeat whole PodSpecs).
+// * From the prepared schema a plan is built once (schema_plan.hpp): the `default`s and the compiled CEL rules
+//   (validation/cel/), on a tree pruned to the branches that hold them.
+// * validate(): the defaults are applied to a copy of the object (only when one applies; schema_defaults.hpp), and
+//   every check below runs on that copy. A finding inside a defaulted value becomes a Warning naming the default.
 // * RapidJSON stops at the first error; that error becomes one FieldError ("schema:<keyword>"). Strings too long
 //   for libstdc++'s recursive std::regex are reported before RapidJSON runs (`find_overlong_strings`).
 // * One walker (`StructuralWalker`) then goes over the object alongside the schema and reports what draft-04
 //   cannot express: every unknown field ("schema:unknownField", which the apiserver would prune silently) and
 //   every duplicate entry of an `x-kubernetes-list-type: map` / `set` list ("schema:duplicate").
+// * Last, the CEL rules run over the defaulted copy (schema_cel.hpp), with the old object on updates, unless a
+//   finding so far is one that makes kube-apiserver skip them (`blocks_cel`).
 
 namespace cfo::validation {
 
@@ -100,7 +110,6 @@ Result<void> prepare_list(Value& node, const std::string& where, PrepareContext&
 Result<void> prepare_schema(Value& node, const std::string& where, PrepareContext& ctx) {
   if (!node.IsObject()) return fail(where + ": a schema must be an object, found " + json::type_name(node));
   node.RemoveMember("description");
-  node.RemoveMember("x-kubernetes-validations");
 
   Value* type = json::find(node, "type");
   if (type && !type->IsString()) return fail(where + ".type: must be a string");
@@ -147,7 +156,6 @@ Result<void> prepare_schema(Value& node, const std::string& where, PrepareContex
     }
     if (Value* e = json::find(node, "enum")) e->PushBack(Value(rapidjson::kNullType), ctx.alloc);
   }
-  node.RemoveMember("nullable");
 
   // x-kubernetes-int-or-string without anyOf -> anyOf integer / string.
   if (is_true(node, "x-kubernetes-int-or-string") && !json::find(node, "anyOf")) {
@@ -549,38 +557,144 @@ FieldError first_error(const SchemaValidator& validator, const Value& schema_roo
   return {path, "schema:" + keyword, source, reason};
 }
 
-/// One compiled schema: the preprocessed JSON (kept for the walker and for messages) and its SchemaDocument.
-/// One compiled schema: the preprocessed JSON (for the walker and messages), the shared form RapidJSON compiled,
-/// and the SchemaDocument.
+/// Removes the keywords the plan uses but RapidJSON does not need (`nullable`, `x-kubernetes-validations`) from a
+/// schema and its sub-schemas.
+void strip_plan_keywords(Value& node, int depth = 0) {
+  if (!node.IsObject() || depth > kMaxDocumentDepth) return;
+  node.RemoveMember("nullable");
+  node.RemoveMember("x-kubernetes-validations");
+  if (Value* props = json::find(node, "properties"); props && props->IsObject())
+    for (auto it = props->MemberBegin(); it != props->MemberEnd(); ++it) strip_plan_keywords(it->value, depth + 1);
+  for (const char* k : {"additionalProperties", "items", "not"})
+    if (Value* sub = json::find(node, k)) strip_plan_keywords(*sub, depth + 1);
+  for (const char* k : {"items", "allOf", "anyOf", "oneOf"})
+    if (Value* list = json::find(node, k); list && list->IsArray())
+      for (auto it = list->Begin(); it != list->End(); ++it) strip_plan_keywords(*it, depth + 1);
+}
+
+/// True when `path` is `base` or lies below it.
+bool is_within(const std::string& path, const std::string& base) {
+  if (!path.starts_with(base)) return false;
+  return base.empty() || path.size() == base.size() || path[base.size()] == '.' || path[base.size()] == '[';
+}
+
+/// The defaulted path that `path` lies in, or nullptr.
+const std::string* defaulted_at(const std::string& path, const std::vector<std::string>& defaulted) {
+  for (const auto& d : defaulted)
+    if (is_within(path, d)) return &d;
+  return nullptr;
+}
+
+/// One compiled schema: the preprocessed JSON (for the walkers, the plan and messages), the shared form RapidJSON
+/// compiled, the SchemaDocument, and the plan of defaults and CEL rules.
 struct Compiled {
   std::unique_ptr<json::Document> schema;
   std::unique_ptr<json::Document> shared;
   std::unique_ptr<SchemaDocument> document;
-  std::string source;  // "crd:<group>/<version>/<Kind>"
+  std::string source;                          // "crd:<group>/<version>/<Kind>"
+  std::unique_ptr<structural::PlanNode> plan;  // nullptr: no defaults and no rules (or not wanted)
+  std::vector<CelRuleInfo> rules;              // every x-kubernetes-validations rule of the schema
 
   /// Compiles `schema` (already preprocessed).
   void build() {
     shared = std::make_unique<json::Document>();
     shared->CopyFrom(*schema, shared->GetAllocator());
+    strip_plan_keywords(*shared);
     SchemaSharer(*shared).run();
     document = std::make_unique<SchemaDocument>(*shared);
   }
 
-  /// RapidJSON's first error plus the walker's findings.
-  FieldErrors check(const Value& obj) const {
+  /// Builds the plan of defaults and CEL rules (not for the strict PodSpec decoding, which applies neither).
+  void build_plan(const std::string& api_version, const std::string& kind) {
+    plan = structural::build_plan(*schema, api_version, kind, rules);
+  }
+
+  /// The plan's defaults applied to a copy of `obj` in `copy`; returns the object to check (`obj` itself when no
+  /// default applies). `defaulted` gets the paths set, when given.
+  const Value* defaulted(const Value& obj, json::Document& copy, structural::DefaultedPaths* paths) const {
+    if (!plan || !structural::needs_defaults(*plan, obj)) return &obj;
+    copy.CopyFrom(obj, copy.GetAllocator());
+    structural::apply_defaults(*plan, copy, copy.GetAllocator(), paths);
+    return &copy;
+  }
+
+  /// Defaults, then RapidJSON's first error, the walker's findings and the CEL rules (with `old` on updates).
+  FieldErrors check(const Value& obj, const Value* old = nullptr) const {
     FieldErrors out;
     if (depth_of(obj, kMaxDocumentDepth + 1) > kMaxDocumentDepth) {
       out.push_back({"", "schema:depth", source,
                      "object is nested deeper than " + std::to_string(kMaxDocumentDepth) + " levels"});
       return out;
     }
-    find_overlong_strings(*schema, obj, "", source, out);
+    if (old && depth_of(*old, kMaxDocumentDepth + 1) > kMaxDocumentDepth) old = nullptr;
+    json::Document copy, old_copy;
+    structural::DefaultedPaths defaulted_at_segments;
+    const Value* doc = defaulted(obj, copy, &defaulted_at_segments);
+    const Value* old_doc = old ? defaulted(*old, old_copy, nullptr) : nullptr;
+    std::vector<std::string> defaulted_paths;  // rendered once there is a finding to compare with
+    auto render_defaulted = [&] {
+      if (defaulted_paths.empty() && !defaulted_at_segments.empty()) defaulted_paths = defaulted_at_segments.render();
+    };
+
+    find_overlong_strings(*schema, *doc, "", source, out);
     if (out.empty()) {
       SchemaValidator validator(*document);
-      if (!obj.Accept(validator)) out.push_back(first_error(validator, *shared, obj, source));
+      if (!doc->Accept(validator)) {
+        out.push_back(first_error(validator, *shared, *doc, source));
+        render_defaulted();
+        // RapidJSON stops at its first error. When that lies in a defaulted value, the object's own first error
+        // (if any) is looked for in the object as written.
+        if (defaulted_at(out.back().path, defaulted_paths)) {
+          SchemaValidator own(*document);
+          if (!obj.Accept(own)) {
+            FieldError e = first_error(own, *shared, obj, source);
+            if (e.path != out.back().path || e.rule != out.back().rule) out.push_back(std::move(e));
+          }
+        }
+      }
     }
-    StructuralWalker(out, source).walk(*schema, obj, "");
+    StructuralWalker(out, source).walk(*schema, *doc, "");
+    if (!out.empty()) render_defaulted();
+    blame_defaults(out, 0, defaulted_paths);
+
+    if (plan && plan->rules_below) {
+      if (blocks_cel(out)) {
+        if (structural::cel_rules_apply(*plan, *doc, old_doc))
+          out.push_back({"", "cel:notEvaluated", source,
+                         "the x-kubernetes-validations rules were not evaluated because of the schema errors above "
+                         "(the apiserver skips them too); fix those first",
+                         Severity::Warning});
+      } else {
+        const std::size_t first_cel = out.size();
+        structural::run_cel_rules(*plan, *doc, old_doc, source, out);
+        if (out.size() > first_cel) render_defaulted();
+        blame_defaults(out, first_cel, defaulted_paths);
+      }
+    }
     return out;
+  }
+
+  /// Findings (from `from` on) inside a value that only a default supplied become warnings that say so.
+  static void blame_defaults(FieldErrors& out, std::size_t from, const std::vector<std::string>& defaulted_paths) {
+    for (std::size_t i = from; i < out.size(); ++i)
+      if (const std::string* d = defaulted_at(out[i].path, defaulted_paths)) {
+        out[i].severity = Severity::Warning;
+        out[i].reason += " (the value at " + (d->empty() ? std::string("the root") : *d) +
+                         " comes from the CRD's default, so the CRD is at fault, not the object)";
+      }
+  }
+
+  /// kube-apiserver evaluates no CEL rule of an object that has a wrong type, a value outside its enum, a missing
+  /// required field, or a too long string or too many items or properties: those make rules fail spuriously.
+  static bool blocks_cel(const FieldErrors& out) {
+    static constexpr std::string_view kBlocking[] = {"schema:type",      "schema:enum",     "schema:required",
+                                                     "schema:maxLength", "schema:maxItems", "schema:maxProperties",
+                                                     "schema:anyOf",     "schema:oneOf"};
+    for (const auto& f : out)
+      if (f.severity == Severity::Error)
+        for (auto k : kBlocking)
+          if (f.rule == k) return true;
+    return false;
   }
 };
 
@@ -629,8 +743,35 @@ Result<std::vector<json::Document>> read_documents(const std::filesystem::path& 
 
 struct SchemaSet::Impl {
   std::map<Key, Entry> entries;
+  std::vector<Key> order;              // keys in load order, for cel_rules()
   std::unique_ptr<Compiled> pod_spec;  // core/v1 PodSpec, from ray.io/v1 RayCluster
   std::vector<std::string> notes;
+
+  FieldErrors validate(const json::Value& obj, const json::Value* old) const {
+    FieldErrors out;
+    if (!obj.IsObject()) {
+      out.push_back({"", "schema:type", "crd", std::string("an object must be a map, found ") + json::type_name(obj)});
+      return out;
+    }
+    const std::string api_version = json::get_string(obj, "apiVersion").value_or("");
+    const std::string kind = json::get_string(obj, "kind").value_or("");
+    auto it = entries.find({api_version, kind});
+    if (it == entries.end()) {
+      out.push_back({kind.empty() ? "kind" : "apiVersion", "schema:unknownKind", "crd",
+                     "no schema is loaded for " + (api_version.empty() ? std::string("<no apiVersion>") : api_version) +
+                         " " + (kind.empty() ? std::string("<no kind>") : kind)});
+      return out;
+    }
+    const Entry& e = it->second;
+    if (e.deprecated)
+      out.push_back(
+          {"apiVersion", "schema:deprecatedVersion", e.compiled.source,
+           e.deprecation_warning.empty() ? api_version + " " + kind + " is deprecated" : e.deprecation_warning,
+           Severity::Warning});
+    FieldErrors found = e.compiled.check(obj, old);
+    out.insert(out.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+    return out;
+  }
 };
 
 SchemaSet::SchemaSet() : impl_(std::make_unique<Impl>()) {}
@@ -680,6 +821,7 @@ Result<void> SchemaSet::add_crd(const json::Value& crd) {
     e.deprecated = json::get_bool(v, "deprecated").value_or(false);
     e.deprecation_warning = json::get_string(v, "deprecationWarning").value_or("");
     e.compiled = std::move(*compiled);
+    e.compiled.build_plan(e.api_version, e.kind);
     added.push_back(std::move(e));
   }
 
@@ -697,6 +839,7 @@ Result<void> SchemaSet::add_crd(const json::Value& crd) {
       }
     }
     Key key{e.api_version, e.kind};
+    if (!impl_->entries.contains(key)) impl_->order.push_back(key);
     impl_->entries.insert_or_assign(std::move(key), std::move(e));
   }
   return {};
@@ -737,28 +880,27 @@ bool SchemaSet::namespaced(const std::string& api_version, const std::string& ki
   return it == impl_->entries.end() || it->second.namespaced;
 }
 
-FieldErrors SchemaSet::validate(const json::Value& obj) const {
-  FieldErrors out;
-  if (!obj.IsObject()) {
-    out.push_back({"", "schema:type", "crd", std::string("an object must be a map, found ") + json::type_name(obj)});
-    return out;
-  }
-  const std::string api_version = json::get_string(obj, "apiVersion").value_or("");
-  const std::string kind = json::get_string(obj, "kind").value_or("");
-  auto it = impl_->entries.find({api_version, kind});
-  if (it == impl_->entries.end()) {
-    out.push_back({kind.empty() ? "kind" : "apiVersion", "schema:unknownKind", "crd",
-                   "no schema is loaded for " + (api_version.empty() ? std::string("<no apiVersion>") : api_version) +
-                       " " + (kind.empty() ? std::string("<no kind>") : kind)});
-    return out;
-  }
-  const Entry& e = it->second;
-  if (e.deprecated)
-    out.push_back({"apiVersion", "schema:deprecatedVersion", e.compiled.source,
-                   e.deprecation_warning.empty() ? api_version + " " + kind + " is deprecated" : e.deprecation_warning,
-                   Severity::Warning});
-  FieldErrors found = e.compiled.check(obj);
-  out.insert(out.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+FieldErrors SchemaSet::validate(const json::Value& obj) const { return impl_->validate(obj, nullptr); }
+
+FieldErrors SchemaSet::validate_update(const json::Value& obj, const json::Value& old) const {
+  const bool same_type = obj.IsObject() && old.IsObject() &&
+                         json::get_string(obj, "apiVersion") == json::get_string(old, "apiVersion") &&
+                         json::get_string(obj, "kind") == json::get_string(old, "kind");
+  return impl_->validate(obj, same_type ? &old : nullptr);
+}
+
+std::vector<CelRuleInfo> SchemaSet::cel_rules() const {
+  std::vector<CelRuleInfo> out;
+  for (const auto& key : impl_->order)
+    if (auto it = impl_->entries.find(key); it != impl_->entries.end())
+      out.insert(out.end(), it->second.compiled.rules.begin(), it->second.compiled.rules.end());
+  return out;
+}
+
+std::vector<CelRuleInfo> SchemaSet::unsupported_cel_rules() const {
+  std::vector<CelRuleInfo> out;
+  for (auto& r : cel_rules())
+    if (!r.supported) out.push_back(std::move(r));
   return out;
 }
 

@@ -11,6 +11,19 @@
 
 namespace cfo::validation {
 
+/// One `x-kubernetes-validations` rule found in a loaded CRD schema, and whether this client evaluates it.
+struct CelRuleInfo {
+  std::string api_version;  ///< "kueue.x-k8s.io/v1beta2"
+  std::string kind;         ///< "ClusterQueue"
+  std::string path;         ///< the rule's schema location, "[*]" for list items and map values:
+                            ///< "spec.resourceGroups[*]"; "" for the root
+  std::string rule;         ///< the CEL text
+  std::string message;      ///< `message`, or "" when the rule has none
+  bool supported = true;    ///< compiled with the CEL subset (validation/cel/cel.hpp) and evaluated
+  bool transition = false;  ///< mentions oldSelf: evaluated only by validate_update
+  std::string why;          ///< for an unsupported rule: what is outside the subset
+};
+
 /// The schemas of a set of CustomResourceDefinitions, keyed by apiVersion ("ray.io/v1") and kind ("RayCluster").
 /// Built once and shared read-only between threads.
 class SchemaSet {
@@ -41,7 +54,31 @@ class SchemaSet {
   /// Besides RapidJSON's first error, every unknown field, every duplicate entry of an
   /// `x-kubernetes-list-type: map|set` list ("schema:duplicate") and, for a deprecated version, one
   /// "schema:deprecatedVersion" warning are reported.
+  ///
+  /// The schema's `default`s are applied first, to a copy, as kube-apiserver does (structural defaulting); a
+  /// finding inside a value that only a default supplied is a Warning that says so (the CRD is at fault, not the
+  /// object). Then every supported `x-kubernetes-validations` rule runs at each location of the object its schema
+  /// node describes (rules with oldSelf only in validate_update): a failing rule gives the location's path (plus the
+  /// rule's `fieldPath`), rule "cel:<message, or the rule text>", and as reason the message (a messageExpression
+  /// when it evaluates to a string); a rule that cannot be evaluated (e.g. "no such key") is an error as well.
+  /// As in kube-apiserver, no rule runs on an object with a wrong type, a value outside an enum, a missing required
+  /// field or too long/many values: a "cel:notEvaluated" Warning says so instead.
   FieldErrors validate(const json::Value& obj) const;
+
+  /// validate() for an update of `old` to `obj`, as kube-apiserver judges an update: the transition rules (those
+  /// that mention oldSelf) run too, at every location that exists in both objects (object fields by name, map
+  /// values by key, items of `x-kubernetes-list-type: map` lists by their keys; not items of other lists), and a
+  /// failing rule without oldSelf is ignored where the value is unchanged from `old` (validation ratcheting,
+  /// Kubernetes 1.30+). `old` is defaulted like `obj`. When `old` has another apiVersion or kind, this is
+  /// validate(obj): no conversion is attempted.
+  FieldErrors validate_update(const json::Value& obj, const json::Value& old) const;
+
+  /// Every `x-kubernetes-validations` rule of the loaded CRDs (served versions), in load order.
+  std::vector<CelRuleInfo> cel_rules() const;
+
+  /// The rules outside the CEL subset: they are not evaluated. Also lists rules Kubernetes would not accept
+  /// where they are (inside allOf/anyOf/oneOf/not) and rules with `optionalOldSelf`.
+  std::vector<CelRuleInfo> unsupported_cel_rules() const;
 
   /// The list of "<apiVersion>/<Kind>" held, for messages.
   std::vector<std::string> kinds() const;

@@ -72,7 +72,8 @@ void check_schema(const Scope& scope, const json::Value& obj, const Sink& sink,
   const std::string api_version = rules::string_at(obj, "apiVersion").value_or("");
   const std::string kind = rules::string_at(obj, "kind").value_or("");
   if (scope.schemas.has(api_version, kind) || !scope.in_appwrapper()) {
-    sink.append(scope.schemas.validate(obj));
+    sink.append(scope.old && !scope.in_appwrapper() ? scope.schemas.validate_update(obj, *scope.old)
+                                                    : scope.schemas.validate(obj));
     return;
   }
   // A component of a kind we hold no schema for: the PodSets' PodSpecs are still decoded strictly.
@@ -181,6 +182,15 @@ void order_findings(const json::Value& obj, FieldErrors& errs) {
 FieldErrors validate_object(const SchemaSet& schemas, const json::Value& obj, const ClusterProfile& profile) {
   FieldErrors out;
   Scope scope{schemas, profile};
+  check_object(scope, obj, Sink(out), nullptr);
+  order_findings(obj, out);
+  return out;
+}
+
+FieldErrors validate_update(const SchemaSet& schemas, const json::Value& obj, const json::Value& old,
+                            const ClusterProfile& profile) {
+  FieldErrors out;
+  Scope scope{schemas, profile, nullptr, &old};
   check_object(scope, obj, Sink(out), nullptr);
   order_findings(obj, out);
   return out;

@@ -15,7 +15,8 @@ struct ClusterProfile {
 };
 
 /// Validates one object of any kind we know (RayCluster, RayJob, AppWrapper, LocalQueue, WorkloadPriorityClass,
-/// ClusterQueue, ResourceFlavor, ...): the CRD schema from `schemas`, the metadata grammars, and the rule sets
+/// ClusterQueue, ResourceFlavor, ...): the CRD schema from `schemas` (after the schema's defaults, and with its CEL
+/// `x-kubernetes-validations` rules; see SchemaSet::validate), the metadata grammars, and the rule sets
 /// named after their upstream source (core/v1 Pod rules, KubeRay ValidateRayClusterSpec and webhook, AppWrapper
 /// webhook, Kueue webhooks). An AppWrapper's components are validated as objects in their own right, with paths
 /// under `spec.components[i].template`. Never throws; findings are in document order.
@@ -25,6 +26,14 @@ struct ClusterProfile {
 /// A component of a kind without a loaded schema (batch/v1 Job, PyTorchJob, ...) gets the AppWrapper checks, strict
 /// PodSpec decoding of its PodSets (when SchemaSet::has_pod_spec()) and the late Pod rules.
 FieldErrors validate_object(const SchemaSet& schemas, const json::Value& obj, const ClusterProfile& profile = {});
+
+/// validate_object() for an update: `obj` is the object to be written, `old` the object as the cluster holds it now
+/// (e.g. the live child the controller is about to update). The CRD schema step becomes
+/// SchemaSet::validate_update: the CEL transition rules (oldSelf, e.g. "field is immutable" on a LocalQueue's
+/// spec.clusterQueue or a RayCluster's spec.managedBy) run, and rules without oldSelf are ratcheted on unchanged
+/// values. Every other rule set runs as in validate_object. Never throws.
+FieldErrors validate_update(const SchemaSet& schemas, const json::Value& obj, const json::Value& old,
+                            const ClusterProfile& profile = {});
 
 /// Validates the objects of one closed set, e.g. every document of one multi-document file, and returns one
 /// FieldErrors per object, in the same order. Each object gets validate_object(); when the set holds more than one

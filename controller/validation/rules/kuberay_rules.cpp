@@ -2,7 +2,8 @@
 //   controllers/ray/utils/validation.go  ValidateRayClusterMetadata, ValidateRayClusterSpec, ValidateRayJobMetadata,
 //                                         ValidateRayJobSpec, ValidateRayClusterUpgradeOptions
 //   pkg/webhooks/v1/raycluster_webhook.go the optional validating webhook (worker group names unique)
-//   config/crd/bases/*.yaml               the CEL rules (x-kubernetes-validations) of the CRDs
+// The CEL rules of the CRDs (config/crd/bases/*.yaml: spec.managedBy, spec.deletionStrategy, ...) are not here:
+// SchemaSet evaluates the CRDs' x-kubernetes-validations themselves (validation/cel/).
 //   controllers/ray/common/pod.go         labelPod: the group name becomes the ray.io/group Pod label
 // The controller checks run after the apiserver accepted the object: it is then silently not reconciled (event
 // InvalidRayClusterSpec) or the RayJob goes to a validation-failed state. KubeRay stops at the first problem; we
@@ -25,7 +26,6 @@ constexpr std::string_view kWebhook = "kuberay:webhook";
 constexpr std::string_view kClusterSpec = "kuberay:ValidateRayClusterSpec";
 constexpr std::string_view kJobSpec = "kuberay:ValidateRayJobSpec";
 constexpr std::string_view kUpgrade = "kuberay:ValidateRayClusterUpgradeOptions";
-constexpr std::string_view kCEL = "kuberay:CEL";
 constexpr std::string_view kPodLabels = "kuberay:labelPod";
 constexpr std::string_view kChecklist = "cfo:checklist";
 
@@ -466,16 +466,6 @@ void UpgradeStrategyOwner(const ClusterSpec& cs, const Sink& sink) {
                "upgradeStrategy cannot be set on the cluster of a RayJob");
 }
 
-// KubeRay CRD CEL on spec.managedBy: only the KubeRay operator or MultiKueue may manage the object.
-void ManagedBy(const json::Value& spec, const std::string& spec_path, const Sink& sink) {
-  const json::Value* v = member(spec, "managedBy");
-  if (!v || !v->IsString()) return;
-  std::string m = text(*v);
-  if (m != "ray.io/kuberay-operator" && m != "kueue.x-k8s.io/multikueue")
-    sink.error(spec_path + ".managedBy", "ManagedBy", kCEL,
-               "managedBy " + dq(m) + " must be ray.io/kuberay-operator or kueue.x-k8s.io/multikueue");
-}
-
 // KubeRay common/pod.go labelPod: the group name is the value of the ray.io/group Pod label, so it must be a
 // valid label value, or the Pods cannot be created.
 void GroupNameLabelValue(const ClusterSpec& cs, const Sink& sink) {
@@ -542,7 +532,6 @@ void validate_cluster_spec(const ClusterSpec& cs, const Sink& sink) {
   NetworkPolicyGroupName(cs, sink);
   TLSEnv(cs, sink);
   UpgradeStrategyOwner(cs, sink);
-  ManagedBy(cs.spec, cs.path, sink);
   GroupNameLabelValue(cs, sink);
   GroupNameDNS1123(cs, sink);
   ReplicasWithinBounds(cs, sink);
@@ -569,29 +558,6 @@ struct JobSpec {
   std::string mode() const { return string_at(spec, "submissionMode").value_or("K8sJobMode"); }
   bool autoscaling() const { return cluster_spec() && true_at(*cluster_spec(), "enableInTreeAutoscaling"); }
 };
-
-// KubeRay CRD CEL on deletionStrategy and its rules' conditions.
-void DeletionStrategyShape(const JobSpec& js, const Sink& sink) {
-  const json::Value* ds = object_at(js.spec, "deletionStrategy");
-  if (!ds) return;
-  const bool legacy = member(*ds, "onSuccess") || member(*ds, "onFailure");
-  const bool rules = member(*ds, "deletionRules") != nullptr;
-  if (legacy && rules)
-    sink.error("spec.deletionStrategy", "DeletionStrategyShape", kCEL,
-               "onSuccess/onFailure and deletionRules cannot be combined");
-  else if (!rules && !(member(*ds, "onSuccess") && member(*ds, "onFailure")))
-    sink.error("spec.deletionStrategy", "DeletionStrategyShape", kCEL,
-               "set both onSuccess and onFailure, or deletionRules");
-  if (const json::Value* list = array_at(*ds, "deletionRules"))
-    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
-      const json::Value* cond = object_at((*list)[i], "condition");
-      if (!cond) continue;
-      const bool status = member(*cond, "jobStatus"), deployment = member(*cond, "jobDeploymentStatus");
-      if (status == deployment)
-        sink.error(index_path("spec.deletionStrategy.deletionRules", i) + ".condition", "DeletionStrategyShape", kCEL,
-                   "a deletion condition sets exactly one of jobStatus and jobDeploymentStatus");
-    }
-}
 
 // KubeRay ValidateRayJobSpec: suspend needs shutdownAfterJobFinishes.
 void SuspendNeedsShutdown(const JobSpec& js, const Sink& sink) {
@@ -770,8 +736,6 @@ void validate_rayjob(const Scope& scope, const json::Value& obj, const Sink& sin
   const json::Value* spec = object_at(obj, "spec");
   if (!spec) return;
   JobSpec js{*spec, obj};
-  ManagedBy(*spec, "spec", sink);
-  DeletionStrategyShape(js, sink);
   SuspendNeedsShutdown(js, sink);
   TTLSecondsAfterFinished(js, sink);
   DeletionPolicies(js, sink);

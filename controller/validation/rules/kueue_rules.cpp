@@ -3,10 +3,14 @@
 //   pkg/controller/jobs/raycluster/raycluster_webhook.go  vraycluster.kb.io (Kueue-managed RayCluster)
 //   pkg/controller/jobs/rayjob/rayjob_webhook.go          vrayjob.kb.io (Kueue-managed RayJob)
 //   pkg/webhooks/clusterqueue_webhook.go, resourceflavor_webhook.go
-//   config/components/crd/bases/*.yaml                    CEL rules (x-kubernetes-validations)
+//   config/components/crd/bases/*.yaml                    CEL rules (x-kubernetes-validations), see below
 //   apis/kueue/v1beta2/workload_types.go + workload webhook: PodSet names, checked when Kueue creates the Workload
 //   pkg/controller/core/*, jobframework/reconciler.go     references that fail only at run time (a missing
 //                                                          ClusterQueue, LocalQueue or WorkloadPriorityClass)
+// The CRDs' CEL rules are also evaluated as written by SchemaSet (validation/cel/), at the rule's location (e.g.
+// "spec.tolerations", "spec.resourceGroups[0]"). The "kueue:CEL" functions below check the same conditions but
+// name the offending field itself ("spec.tolerations[0].operator", "...flavors[0].resources"), and some of them
+// also carry the webhook's half of a rule (LimitsNeedCohort); they are kept for those paths.
 #include <algorithm>
 #include <cctype>
 #include <map>

@@ -47,6 +47,9 @@ struct Scope {
   const ClusterProfile& profile;
   /// The AppWrapper whose `spec.components[i].template` this object is, or nullptr for a top-level object.
   const json::Value* wrapper = nullptr;
+  /// The object as it is stored now when an update is judged (validate_update), else nullptr. Only the schema
+  /// step uses it (CEL transition rules and ratcheting); AppWrapper components are judged as created.
+  const json::Value* old = nullptr;
   bool in_appwrapper() const { return wrapper != nullptr; }
   /// True when that AppWrapper carries the kueue.x-k8s.io/queue-name label.
   bool wrapper_queued() const;

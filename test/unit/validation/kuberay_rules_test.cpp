@@ -175,9 +175,14 @@ TEST(KubeRayRules, UpgradeStrategyNotOnARayJobCluster) {
   EXPECT_EQ(error_count(rc(schemas, {{"spec.upgradeStrategy.type", "Recreate"}})), 0u);
 }
 
+// The CRD's CEL rule on spec.managedBy, evaluated by SchemaSet (it replaced a hand-written copy; same path).
 TEST(KubeRayRules, ManagedByCEL) {
   CFO_REQUIRE_SCHEMAS();
-  EXPECT_TRUE(has(rc(schemas, {{"spec.managedBy", "someone/else"}}), "spec.managedBy", "ManagedBy"));
+  const std::string rule =
+      "cel:the managedBy field value must be either 'ray.io/kuberay-operator' or 'kueue.x-k8s.io/multikueue'";
+  auto errs = rc(schemas, {{"spec.managedBy", "someone/else"}});
+  EXPECT_TRUE(has(errs, "spec.managedBy", rule)) << describe(errs);
+  EXPECT_EQ(error_count(errs), 1u) << describe(errs);
   EXPECT_EQ(error_count(rc(schemas, {{"spec.managedBy", "kueue.x-k8s.io/multikueue"}})), 0u);
 }
 
@@ -248,8 +253,12 @@ TEST(KubeRayRules, RayJobRuntimeEnvAndDeadlines) {
 
 TEST(KubeRayRules, RayJobDeletionStrategy) {
   CFO_REQUIRE_SCHEMAS();
+  // The shape rules are the CRD's CEL rules (evaluated by SchemaSet; they replaced a hand-written copy, same paths).
   auto shape = rj(schemas, {{"spec.deletionStrategy.onSuccess.policy", "DeleteCluster"}});
-  EXPECT_TRUE(has(shape, "spec.deletionStrategy", "DeletionStrategyShape")) << describe(shape);
+  EXPECT_TRUE(has(shape, "spec.deletionStrategy",
+                  "cel:deletionStrategy requires either BOTH onSuccess and onFailure, OR the deletionRules field "
+                  "(cannot be empty)"))
+      << describe(shape);
   auto none =
       rj(schemas, {{"spec.deletionStrategy", "{onSuccess: {policy: DeleteNone}, onFailure: {policy: DeleteCluster}}"}});
   EXPECT_TRUE(has(none, "spec.deletionStrategy.onSuccess.policy", "DeletionPolicies")) << describe(none);
