@@ -4,17 +4,21 @@
 
 namespace cfo::client {
 
-RefreshingFile::RefreshingFile(std::string path, std::chrono::milliseconds max_age_ms, std::string initial, bool trim)
-    : path_(std::move(path)), max_age_ms_(max_age_ms), trim_(trim) {
+RefreshingFile::RefreshingFile(std::string path, std::chrono::milliseconds max_age_ms, std::string initial, bool trim,
+                               SteadyNowFn now)
+    : path_(std::move(path)),
+      max_age_ms_(max_age_ms),
+      trim_(trim),
+      now_(now ? std::move(now) : SteadyNowFn([] { return std::chrono::steady_clock::now(); })) {
   if (!initial.empty()) {
     value_ = std::move(initial);
-    read_at_ = std::chrono::steady_clock::now();
+    read_at_ = now_();
   }
 }
 
 Result<std::string> RefreshingFile::get() {
   std::lock_guard lock(mu_);
-  auto now = std::chrono::steady_clock::now();
+  auto now = now_();
   // With no content yet every call tries again; with content, a failed read waits a full period before the next
   // attempt, so a vanished file does not turn every request into a read.
   if (!value_ || now - read_at_ >= max_age_ms_) {

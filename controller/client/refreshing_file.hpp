@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "client/wait.hpp"
 #include "core/error.hpp"
 
 namespace cfo::client {
@@ -17,8 +18,10 @@ class RefreshingFile {
  public:
   /// `path`: the file; `max_age_ms`: how long content is trusted (60000 for tokens, 300000 for CA bundles);
   /// `initial`: content already known (read at load time), trusted for `max_age_ms` from now; empty means none.
-  /// `trim`: strip surrounding whitespace (tokens) or not (PEM bundles).
-  RefreshingFile(std::string path, std::chrono::milliseconds max_age_ms, std::string initial, bool trim);
+  /// `trim`: strip surrounding whitespace (tokens) or not (PEM bundles); `now`: the clock that ages the content
+  /// (steady_clock when empty; tests pass a fake one).
+  RefreshingFile(std::string path, std::chrono::milliseconds max_age_ms, std::string initial, bool trim,
+                 SteadyNowFn now = {});
 
   /// The current content, re-read first when it is due. Error: the file could not be read (or was empty when
   /// `trim` is set) and no earlier content exists.
@@ -30,6 +33,7 @@ class RefreshingFile {
   std::string path_;
   std::chrono::milliseconds max_age_ms_;
   bool trim_;
+  SteadyNowFn now_;
   std::mutex mu_;
   std::optional<std::string> value_;
   std::chrono::steady_clock::time_point read_at_{};

@@ -1,14 +1,18 @@
 #include "client/rest_client.hpp"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <array>
 #include <charconv>
+#include <cmath>
 
 #include "client/query.hpp"
+#include "client/response_observer.hpp"
 #include "client/rest_client_impl.hpp"
 #include "client/tls_connection.hpp"
 #include "client/tls_context.hpp"
@@ -26,14 +30,6 @@ constexpr const char* kUserAgent = "codeflare-operator/0.1";
 constexpr std::uint64_t kMaxBodyBytes = 512ull * 1024 * 1024;
 constexpr std::uint32_t kMaxHeaderBytes = 64 * 1024;
 
-/// Seconds of a Retry-After header in its delta-seconds form; 0 for absent or an HTTP date.
-int parse_retry_after(std::string_view v) {
-  int seconds = 0;
-  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seconds);
-  if (ec != std::errc() || end != v.data() + v.size() || seconds < 0) return 0;
-  return seconds;
-}
-
 bool is_success(unsigned status) { return status >= 200 && status < 300; }
 
 /// The query of a write, in the order fieldManager, force, dryRun (client-go's PatchOptions/CreateOptions).
@@ -48,17 +44,44 @@ std::string write_target(std::string path, const WriteOptions& opts, bool allow_
 
 // --- Impl -------------------------------------------------------------------------------------------------------
 
-RestClient::Impl::Impl(ClientConfig c, RestClientTimeouts t)
+RestClient::Impl::Impl(ClientConfig c, RestClientOptions o)
     : cfg(std::move(c)),
-      timeouts(t),
+      options(std::move(o)),
+      timeouts(options.timeouts),
       url(parse_server_url(cfg.server)),
       tls_(make_tls_context(cfg.ca_pem, cfg.insecure_skip_tls_verify, cfg.client_cert_pem, cfg.client_key_pem)),
       ca_pem_in_use_(cfg.ca_pem) {
+  if (options.qps > 0 && std::isfinite(options.qps))
+    limiter_ = std::make_unique<TokenBucket>(options.qps, options.burst, options.now);
   if (!cfg.bearer_token_file.empty())
-    token_file_ = std::make_unique<RefreshingFile>(cfg.bearer_token_file, kTokenFileMaxAgeMs, cfg.bearer_token, true);
+    token_file_ = std::make_unique<RefreshingFile>(cfg.bearer_token_file, options.token_file_max_age_ms,
+                                                   cfg.bearer_token, true, options.now);
   if (!cfg.ca_file.empty() && !cfg.insecure_skip_tls_verify)
-    ca_file_ = std::make_unique<RefreshingFile>(cfg.ca_file, kCaFileMaxAgeMs, cfg.ca_pem, false);
+    ca_file_ =
+        std::make_unique<RefreshingFile>(cfg.ca_file, options.ca_file_max_age_ms, cfg.ca_pem, false, options.now);
 }
+
+bool RestClient::Impl::throttle(StopToken* a, StopToken* b) {
+  const auto wait = limiter_ ? limiter_->reserve() : std::chrono::nanoseconds::zero();
+  if (wait <= std::chrono::nanoseconds::zero()) return !stopped(a) && !stopped(b);
+  return sleep(wait, a, b);
+}
+
+bool RestClient::Impl::sleep(std::chrono::nanoseconds delay, StopToken* a, StopToken* b) {
+  const std::array<StopToken*, 2> stops{a, b};
+  return options.sleep ? options.sleep(delay, stops) : sleep_unless_stopped(delay, stops);
+}
+
+std::optional<int> parse_retry_after(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+  int seconds = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seconds);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || seconds < 0) return std::nullopt;
+  return seconds;
+}
+
+Error cancelled_error(const std::string& what) { return Error{what + ": cancelled", 0, "Cancelled"}; }
 
 Result<std::shared_ptr<asio::ssl::context>> RestClient::Impl::tls_context() {
   std::lock_guard lock(mu_);
@@ -116,48 +139,90 @@ http::request<http::string_body> RestClient::Impl::make_request(http::verb verb,
 
 // --- RestClient -------------------------------------------------------------------------------------------------
 
-RestClient::RestClient(ClientConfig cfg) : RestClient(std::move(cfg), RestClientTimeouts{}) {}
+RestClient::RestClient(ClientConfig cfg) : RestClient(std::move(cfg), RestClientOptions{}) {}
 
 RestClient::RestClient(ClientConfig cfg, RestClientTimeouts timeouts)
-    : impl_(std::make_shared<Impl>(std::move(cfg), timeouts)) {}
+    : RestClient(std::move(cfg), RestClientOptions{.timeouts = timeouts}) {}
+
+RestClient::RestClient(ClientConfig cfg, RestClientOptions options)
+    : impl_(std::make_shared<Impl>(std::move(cfg), std::move(options))) {}
+
+RestClient RestClient::with_stop(std::shared_ptr<StopToken> stop) const {
+  RestClient out = *this;
+  out.stop_ = std::move(stop);
+  return out;
+}
 
 const ClientConfig& RestClient::config() const { return impl_->cfg; }
 
-Result<Response> RestClient::request(std::string_view method, const std::string& target, const std::string& body,
-                                     const std::string& content_type) {
-  Impl& impl = *impl_;
-  const std::string what = std::string(method) + " " + target;
-  http::verb verb = http::string_to_verb(beast::string_view(method.data(), method.size()));
-  if (verb == http::verb::unknown) return fail(what + ": unknown HTTP method");
+RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std::string& what,
+                                                      const std::string& target, const std::string& body,
+                                                      const std::string& content_type, StopToken* stop) {
+  Impl& impl = *this;
   auto prepared = impl.prepare(what, target);
-  if (!prepared) return std::unexpected(prepared.error());
+  if (!prepared) return {std::unexpected(prepared.error())};
 
+  // Declaration order: the stop callback is removed before the connection and the io_context go away.
   asio::io_context ioc;
   TlsConnection conn(ioc, *prepared->tls);
+  ScopedStopCallback on_stop(stop, [&conn, &ioc] { asio::post(ioc, [&conn] { conn.close(); }); });
+  if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
+
   if (auto opened = conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms); !opened)
-    return fail(what + ": " + opened.error().message);
+    return {stopped(stop) ? std::unexpected(cancelled_error(what)) : fail(what + ": " + opened.error().message)};
+  if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
 
   auto& stream = conn.stream();
   beast::get_lowest_layer(stream).expires_after(impl.timeouts.request_timeout_ms);
   auto req = impl.make_request(verb, target, body, content_type, prepared->token);
   auto ec = run_op(ioc, [&](auto handler) { http::async_write(stream, req, handler); });
-  if (ec) return fail(what + ": sending: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
+  if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
+  if (ec)
+    return {fail(what + ": sending: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms)),
+            is_dropped_connection(ec)};
 
   beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
   parser.body_limit(kMaxBodyBytes);
   parser.header_limit(kMaxHeaderBytes);
   ec = run_op(ioc, [&](auto handler) { http::async_read(stream, buffer, parser, handler); });
+  if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
   if (ec)
-    return fail(what + ": reading the response: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
+    return {fail(what + ": reading the response: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms)),
+            is_dropped_connection(ec)};
 
   auto& res = parser.get();
   Response out;
   out.status = res.result_int();
+  const auto method = http::to_string(verb);  // rest_client_requests_total (client/response_observer.hpp)
+  notify_response({method.data(), method.size()}, impl.url->host_header(), out.status);
   out.body = std::move(res.body());
   if (auto it = res.find(http::field::retry_after); it != res.end())
     out.retry_after_seconds = parse_retry_after(std::string_view(it->value().data(), it->value().size()));
-  return out;
+  return {std::move(out)};
+}
+
+Result<Response> RestClient::request(std::string_view method, const std::string& target, const std::string& body,
+                                     const std::string& content_type) {
+  Impl& impl = *impl_;
+  StopToken* stop = stop_.get();
+  const std::string what = std::string(method) + " " + target;
+  http::verb verb = http::string_to_verb(beast::string_view(method.data(), method.size()));
+  if (verb == http::verb::unknown) return fail(what + ": unknown HTTP method");
+
+  for (int retries_done = 0;; ++retries_done) {
+    if (!impl.throttle(stop, nullptr)) return std::unexpected(cancelled_error(what));
+    Impl::Attempt attempt = impl.send_once(verb, what, target, body, content_type, stop);
+    AttemptOutcome outcome;
+    outcome.connection_dropped = attempt.connection_dropped;
+    if (attempt.result) {
+      outcome.status = attempt.result->status;
+      outcome.retry_after_seconds = attempt.result->retry_after_seconds;
+    }
+    auto delay = retry_delay(method, content_type, outcome, retries_done, impl.options.retry);
+    if (!delay) return std::move(attempt.result);
+    if (!impl.sleep(*delay, stop, nullptr)) return std::unexpected(cancelled_error(what));
+  }
 }
 
 namespace {

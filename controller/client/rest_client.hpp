@@ -6,10 +6,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "client/kubeconfig.hpp"
+#include "client/retry_policy.hpp"
+#include "client/wait.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
 
@@ -31,11 +34,12 @@ struct ResourceType {
   std::string object_path(const std::string& ns, const std::string& name) const;
 };
 
-/// A raw HTTP response. `body` is the full body; `retry_after_seconds` is set from a Retry-After header (0 if absent).
+/// A raw HTTP response. `body` is the full body; `retry_after_seconds` is the Retry-After header in its
+/// delta-seconds form (std::nullopt when absent or given as an HTTP date).
 struct Response {
   unsigned status = 0;
   std::string body;
-  int retry_after_seconds = 0;
+  std::optional<int> retry_after_seconds;
 };
 
 /// Options of a write. `field_manager` is sent as ?fieldManager=; `force` adds ?force=true (server-side apply);
@@ -66,23 +70,62 @@ class StopToken {
 
 /// Time limits of a RestClient. The defaults are the ones documented on RestClient; tests pass shorter ones.
 struct RestClientTimeouts {
-  std::chrono::milliseconds connect_timeout_ms{10'000};     ///< DNS + TCP connect + TLS handshake, together
-  std::chrono::milliseconds request_timeout_ms{60'000};     ///< writing a request and reading its whole response
-  std::chrono::milliseconds watch_idle_timeout_ms{90'000};  ///< a watch silent this long is considered dead
+  std::chrono::milliseconds connect_timeout_ms{10'000};  ///< DNS + TCP connect + TLS handshake, together
+  std::chrono::milliseconds request_timeout_ms{60'000};  ///< writing a request and reading its whole response
+  /// A watch silent this long is considered dead; a watch whose target carries timeoutSeconds gets at least that
+  /// timeout plus 30 s (watch_idle_limit), since a server without periodic bookmarks may be silent that long.
+  std::chrono::milliseconds watch_idle_timeout_ms{90'000};
+};
+
+/// Everything about a RestClient besides the apiserver and its credentials. The defaults are those of a
+/// controller-runtime client: no client-side rate limit, client-go's retries, a token file re-read every minute
+/// and a CA file every 5 minutes.
+struct RestClientOptions {
+  RestClientTimeouts timeouts;
+  /// Client-side rate limit in requests per second, a token bucket as client-go's (every attempt, retries and watch
+  /// requests included, waits before sending). 0 or negative: no limit, the default (controller-runtime sets
+  /// QPS -1 and relies on the apiserver's API Priority and Fairness).
+  double qps = 0;
+  /// Size of the bucket when qps > 0: how many requests may go at once after a quiet spell (client-go
+  /// DefaultBurst 10). Values below 1 count as 1.
+  int burst = 10;
+  /// Retries of 429/5xx answers carrying Retry-After, and of dropped GETs (see retry_delay).
+  RetryOptions retry;
+  /// How long a bearer token read from a file is used before the file is read again (client-go: one minute).
+  std::chrono::milliseconds token_file_max_age_ms{60'000};
+  /// How long a CA bundle read from a file is trusted before the file is read again; a changed bundle gives new
+  /// connections a new TLS context (client-go CA rotation: 5 minutes).
+  std::chrono::milliseconds ca_file_max_age_ms{300'000};
+  /// Clock of the rate limiter and of the file reloads; steady_clock when empty. For tests.
+  SteadyNowFn now;
+  /// The waits of the rate limiter and of retries; sleep_unless_stopped when empty. For tests.
+  SleepFn sleep;
 };
 
 /// A client for one apiserver. Thread-safe: every call opens its own connection (HTTP/1.1, TLS 1.2+), so calls
-/// from several threads share only the (locked) token and CA caches. Timeouts: connect+TLS 10 s, a whole
-/// non-watch request 60 s. A token file is re-read every minute, a CA file every 5 minutes (client-go's cadence).
+/// from several threads share only the (locked) token and CA caches and the rate limiter. Copies share all of
+/// that too. Timeouts: connect+TLS 10 s, a whole non-watch request 60 s (per attempt). A token file is re-read
+/// every minute, a CA file every 5 minutes (client-go's cadence). Requests are retried as retry_delay says: at most
+/// 10 retries, each after the Retry-After the apiserver asked for.
 class RestClient {
  public:
   explicit RestClient(ClientConfig cfg);
   /// Same, with other time limits.
   RestClient(ClientConfig cfg, RestClientTimeouts timeouts);
+  /// Same, with other options (rate limit, retries, reload periods, test clocks).
+  RestClient(ClientConfig cfg, RestClientOptions options);
 
-  /// Sends one request. `target` is the path with query ("/api/v1/namespaces?limit=500"). Returns the response
-  /// for any HTTP status; errors are transport failures (connect, TLS, timeout) or an unusable request or
-  /// configuration (unknown method, a target not starting with '/', bad server URL or TLS material).
+  /// A client that shares everything with this one (configuration, credentials, rate limiter) and whose calls also
+  /// end when `stop` is requested: a call that is connecting, waiting for the rate limiter or a Retry-After,
+  /// sending or reading returns at once, with an Error "cancelled" (reason "Cancelled"), and later calls fail at
+  /// once; a watch returns successfully, as when its own StopToken is requested. Replaces an earlier token of
+  /// this client. Used to end the requests of the caches at shutdown without touching other users of the client.
+  RestClient with_stop(std::shared_ptr<StopToken> stop) const;
+
+  /// Sends one request, with retries (see the class comment). `target` is the path with query
+  /// ("/api/v1/namespaces?limit=500"). Returns the final response for any HTTP status; errors are transport
+  /// failures (connect, TLS, timeout), an unusable request or configuration (unknown method, a target not starting
+  /// with '/', bad server URL or TLS material), or a cancellation (with_stop).
   Result<Response> request(std::string_view method, const std::string& target, const std::string& body = {},
                            const std::string& content_type = "application/json");
 
@@ -106,9 +149,12 @@ class RestClient {
   /// Streams a watch: GET `target` (which must carry ?watch=1 or &watch=true) and calls `on_line` for every
   /// newline-delimited JSON line. Returns when the server ends the stream, when `on_line` returns false, or when
   /// `stop` is requested (then it returns successfully). A non-2xx status is returned as an Error with http_status.
-  /// A stream that delivers no bytes for RestClientTimeouts::watch_idle_timeout_ms (90 s by default; the apiserver
-  /// sends bookmarks about every minute) is given up with an Error that says so. A connection that the server
+  /// A stream that delivers no bytes for longer than its timeoutSeconds + 30 s (or, without timeoutSeconds,
+  /// RestClientTimeouts::watch_idle_timeout_ms) is given up with an Error that says so; a peer that vanished is
+  /// found sooner by TCP keepalive (about a minute). A connection that the server
   /// closes mid-body ends the watch successfully, as client-go treats an unexpected EOF on a watch.
+  /// Only the opening request is retried (429/5xx with Retry-After, a connection dropped before the response
+  /// header), never a stream that has started: the caller (the informer) re-watches from its resourceVersion.
   Result<void> watch(const std::string& target, const std::function<bool(std::string_view)>& on_line, StopToken& stop);
 
   const ClientConfig& config() const;
@@ -116,6 +162,7 @@ class RestClient {
  private:
   struct Impl;
   std::shared_ptr<Impl> impl_;
+  std::shared_ptr<StopToken> stop_;  // with_stop(); null otherwise
 };
 
 /// Turns a non-2xx response into an Error carrying the Status message, reason and code.

@@ -4,6 +4,7 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -11,19 +12,57 @@
 #include "client/refreshing_file.hpp"
 #include "client/rest_client.hpp"
 #include "client/server_url.hpp"
+#include "client/token_bucket.hpp"
 
 namespace cfo::client {
-
-/// How often file-backed credentials are re-read (client-go: token every minute, CA bundle every 5 minutes).
-inline constexpr std::chrono::milliseconds kTokenFileMaxAgeMs{60'000};
-inline constexpr std::chrono::milliseconds kCaFileMaxAgeMs{300'000};
 
 /// Checks a request target before it is written on the wire: it must be a path ("/..."), without spaces or
 /// line breaks (the HTTP request line and headers could otherwise be forged).
 Result<void> check_target(const std::string& target);
 
+/// Runs `cb` when `token` (may be null) is requested, until the object goes away; afterwards the callback is
+/// neither running nor going to run, so it may refer to locals declared before this object.
+class ScopedStopCallback {
+ public:
+  ScopedStopCallback(StopToken* token, std::function<void()> cb) : token_(token) {
+    if (token_) id_ = token_->on_stop(std::move(cb));
+  }
+  ~ScopedStopCallback() {
+    if (token_) token_->remove_callback(id_);
+  }
+  ScopedStopCallback(const ScopedStopCallback&) = delete;
+  ScopedStopCallback& operator=(const ScopedStopCallback&) = delete;
+
+ private:
+  StopToken* token_;
+  int id_ = 0;
+};
+
+/// True when `token` is set and requested.
+inline bool stopped(const StopToken* token) { return token && token->stop_requested(); }
+
+/// Seconds of a Retry-After header value in its delta-seconds form ("7", surrounding blanks allowed);
+/// std::nullopt for an HTTP date, a negative number or anything else (client-go reads only the seconds form).
+std::optional<int> parse_retry_after(std::string_view value);
+
+/// How long a watch stream may stay silent before it is taken for dead: the watch's own timeoutSeconds (read from
+/// `target`'s query) plus 30 s, because until then the server may lawfully send nothing (servers before periodic
+/// bookmarks, like kube-apiserver 1.20, are silent for the whole timeout when nothing changes; kube-rs also waits for
+/// its watch timeout plus a margin); never less than `configured` (RestClientTimeouts::watch_idle_timeout_ms), which
+/// alone applies to a watch without timeoutSeconds.
+std::chrono::milliseconds watch_idle_limit(std::string_view target, std::chrono::milliseconds configured);
+
+/// The error of a call ended by RestClient::with_stop's token.
+Error cancelled_error(const std::string& what);
+
 struct RestClient::Impl {
-  Impl(ClientConfig c, RestClientTimeouts t);
+  Impl(ClientConfig c, RestClientOptions o);
+
+  /// Waits for the rate limiter's token (no wait without a limit). False when `a` or `b` (either may be null) was
+  /// requested first.
+  bool throttle(StopToken* a, StopToken* b);
+  /// Waits `delay` through options.sleep (or the real clock). False when `a` or `b` was requested first.
+  bool sleep(std::chrono::nanoseconds delay, StopToken* a, StopToken* b);
 
   /// The TLS context to use for the next connection; rebuilt when the CA file changed (keeping the previous one
   /// when the new bundle does not load). Error: the configuration's TLS material is unusable.
@@ -42,6 +81,15 @@ struct RestClient::Impl {
   /// (e.g. "GET /api/v1/namespaces: ...").
   Result<Prepared> prepare(const std::string& what, const std::string& target);
 
+  /// One attempt of a plain (non-watch) request: the response, or the error and whether the connection dropped
+  /// before a response came (which makes a GET worth resending). `stop` (may be null) cancels it.
+  struct Attempt {
+    Result<Response> result;
+    bool connection_dropped = false;
+  };
+  Attempt send_once(boost::beast::http::verb verb, const std::string& what, const std::string& target,
+                    const std::string& body, const std::string& content_type, StopToken* stop);
+
   /// A request with the common headers (Host, User-Agent, Accept, Authorization, Content-Type when there is a body).
   boost::beast::http::request<boost::beast::http::string_body> make_request(boost::beast::http::verb verb,
                                                                             const std::string& target,
@@ -50,10 +98,12 @@ struct RestClient::Impl {
                                                                             const std::string& token) const;
 
   const ClientConfig cfg;
-  const RestClientTimeouts timeouts;
+  const RestClientOptions options;
+  const RestClientTimeouts timeouts;  // options.timeouts
   const Result<ServerUrl> url;
 
  private:
+  std::unique_ptr<TokenBucket> limiter_;  // null: no client-side limit
   std::mutex mu_;
   Result<std::shared_ptr<boost::asio::ssl::context>> tls_;
   std::string ca_pem_in_use_;

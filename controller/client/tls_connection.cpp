@@ -1,9 +1,14 @@
 #include "client/tls_connection.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
+#include <boost/beast/http/error.hpp>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/x509.h>
+#include <sys/socket.h>
 
 #include "client/tls_context.hpp"
 
@@ -15,10 +20,39 @@ using tcp = asio::ip::tcp;
 
 TlsConnection::TlsConnection(asio::io_context& ioc, asio::ssl::context& tls) : ioc_(ioc), stream_(ioc, tls) {}
 
+bool is_dropped_connection(const boost::system::error_code& ec) {
+  namespace http = beast::http;
+  return ec == asio::error::eof || ec == asio::error::connection_reset || ec == asio::error::broken_pipe ||
+         ec == asio::error::connection_aborted || ec == asio::ssl::error::stream_truncated ||
+         ec == http::error::end_of_stream || ec == http::error::partial_message;
+}
+
 std::string describe_transport_error(const boost::system::error_code& ec, std::chrono::milliseconds timeout_ms) {
   if (ec == beast::error::timeout) return "timed out after " + std::to_string(timeout_ms.count()) + " ms";
   return ec.message();
 }
+
+namespace {
+
+/// TCP keepalive: after kKeepaliveIdleS seconds without traffic the kernel probes the peer every
+/// kKeepaliveIntervalS seconds and resets the connection after kKeepaliveProbes unanswered probes, so that a peer
+/// that vanished (node gone, NAT entry dropped) ends a blocked read in about a minute even when the stream may
+/// lawfully stay silent longer (a watch without changes). client-go gets the same from HTTP/2 pings.
+constexpr int kKeepaliveIdleS = 30;
+constexpr int kKeepaliveIntervalS = 10;
+constexpr int kKeepaliveProbes = 3;
+
+void enable_keepalive(tcp::socket& socket) {
+  boost::system::error_code ignored;
+  socket.set_option(asio::socket_base::keep_alive(true), ignored);
+  const int fd = socket.native_handle();
+  // Best effort: a failure leaves the system defaults.
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &kKeepaliveIdleS, sizeof kKeepaliveIdleS);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &kKeepaliveIntervalS, sizeof kKeepaliveIntervalS);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &kKeepaliveProbes, sizeof kKeepaliveProbes);
+}
+
+}  // namespace
 
 Result<void> TlsConnection::open(const ServerUrl& url, bool verify, std::chrono::milliseconds timeout_ms) {
   const auto deadline = std::chrono::steady_clock::now() + timeout_ms;
@@ -51,6 +85,8 @@ Result<void> TlsConnection::open(const ServerUrl& url, bool verify, std::chrono:
   tcp_layer.expires_at(deadline);
   ec = run_op(ioc_, [&](auto handler) { tcp_layer.async_connect(endpoints, handler); });
   if (ec) return fail("connect " + where + ": " + describe_transport_error(ec, timeout_ms));
+
+  enable_keepalive(tcp_layer.socket());
 
   if (auto prepared = prepare_tls_session(stream_.native_handle(), url, verify); !prepared) return prepared;
   tcp_layer.expires_at(deadline);

@@ -51,6 +51,11 @@ class TlsConnection {
   Stream stream_;
 };
 
+/// True for the errors of a connection that the peer (or something in between) reset or closed: EOF, reset,
+/// broken pipe, a TLS stream cut without close_notify, an HTTP message cut short. client-go's IsProbableEOF and
+/// IsConnectionReset class; timeouts and refused connections are not in it.
+bool is_dropped_connection(const boost::system::error_code& ec);
+
 /// Describes a transport error code for messages; a Beast timeout becomes "timed out after N ms".
 std::string describe_transport_error(const boost::system::error_code& ec, std::chrono::milliseconds timeout_ms);
 

@@ -11,10 +11,13 @@
 #include <boost/beast/http/write.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
 #include "client/line_splitter.hpp"
+#include "client/response_observer.hpp"
 #include "client/rest_client.hpp"
 #include "client/rest_client_impl.hpp"
 #include "client/tls_connection.hpp"
@@ -38,83 +41,154 @@ bool is_end_of_stream(const boost::system::error_code& ec) {
          ec == asio::ssl::error::stream_truncated || ec == asio::error::connection_reset;
 }
 
-/// Removes the stop callback when the watch returns, before the connection it closes is destroyed.
-struct StopRegistration {
-  StopToken& token;
-  int id;
-  ~StopRegistration() { token.remove_callback(id); }
+/// Silence allowed beyond a watch's timeoutSeconds before the stream counts as dead.
+constexpr std::chrono::milliseconds kWatchIdleMargin{30'000};
+
+/// The Retry-After of a response header (see parse_retry_after).
+std::optional<int> retry_after_of(const http::response_parser<http::buffer_body>& parser) {
+  const auto& res = parser.get();
+  auto it = res.find(http::field::retry_after);
+  if (it == res.end()) return std::nullopt;
+  return parse_retry_after(std::string_view(it->value().data(), it->value().size()));
+}
+
+/// How one opening of the watch ended: streamed (successfully or not; final), or refused before the stream
+/// started (maybe worth another attempt).
+struct Opening {
+  std::optional<Result<void>> final;  // set: return this
+  AttemptOutcome outcome;             // otherwise: what the refusal looked like
+  Result<void> refusal;               // and the error to return if it is not retried
 };
 
 }  // namespace
 
+std::chrono::milliseconds watch_idle_limit(std::string_view target, std::chrono::milliseconds configured) {
+  const auto query_start = target.find('?');
+  if (query_start == std::string_view::npos) return configured;
+  std::string_view query = target.substr(query_start + 1);
+  constexpr std::string_view kName = "timeoutSeconds=";
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view param = query.substr(0, amp);
+    if (param.starts_with(kName)) {
+      const std::string_view digits = param.substr(kName.size());
+      int64_t seconds = 0;
+      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), seconds);
+      if (!digits.empty() && ec == std::errc() && end == digits.data() + digits.size() && seconds > 0 &&
+          seconds <= 24 * 3600)
+        return std::max(configured, std::chrono::milliseconds(seconds * 1000) + kWatchIdleMargin);
+      return configured;
+    }
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return configured;
+}
+
 Result<void> RestClient::watch(const std::string& target, const std::function<bool(std::string_view)>& on_line,
                                StopToken& stop) {
   Impl& impl = *impl_;
+  StopToken* client_stop = stop_.get();
+  auto any_stop = [&] { return stop.stop_requested() || stopped(client_stop); };
   const std::string what = "watch " + target;
   if (auto checked = check_target(target); !checked) return fail(what + ": " + checked.error().message);
-  if (stop.stop_requested()) return {};
-  auto prepared = impl.prepare(what, target);
-  if (!prepared) return std::unexpected(prepared.error());
+  const std::chrono::milliseconds idle_limit = watch_idle_limit(target, impl.timeouts.watch_idle_timeout_ms);
 
-  // Declaration order matters: the registration is removed first, then the connection closes, then the
-  // io_context (with any posted, never-run close handler) goes away.
-  asio::io_context ioc;
-  TlsConnection conn(ioc, *prepared->tls);
-  // The stop callback runs on the stopping thread: it only posts, and the close runs here, between steps.
-  StopRegistration registration{stop, stop.on_stop([&conn, &ioc] { asio::post(ioc, [&conn] { conn.close(); }); })};
+  // One opening: connect, send, read the header; stream the body when the answer is 2xx.
+  auto open_and_stream = [&]() -> Opening {
+    Opening out;
+    auto prepared = impl.prepare(what, target);
+    if (!prepared) return {std::unexpected(prepared.error())};
 
-  if (auto opened = conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms); !opened)
-    return stop.stop_requested() ? Result<void>{} : fail(what + ": " + opened.error().message);
-  if (stop.stop_requested()) return {};
+    // Declaration order matters: the registrations are removed first, then the connection closes, then the
+    // io_context (with any posted, never-run close handler) goes away.
+    asio::io_context ioc;
+    TlsConnection conn(ioc, *prepared->tls);
+    // The stop callbacks run on the stopping thread: they only post, and the close runs here, between steps.
+    auto close_here = [&conn, &ioc] { asio::post(ioc, [&conn] { conn.close(); }); };
+    ScopedStopCallback on_call_stop(&stop, close_here);
+    ScopedStopCallback on_client_stop(client_stop, close_here);
+    if (any_stop()) return {Result<void>{}};
 
-  auto& stream = conn.stream();
-  auto& tcp_layer = beast::get_lowest_layer(stream);
-  tcp_layer.expires_after(impl.timeouts.request_timeout_ms);
-  auto req = impl.make_request(http::verb::get, target, {}, {}, prepared->token);
-  auto ec = run_op(ioc, [&](auto handler) { http::async_write(stream, req, handler); });
-  if (stop.stop_requested()) return {};
-  if (ec) return fail(what + ": sending: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
+    if (auto opened = conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms);
+        !opened)
+      return {any_stop() ? Result<void>{} : Result<void>(fail(what + ": " + opened.error().message))};
+    if (any_stop()) return {Result<void>{}};
 
-  beast::flat_buffer buffer;
-  http::response_parser<http::buffer_body> parser;
-  // A watch body has no end in sight. (Not boost::none: Beast 1.74 compares Content-Length against the optional
-  // and then reports body_limit for every sized body.)
-  parser.body_limit(std::numeric_limits<std::uint64_t>::max());
-  ec = run_op(ioc, [&](auto handler) { http::async_read_header(stream, buffer, parser, handler); });
-  if (stop.stop_requested()) return {};
-  if (ec)
-    return fail(what +
-                ": reading the response header: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
-
-  const unsigned status = parser.get().result_int();
-  const bool ok = status >= 200 && status < 300;
-  std::string error_body;
-  LineSplitter lines;
-  std::vector<char> chunk(kReadChunkBytes);
-  while (!parser.is_done()) {
-    parser.get().body().data = chunk.data();
-    parser.get().body().size = chunk.size();
-    tcp_layer.expires_after(ok ? impl.timeouts.watch_idle_timeout_ms : impl.timeouts.request_timeout_ms);
-    ec = run_op(ioc, [&](auto handler) { http::async_read_some(stream, buffer, parser, handler); });
-    if (stop.stop_requested()) return {};
-    if (ec == http::error::need_buffer) ec = {};
-    const std::size_t got = chunk.size() - parser.get().body().size;
-    if (ok) {
-      if (!lines.feed(std::string_view(chunk.data(), got), on_line)) return {};
-    } else if (error_body.size() < kMaxErrorBodyBytes) {
-      error_body.append(chunk.data(), std::min(got, kMaxErrorBodyBytes - error_body.size()));
+    auto& stream = conn.stream();
+    auto& tcp_layer = beast::get_lowest_layer(stream);
+    tcp_layer.expires_after(impl.timeouts.request_timeout_ms);
+    auto req = impl.make_request(http::verb::get, target, {}, {}, prepared->token);
+    auto ec = run_op(ioc, [&](auto handler) { http::async_write(stream, req, handler); });
+    if (any_stop()) return {Result<void>{}};
+    if (ec) {
+      out.outcome.connection_dropped = is_dropped_connection(ec);
+      out.refusal = fail(what + ": sending: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
+      return out;
     }
-    if (!ec) continue;
-    if (is_end_of_stream(ec)) break;
-    if (ec == beast::error::timeout && ok)
-      return fail(what + ": no data for " + std::to_string(impl.timeouts.watch_idle_timeout_ms.count()) +
-                  " ms; the stream is considered dead");
-    return fail(what + ": reading the stream: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
-  }
 
-  if (!ok) return std::unexpected(status_error(Response{status, std::move(error_body), 0}));
-  if (parser.is_done()) lines.finish(on_line);
-  return {};
+    beast::flat_buffer buffer;
+    http::response_parser<http::buffer_body> parser;
+    // A watch body has no end in sight. (Not boost::none: Beast 1.74 compares Content-Length against the optional
+    // and then reports body_limit for every sized body.)
+    parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+    ec = run_op(ioc, [&](auto handler) { http::async_read_header(stream, buffer, parser, handler); });
+    if (any_stop()) return {Result<void>{}};
+    if (ec) {
+      out.outcome.connection_dropped = is_dropped_connection(ec);
+      out.refusal = fail(
+          what + ": reading the response header: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms));
+      return out;
+    }
+
+    const unsigned status = parser.get().result_int();
+    notify_response("GET", impl.url->host_header(), status);  // rest_client_requests_total
+    const bool ok = status >= 200 && status < 300;
+    std::string error_body;
+    LineSplitter lines;
+    std::vector<char> chunk(kReadChunkBytes);
+    while (!parser.is_done()) {
+      parser.get().body().data = chunk.data();
+      parser.get().body().size = chunk.size();
+      tcp_layer.expires_after(ok ? idle_limit : impl.timeouts.request_timeout_ms);
+      ec = run_op(ioc, [&](auto handler) { http::async_read_some(stream, buffer, parser, handler); });
+      if (any_stop()) return {Result<void>{}};
+      if (ec == http::error::need_buffer) ec = {};
+      const std::size_t got = chunk.size() - parser.get().body().size;
+      if (ok) {
+        if (!lines.feed(std::string_view(chunk.data(), got), on_line)) return {Result<void>{}};
+      } else if (error_body.size() < kMaxErrorBodyBytes) {
+        error_body.append(chunk.data(), std::min(got, kMaxErrorBodyBytes - error_body.size()));
+      }
+      if (!ec) continue;
+      if (is_end_of_stream(ec)) break;
+      if (ec == beast::error::timeout && ok)
+        return {Result<void>(
+            fail(what + ": no data for " + std::to_string(idle_limit.count()) + " ms; the stream is considered dead"))};
+      return {Result<void>(
+          fail(what + ": reading the stream: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms)))};
+    }
+
+    if (ok) {
+      if (parser.is_done()) lines.finish(on_line);
+      return {Result<void>{}};
+    }
+    // Refused before any event: the caller decides whether to open again.
+    out.outcome.status = status;
+    out.outcome.retry_after_seconds = retry_after_of(parser);
+    out.refusal =
+        std::unexpected(status_error(Response{status, std::move(error_body), out.outcome.retry_after_seconds}));
+    return out;
+  };
+
+  for (int retries_done = 0;; ++retries_done) {
+    if (any_stop() || !impl.throttle(&stop, client_stop)) return {};
+    Opening opening = open_and_stream();
+    if (opening.final) return std::move(*opening.final);
+    auto delay = retry_delay("GET", "", opening.outcome, retries_done, impl.options.retry);
+    if (!delay) return std::move(opening.refusal);
+    if (!impl.sleep(*delay, &stop, client_stop)) return {};
+  }
 }
 
 }  // namespace cfo::client

@@ -6,7 +6,9 @@
 #include <boost/beast/http.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <cctype>
+#include <memory>
 
 namespace cfo::client::testing {
 
@@ -65,6 +67,16 @@ bool ServerExchange::wait_for_client_close(std::chrono::milliseconds max_ms) {
     if (ec) return true;
   }
   return false;
+}
+
+std::function<void(ServerExchange&)> answer_in_order(std::vector<CannedResponse> responses) {
+  auto shared = std::make_shared<const std::vector<CannedResponse>>(std::move(responses));
+  auto next = std::make_shared<std::atomic<std::size_t>>(0);
+  return [shared, next](ServerExchange& x) {
+    const std::size_t n = std::min(next->fetch_add(1), shared->size() - 1);
+    const CannedResponse& r = (*shared)[n];
+    if (!r.drop) x.respond(r.status, r.body, r.headers);
+  };
 }
 
 HttpsTestServer::HttpsTestServer(const TestCert& serving, Handler handler, const std::string& client_ca_pem)

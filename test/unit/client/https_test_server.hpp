@@ -56,6 +56,19 @@ class ServerExchange {
   const std::atomic<bool>& stopping_;
 };
 
+/// One canned answer of the test server.
+struct CannedResponse {
+  unsigned status = 200;
+  std::string body = "{}";
+  std::vector<std::pair<std::string, std::string>> headers;
+  /// Close the connection without answering (the client sees the connection drop).
+  bool drop = false;
+};
+
+/// A handler answering the n-th request with responses[n], and every later request with the last one. The
+/// responses must not be empty.
+std::function<void(ServerExchange&)> answer_in_order(std::vector<CannedResponse> responses);
+
 class HttpsTestServer {
  public:
   using Handler = std::function<void(ServerExchange&)>;

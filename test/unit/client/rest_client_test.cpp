@@ -1,5 +1,8 @@
 // Round trips of RestClient against a real HTTPS server on 127.0.0.1 with certificates made at test time.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
@@ -7,6 +10,9 @@
 #include <thread>
 
 #include "client/rest_client.hpp"
+#include "client/server_url.hpp"
+#include "client/tls_connection.hpp"
+#include "client/tls_context.hpp"
 #include "core/json.hpp"
 #include "https_test_server.hpp"
 #include "temp_dir.hpp"
@@ -137,7 +143,10 @@ TEST_F(RestClientTls, RetryAfterIsParsed) {
     x.respond(429, R"({"kind":"Status","reason":"TooManyRequests","message":"slow down","code":429})",
               {{"Retry-After", "7"}});
   });
-  RestClient client(config_for(server), quick());
+  RestClientOptions no_retries;
+  no_retries.timeouts = quick();
+  no_retries.retry.max_retries = 0;  // retries have tests of their own (rest_client_retry_test.cpp)
+  RestClient client(config_for(server), no_retries);
   auto r = client.request("GET", "/api/v1/pods");
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(r->status, 429u);
@@ -239,6 +248,29 @@ TEST_F(RestClientTls, ReadsTheBearerTokenFile) {
   EXPECT_EQ(server.requests().at(0).header("authorization"), "Bearer projected-token");
 }
 
+TEST_F(RestClientTls, ConnectionsUseTcpKeepalive) {
+  HttpsTestServer server(serving, [](ServerExchange& x) { x.respond(200, "{}"); });
+  auto url = parse_server_url(server.url());
+  ASSERT_TRUE(url.has_value());
+  auto tls = make_tls_context(ca.cert_pem(), false, "", "");
+  ASSERT_TRUE(tls.has_value());
+  boost::asio::io_context ioc;
+  TlsConnection conn(ioc, **tls);
+  ASSERT_TRUE(conn.open(*url, true, 2000ms).has_value());
+  const int fd = boost::beast::get_lowest_layer(conn.stream()).socket().native_handle();
+  int on = 0, idle = 0, interval = 0, probes = 0;
+  socklen_t len = sizeof(int);
+  ASSERT_EQ(::getsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, &len), 0);
+  ::getsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, &len);
+  ::getsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, &len);
+  ::getsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &probes, &len);
+  EXPECT_EQ(on, 1);
+  EXPECT_EQ(idle, 30);
+  EXPECT_EQ(interval, 10);
+  EXPECT_EQ(probes, 3);
+  conn.close();
+}
+
 TEST_F(RestClientTls, ConnectionRefusedIsATransportError) {
   unsigned short port;
   {
@@ -257,7 +289,7 @@ TEST_F(RestClientTls, ConnectionRefusedIsATransportError) {
 
 TEST_F(RestClientTls, SlowServerTimesOut) {
   HttpsTestServer server(serving, [](ServerExchange& x) { x.wait_for_client_close(5s); });
-  RestClient client(config_for(server), {2000ms, 300ms, 5000ms});
+  RestClient client(config_for(server), RestClientTimeouts{2000ms, 300ms, 5000ms});
   auto start = std::chrono::steady_clock::now();
   auto r = client.get_json("/slow");
   ASSERT_FALSE(r.has_value());
@@ -371,7 +403,7 @@ TEST_F(RestClientTls, SilentWatchIsReportedDead) {
     x.send_chunk("{\"type\":\"ADDED\",\"object\":{}}\n");
     x.wait_for_client_close(10s);
   });
-  RestClient client(config_for(server), {2000ms, 5000ms, 300ms});
+  RestClient client(config_for(server), RestClientTimeouts{2000ms, 5000ms, 300ms});
   StopToken stop;
   int lines = 0;
   auto start = std::chrono::steady_clock::now();
