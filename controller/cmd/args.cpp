@@ -1,5 +1,6 @@
 #include "cmd/args.hpp"
 
+#include <cmath>
 #include <cstdlib>
 
 namespace cfo::cmd {
@@ -64,6 +65,26 @@ Result<long> Args::integer(const std::string& name, long fallback) const {
   long n = std::strtol(v.c_str(), &end, 10);
   if (v.empty() || *end != '\0') return fail("flag --" + name + " needs an integer, got \"" + v + "\"");
   return n;
+}
+
+Result<double> Args::number(const std::string& name, double fallback) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  const auto& v = it->second.back();
+  char* end = nullptr;
+  double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !std::isfinite(d))
+    return fail("flag --" + name + " needs a number, got \"" + v + "\"");
+  return d;
+}
+
+Result<bool> Args::boolean(const std::string& name, bool fallback) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  const auto& v = it->second.back();
+  if (v == "true" || v == "1" || v == "yes") return true;
+  if (v == "false" || v == "0" || v == "no") return false;
+  return fail("flag --" + name + " needs true or false, got \"" + v + "\"");
 }
 
 }  // namespace cfo::cmd

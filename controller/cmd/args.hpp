@@ -28,6 +28,11 @@ class Args {
   bool flag(const std::string& name, bool fallback = false) const;
   /// An integer flag. Error names the flag when the value is not an integer.
   Result<long> integer(const std::string& name, long fallback) const;
+  /// A finite decimal number ("10", "2.5", "1e3"). Error names the flag otherwise.
+  Result<double> number(const std::string& name, double fallback) const;
+  /// A boolean given as `--name` (true) or `--name=true|false|1|0|yes|no`; anything else is an error naming the flag
+  /// (flag() would read it as true).
+  Result<bool> boolean(const std::string& name, bool fallback) const;
 
  private:
   std::map<std::string, std::vector<std::string>> values_;

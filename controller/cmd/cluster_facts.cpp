@@ -43,17 +43,18 @@ Result<void> KueueReader::fill(const json::Value& wl, workload::ClusterFacts& fa
       if (unknowable(list.error())) return {};
       return std::unexpected(Error{"listing LocalQueues in " + ns + ": " + list.error().message});
     }
+    // Else a LocalQueue named "default": Kueue's LocalQueueDefaulting puts objects without a queue-name label there.
     const json::Value* items = json::find(*list, "items");
+    bool named_default = false;
     if (items && items->IsArray())
       for (const auto& item : items->GetArray()) {
+        auto name = json::get_string(item["metadata"], "name");
+        named_default = named_default || name == std::string("default");
         const json::Value* annotations = json::find_path(item, "metadata.annotations");
         auto v = annotations ? json::get_string(*annotations, "kueue.x-k8s.io/default-queue") : std::nullopt;
-        if (v && iequals(*v, "true"))
-          if (auto name = json::get_string(item["metadata"], "name")) {
-            facts.default_local_queue = name;
-            break;
-          }
+        if (v && iequals(*v, "true") && name && !facts.default_local_queue) facts.default_local_queue = name;
       }
+    if (!facts.default_local_queue && named_default) facts.default_local_queue = "default";
   } else {
     auto got = client_.get_json(type("localqueues", true).object_path(ns, lq));
     if (got) {

@@ -30,7 +30,8 @@ bool has_local_queue_finalizer(const json::Value& workload) {
 }
 
 Result<void> set_local_queue_finalizer(client::RestClient& client, const client::ResourceType& workloads,
-                                       const std::string& ns, const std::string& name, bool present) {
+                                       const std::string& ns, const std::string& name, bool present,
+                                       const std::string& uid) {
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
   body.AddMember("apiVersion", json::str(workloads.group + "/" + workloads.version, a), a);
@@ -38,6 +39,7 @@ Result<void> set_local_queue_finalizer(client::RestClient& client, const client:
   json::Value meta(rapidjson::kObjectType);
   meta.AddMember("name", json::str(name, a), a);
   meta.AddMember("namespace", json::str(ns, a), a);
+  if (!uid.empty()) meta.AddMember("uid", json::str(uid, a), a);
   json::Value finalizers(rapidjson::kArrayType);
   if (present) finalizers.PushBack(rapidjson::StringRef(workload::kLocalQueueFinalizer), a);
   meta.AddMember("finalizers", finalizers, a);
@@ -54,26 +56,32 @@ std::string queue_name_of(const json::Value& workload) {
   return lq.empty() ? str_at(workload, "spec.queue.clusterQueue") : lq;
 }
 
+std::string managed_queue_of(const json::Value& workload) {
+  std::string recorded = str_at(workload, "status.managedLocalQueue");
+  if (!recorded.empty()) return recorded;
+  return str_at(workload, "spec.queue.clusterQueue").empty() ? "" : queue_name_of(workload);
+}
+
 Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const client::ResourceType& local_queues,
-                                           const json::Value& workload,
+                                           const std::string& ns, const std::string& local_queue,
+                                           const std::string& self,
                                            const std::vector<std::shared_ptr<const json::Document>>& others) {
   CleanupResult out;
-  out.local_queue = queue_name_of(workload);
-  if (out.local_queue.empty() || str_at(workload, "spec.queue.clusterQueue").empty()) return out;
-  std::string ns = str_at(workload, "metadata.namespace"), name = str_at(workload, "metadata.name");
+  out.local_queue = local_queue;
+  if (local_queue.empty()) return out;
   for (const auto& o : others) {
-    if (!o || str_at(*o, "metadata.namespace") != ns || str_at(*o, "metadata.name") == name) continue;
+    if (!o || str_at(*o, "metadata.namespace") != ns || str_at(*o, "metadata.name") == self) continue;
     if (json::find_path(*o, "metadata.deletionTimestamp")) continue;
-    if (queue_name_of(*o) == out.local_queue) ++out.other_users;
+    if (queue_name_of(*o) == local_queue || managed_queue_of(*o) == local_queue) ++out.other_users;
   }
   if (out.other_users > 0) return out;
-  auto current = client.get_json(local_queues.object_path(ns, out.local_queue));
+  auto current = client.get_json(local_queues.object_path(ns, local_queue));
   if (!current) {
     if (current.error().is_not_found()) return out;
     return std::unexpected(current.error());
   }
   if (!workload::is_managed_local_queue(*current)) return out;
-  auto removed = client.remove(local_queues.object_path(ns, out.local_queue));
+  auto removed = client.remove(local_queues.object_path(ns, local_queue));
   if (!removed && !removed.error().is_not_found()) return std::unexpected(removed.error());
   out.deleted = true;
   return out;

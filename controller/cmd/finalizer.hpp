@@ -22,9 +22,13 @@ inline constexpr int64_t kFinalizerGiveUpSeconds = 300;
 bool has_local_queue_finalizer(const json::Value& workload);
 
 /// Adds (`present` true) or removes the finalizer on workload ns/name by server-side apply with
-/// kFinalizerFieldManager (the entry is then owned by that manager only, so removing it drops it).
+/// kFinalizerFieldManager (the entry is then owned by that manager only, so removing it drops it). When `uid` is
+/// set it goes into the apply as metadata.uid, a precondition: an apply never creates a missing object then (a
+/// server-side apply otherwise would, e.g. re-creating a workload that was just deleted, from a stale cache); the
+/// apiserver answers 409 Conflict ("uid mismatch") when the object is gone or was replaced.
 Result<void> set_local_queue_finalizer(client::RestClient& client, const client::ResourceType& workloads,
-                                       const std::string& ns, const std::string& name, bool present);
+                                       const std::string& ns, const std::string& name, bool present,
+                                       const std::string& uid = {});
 
 /// The LocalQueue name a workload object uses through spec.queue (localQueue, else clusterQueue); empty when none.
 std::string queue_name_of(const json::Value& workload);
@@ -37,11 +41,17 @@ struct CleanupResult {
   std::string local_queue;
 };
 
-/// The clean-up guarded by the finalizer: deletes the managed LocalQueue of `workload` unless another workload in
-/// `others` (the namespace's workloads; itself and those being deleted are skipped) uses it, or it is not labelled
-/// as managed by the operator. 404 counts as done. `local_queues` is the LocalQueue resource type.
+/// The LocalQueue a workload object manages: status.managedLocalQueue, else (before its first status) the spec's
+/// when spec.queue.clusterQueue is set; empty when none.
+std::string managed_queue_of(const json::Value& workload);
+
+/// The clean-up guarded by the finalizer, also run when a workload stops using a LocalQueue it managed: deletes the
+/// LocalQueue `local_queue` of namespace `ns` unless another workload in `others` (the namespace's workloads; `self`
+/// and those being deleted are skipped) uses it, or it is not labelled as managed by the operator. 404 counts as
+/// done. `local_queues` is the LocalQueue resource type.
 Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const client::ResourceType& local_queues,
-                                           const json::Value& workload,
+                                           const std::string& ns, const std::string& local_queue,
+                                           const std::string& self,
                                            const std::vector<std::shared_ptr<const json::Document>>& others);
 
 /// Seconds between RFC 3339 `since` (e.g. metadata.deletionTimestamp) and `now` (both UTC, "Z"); 0 when either does

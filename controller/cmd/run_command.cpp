@@ -2,9 +2,13 @@
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <thread>
 
 #include "client/kubeconfig.hpp"
 #include "client/rest_client.hpp"
@@ -12,28 +16,29 @@
 #include "cmd/commands.hpp"
 #include "cmd/crd_schemas.hpp"
 #include "cmd/finalizer.hpp"
+#include "cmd/logging.hpp"
+#include "cmd/operations_flags.hpp"
+#include "cmd/run_options.hpp"
+#include "cmd/shutdown.hpp"
 #include "cmd/workload_controller.hpp"
-#include "core/names.hpp"
+#include "metrics/controller_metrics.hpp"
+#include "metrics/leader_metrics.hpp"
+#include "metrics/metrics.hpp"
+#include "metrics/operator_metrics.hpp"
+#include "metrics/rest_client_metrics.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/event_recorder.hpp"
+#include "runtime/health_checks.hpp"
+#include "runtime/http_server.hpp"
 #include "runtime/informer.hpp"
+#include "runtime/leader_election.hpp"
+#include "runtime/lease_lock.hpp"
+#include "runtime/predicates.hpp"
 #include "runtime/work_queue.hpp"
 
 namespace cfo::cmd {
 
 namespace {
-
-constexpr const char* kRunHelp =
-    "Run the CodeFlareWorkload controller.\n"
-    "\n"
-    "Flags:\n"
-    "      --kubeconfig FILE                 kubeconfig to use; default: $KUBECONFIG, then in-cluster, then "
-    "~/.kube/config\n"
-    "  -n, --namespace NS                    watch only this namespace (repeatable); default: all namespaces\n"
-    "      --max-concurrent-reconciles N     parallel reconciles (default 1, as controller-runtime)\n"
-    "      --log-level LEVEL                 trace, debug, info, warn, error (default info)\n"
-    "      --kueue-max-podsets N             override Kueue's MaxPodSets (default: read from the Kueue Workload "
-    "CRD, else 8)\n";
 
 // The Kueue API version to use for LocalQueues: v1beta2 when served (Kueue >= v0.15), else v1beta1, else none.
 std::string detect_kueue_version(client::RestClient& client) {
@@ -85,6 +90,10 @@ class InformerSet {
   void each(F&& f) {
     for (auto& [ns, inf] : informers_) f(*inf);
   }
+  /// True when every informer of the set has listed once.
+  bool synced() const {
+    return std::all_of(informers_.begin(), informers_.end(), [](const auto& e) { return e.second->has_synced(); });
+  }
   CacheList list() const {
     return [this](const std::string& ns) {
       std::vector<std::shared_ptr<const json::Document>> out;
@@ -122,52 +131,117 @@ runtime::KeyMapper child_to_workload() {
   };
 }
 
+
+// Started after the caches synced: with leader election the workers start when the lease is won, without it at once.
+// A lost lease ends the process at once with exit code 1 (controller-runtime skips its graceful shutdown then too).
+class Election {
+ public:
+  Election(const RunOptions& opts, const client::ClientConfig& cfg) {
+    runtime::LeaderElectionOptions eo = opts.election;
+    eo.identity = runtime::default_leader_identity();
+    // Every lease request must end within the renew deadline, or a hung apiserver connection would keep a leader
+    // past it.
+    client::RestClientTimeouts t;
+    t.request_timeout_ms = std::chrono::milliseconds(eo.renew_deadline_ms);
+    t.connect_timeout_ms = std::min(t.connect_timeout_ms, t.request_timeout_ms);
+    client::RestClient lease_client(cfg, t);
+    elector_ = std::make_unique<runtime::LeaderElector>(
+        eo, runtime::rest_lease_lock(lease_client, opts.leader_election_namespace, opts.leader_election_id));
+  }
+  ~Election() { stop(); }
+
+  runtime::LeaderElector& elector() { return *elector_; }
+
+  // Runs the election on its own thread; `on_leading` runs on it once the lease is held.
+  void start(std::function<void()> on_leading) {
+    thread_ = std::thread([this, on_leading = std::move(on_leading)] {
+      if (elector_->run(on_leading) == runtime::ElectionEnd::Lost) {
+        spdlog::critical("leader election lost; exiting so that another replica takes over");
+        spdlog::default_logger()->flush();
+        std::_Exit(1);
+      }
+    });
+  }
+  // Ends the election (releasing the lease when --leader-elect-release-on-cancel) and joins its thread.
+  void stop() {
+    elector_->stop();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::unique_ptr<runtime::LeaderElector> elector_;
+  std::thread thread_;
+};
+
 }  // namespace
 
 int run_command(int argc, char** argv, int first) {
-  auto args = Args::parse(argc, argv, first,
-                          {{"kubeconfig", true},
-                           {"namespace", true},
-                           {"max-concurrent-reconciles", true},
-                           {"log-level", true},
-                           {"kueue-max-podsets", true},
-                           {"help", false}},
-                          {{"n", "namespace"}, {"h", "help"}});
+  auto args = Args::parse(argc, argv, first, run_flags(), run_flag_aliases());
   if (!args) {
-    std::cerr << "run: " << args.error().message << "\n\n" << kRunHelp;
+    std::cerr << "run: " << args.error().message << "\n\n" << run_help();
     return 2;
   }
   if (args->flag("help")) {
-    std::cout << kRunHelp;
+    std::cout << run_help();
     return 0;
   }
-  auto level = spdlog::level::from_str(args->get("log-level", "info"));
-  spdlog::set_level(level);
-  auto workers = args->integer("max-concurrent-reconciles", 1);
-  auto max_podsets = args->integer("kueue-max-podsets", 0);
-  if (!workers || !max_podsets || *workers < 1 || *max_podsets < 0 || *max_podsets > 1000) {
-    std::cerr << "run: "
-              << (!workers       ? workers.error().message
-                  : !max_podsets ? max_podsets.error().message
-                                 : "--max-concurrent-reconciles must be >= 1")
-              << "\n";
+  auto parsed = parse_run_options(*args);
+  if (!parsed) {
+    std::cerr << "run: " << parsed.error().message << "\n";
     return 2;
   }
+  const RunOptions& ro = *parsed;
+  auto ops = parse_operations_flags(*args);  // --kube-api-qps/-burst, --log-format/-level, --graceful-shutdown-timeout
+  if (!ops) {
+    std::cerr << "run: " << ops.error().message << "\n";
+    return 2;
+  }
+  configure_logging(ops->log);
+  // SIGTERM/SIGINT go to the shutdown thread only: it blocks them before any other thread starts.
+  ShutdownControl shutdown(ops->graceful_shutdown_timeout);
 
-  // Signals are taken by sigwait on this thread only: block them before any other thread starts.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // Metrics and probes come first, as in controller-runtime: a pod that is starting answers /healthz, and /readyz
+  // says what it still waits for. Everything the checks and scrape hooks read is declared before the servers, and
+  // the servers are stopped before anything else goes away.
+  metrics::Metrics metrics;
+  metrics::RestClientMetrics rest_metrics(metrics);
+  metrics::OperatorMetrics operator_metrics(metrics);
+  std::atomic<bool> caches_synced{false};
+  std::atomic<runtime::LeaderElector*> elector{nullptr};
+  auto healthz = std::make_shared<runtime::HealthChecks>();
+  auto readyz = std::make_shared<runtime::HealthChecks>();
+  healthz->add("ping", [] { return std::optional<std::string>(); });
+  readyz->add("informers", [&caches_synced]() -> std::optional<std::string> {
+    if (caches_synced.load()) return std::nullopt;
+    return "the caches have not synced yet";
+  });
+  if (ro.leader_elect)
+    readyz->add("leader", [&elector]() -> std::optional<std::string> {
+      const runtime::LeaderElector* e = elector.load();
+      if (e && e->is_leader()) return std::nullopt;
+      return "not leading (standby)";
+    });
+  runtime::HttpServer probe_server("health probe", runtime::probe_handler(healthz, readyz));
+  runtime::HttpServer metrics_server("metrics", metrics.http_handler());
+  if (ro.probe_address)
+    if (auto r = probe_server.start(*ro.probe_address); !r) {
+      spdlog::error("{}", r.error().message);
+      return 1;
+    }
+  if (ro.metrics_address)
+    if (auto r = metrics_server.start(*ro.metrics_address); !r) {
+      spdlog::error("{}", r.error().message);
+      return 1;
+    }
 
-  auto cfg = client::load_default(args->get("kubeconfig"));
+  auto cfg = client::load_default(ro.kubeconfig);
   if (!cfg) {
     spdlog::error("no cluster configuration: {}", cfg.error().message);
     return 1;
   }
   spdlog::info("using {} (server {})", cfg->source, cfg->server);
-  client::RestClient rest(*cfg);
+  client::RestClient rest(*cfg, ops->client);
+  client::RestClient cache_rest = rest.with_stop(shutdown.token());  // the informers' client, cancelled at stop
   auto version = rest.get_json("/version");
   if (!version) {
     spdlog::error("cannot reach the apiserver at {}: {}", cfg->server, version.error().message);
@@ -191,37 +265,43 @@ int run_command(int argc, char** argv, int first) {
   auto shared_schemas = std::make_shared<const validation::SchemaSet>(std::move(*schemas));
 
   WorkloadControllerOptions opts;
+  opts.server_dry_run = ro.server_dry_run;
   opts.kueue_version = detect_kueue_version(rest);
   int detected = opts.kueue_version.empty() ? 0 : detect_kueue_max_pod_sets(rest);
-  opts.profile.kueue_max_pod_sets = *max_podsets > 0 ? static_cast<int>(*max_podsets) : detected > 0 ? detected : 8;
+  opts.profile.kueue_max_pod_sets = ro.kueue_max_podsets > 0 ? ro.kueue_max_podsets : detected > 0 ? detected : 8;
   spdlog::info("Kueue API: {}; MaxPodSets {} ({})", opts.kueue_version.empty() ? "not served" : opts.kueue_version,
                opts.profile.kueue_max_pod_sets,
-               *max_podsets > 0 ? "from --kueue-max-podsets" : detected > 0 ? "from the Workload CRD" : "default");
+               ro.kueue_max_podsets > 0 ? "from --kueue-max-podsets" : detected > 0 ? "from the Workload CRD" : "default");
 
-  std::vector<std::string> namespaces = args->all("namespace");
-  for (const auto& ns : namespaces)
-    if (auto errs = names::dns1123_label(ns); !errs.empty()) {
-      spdlog::error("--namespace \"{}\": {}", ns, errs.front());
-      return 2;
-    }
+  std::vector<std::string> namespaces = ro.namespaces;
   if (namespaces.empty()) namespaces.push_back("");
 
   const std::string child_selector = kWorkloadLabel;  // children carry the label; any value
-  InformerSet workloads(rest, types::kCodeFlareWorkload, namespaces, "");
-  InformerSet ray_clusters(rest, types::kRayCluster, namespaces, child_selector);
+  InformerSet workloads(cache_rest, types::kCodeFlareWorkload, namespaces, "");
+  InformerSet ray_clusters(cache_rest, types::kRayCluster, namespaces, child_selector);
   std::unique_ptr<InformerSet> app_wrappers, ray_jobs;
   if (have_appwrapper)
-    app_wrappers = std::make_unique<InformerSet>(rest, types::kAppWrapper, namespaces, child_selector);
-  if (have_rayjob) ray_jobs = std::make_unique<InformerSet>(rest, types::kRayJob, namespaces, child_selector);
+    app_wrappers = std::make_unique<InformerSet>(cache_rest, types::kAppWrapper, namespaces, child_selector);
+  if (have_rayjob) ray_jobs = std::make_unique<InformerSet>(cache_rest, types::kRayJob, namespaces, child_selector);
 
   // LocalQueues wake the workloads that name them, so a held workload goes ahead as soon as its queue appears.
   std::unique_ptr<InformerSet> local_queues;
   if (!opts.kueue_version.empty())
     local_queues = std::make_unique<InformerSet>(
-        rest, client::ResourceType{"kueue.x-k8s.io", opts.kueue_version, "localqueues", true}, namespaces, "");
+        cache_rest, client::ResourceType{"kueue.x-k8s.io", opts.kueue_version, "localqueues", true}, namespaces, "");
 
-  auto queue = std::make_shared<runtime::WorkQueue>();
-  workloads.each([&](runtime::Informer& inf) { runtime::enqueue_from(inf, queue, runtime::own_key()); });
+  const std::string controller_name = "codeflareworkload";
+  auto controller_metrics = std::make_shared<metrics::ControllerMetrics>(metrics, controller_name);
+  runtime::WorkQueueOptions qopts;
+  qopts.backoff = ro.backoff;
+  qopts.bucket = ro.bucket;
+  qopts.observer = controller_metrics;
+  auto queue = std::make_shared<runtime::WorkQueue>(qopts);
+  // The workload's own status writes (ours) do not wake it; spec, metadata and deletion changes do. Children wake
+  // their workload on every change, status included: the workload's phase follows theirs.
+  workloads.each([&](runtime::Informer& inf) {
+    runtime::enqueue_from(inf, queue, runtime::own_key(), runtime::spec_or_metadata_changed);
+  });
   ray_clusters.each([&](runtime::Informer& inf) { runtime::enqueue_from(inf, queue, child_to_workload()); });
   for (auto* set : {app_wrappers.get(), ray_jobs.get()})
     if (set) set->each([&](runtime::Informer& inf) { runtime::enqueue_from(inf, queue, child_to_workload()); });
@@ -248,13 +328,27 @@ int run_command(int argc, char** argv, int first) {
   caches.ray_clusters = ray_clusters.lookup();
   if (app_wrappers) caches.app_wrappers = app_wrappers->lookup();
   if (ray_jobs) caches.ray_jobs = ray_jobs->lookup();
-  WorkloadController wc(rest, shared_schemas, recorder, std::move(caches), opts);
+  WorkloadController wc(rest, shared_schemas, recorder, std::move(caches), opts, &operator_metrics);
 
   runtime::ControllerOptions copts;
-  copts.max_concurrent_reconciles = static_cast<int>(*workers);
+  copts.name = controller_name;
+  copts.max_concurrent_reconciles = ro.max_concurrent_reconciles;
+  copts.observer = controller_metrics;
   runtime::Controller controller(copts, queue, [&](const std::string& key) { return wc.reconcile(key); });
+  controller_metrics->track(controller, *queue);
 
-  // Start order: caches, wait for sync, then workers. Stop in reverse.
+  std::unique_ptr<Election> election;
+  if (ro.leader_elect) {
+    election = std::make_unique<Election>(ro, *cfg);
+    elector = &election->elector();
+    metrics::track_leader_election(metrics, ro.leader_election_id,
+                                   [e = &election->elector()] { return e->is_leader(); });
+    spdlog::info("leader election on Lease {}/{} as {}", ro.leader_election_namespace, ro.leader_election_id,
+                 election->elector().identity());
+  }
+
+  // Start order: caches, wait for sync, then leader election, then workers (at once, or once leading). Stop in
+  // reverse: workers, leader election (releasing the lease only after the workers are done), caches, servers.
   auto start_all = [&](InformerSet& set) {
     bool ok = true;
     set.each([&](runtime::Informer& inf) {
@@ -277,29 +371,39 @@ int run_command(int argc, char** argv, int first) {
     spdlog::error("caches did not sync within 120 s");
     started = false;
   }
-  if (started) {
+  if (started) caches_synced = true;
+  auto start_workers = [&] {
     if (auto r = controller.start(); !r) {
       spdlog::error("starting workers: {}", r.error().message);
-      started = false;
+      return false;
     }
+    spdlog::info("controller started: {} worker(s), watching {}", ro.max_concurrent_reconciles,
+                 namespaces.size() == 1 && namespaces[0].empty() ? std::string("all namespaces")
+                                                                 : std::to_string(namespaces.size()) + " namespace(s)");
+    return true;
+  };
+  if (started) {
+    if (election)
+      election->start([&] { start_workers(); });
+    else
+      started = start_workers();
   }
   int exit_code = 0;
   if (started) {
-    spdlog::info("controller started: {} worker(s), watching {}", *workers,
-                 namespaces.size() == 1 && namespaces[0].empty() ? std::string("all namespaces")
-                                                                 : std::to_string(namespaces.size()) + " namespace(s)");
-    int sig = 0;
-    sigwait(&signals, &sig);
-    spdlog::info("received signal {}, shutting down", sig);
+    shutdown.wait();  // logs the signal and starts the --graceful-shutdown-timeout countdown
   } else {
     exit_code = 1;
   }
   controller.stop();
+  if (election) election->stop();
+  shutdown.begin_stop();  // ends the caches' requests in flight: a list would otherwise hold a stop up to 60 s
   if (local_queues) local_queues->each([](runtime::Informer& inf) { inf.stop(); });
   if (ray_jobs) ray_jobs->each([](runtime::Informer& inf) { inf.stop(); });
   if (app_wrappers) app_wrappers->each([](runtime::Informer& inf) { inf.stop(); });
   ray_clusters.each([](runtime::Informer& inf) { inf.stop(); });
   workloads.each([](runtime::Informer& inf) { inf.stop(); });
+  metrics_server.stop();
+  probe_server.stop();
   spdlog::info("stopped");
   return exit_code;
 }

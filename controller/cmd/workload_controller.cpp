@@ -3,7 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include "cmd/finalizer.hpp"
+#include "cmd/server_verdict.hpp"
 #include "core/condition.hpp"
+#include "workload/apply_plan.hpp"
 #include "workload/local_queue.hpp"
 #include "workload/reconcile.hpp"
 
@@ -48,6 +50,25 @@ bool controlled_by(const json::Value& obj, const std::string& uid) {
   return false;
 }
 
+// True when the previous status already says Valid=False for this generation (its errors were counted then).
+bool already_rejected(const json::Value* prev_status, int64_t generation) {
+  const json::Value* conds = prev_status ? json::find(*prev_status, "conditions") : nullptr;
+  if (!conds) return false;
+  auto conditions = conditions_from_json(*conds);
+  const Condition* valid = find_condition(conditions, "Valid");
+  return valid && valid->status == "False" && valid->observed_generation == generation;
+}
+
+// True when the previous status already says Ready=False ServerRejected for this generation (reported then).
+bool already_server_rejected(const json::Value* prev_status, int64_t generation) {
+  const json::Value* conds = prev_status ? json::find(*prev_status, "conditions") : nullptr;
+  if (!conds) return false;
+  auto conditions = conditions_from_json(*conds);
+  const Condition* ready = find_condition(conditions, "Ready");
+  return ready && ready->status == "False" && ready->reason == "ServerRejected" &&
+         ready->observed_generation == generation;
+}
+
 // Sets Ready=False with `reason` in a status object (the condition keeps its transition time when already False).
 void mark_not_ready(json::Document& status, const std::string& reason, const std::string& message, int64_t generation) {
   auto& a = status.GetAllocator();
@@ -62,13 +83,14 @@ void mark_not_ready(json::Document& status, const std::string& reason, const std
 
 WorkloadController::WorkloadController(client::RestClient& client, std::shared_ptr<const validation::SchemaSet> schemas,
                                        runtime::EventRecorder& events, WorkloadCaches caches,
-                                       WorkloadControllerOptions opts)
+                                       WorkloadControllerOptions opts, metrics::OperatorMetrics* metrics)
     : client_(client),
       schemas_(std::move(schemas)),
       events_(events),
       caches_(std::move(caches)),
       opts_(std::move(opts)),
-      kueue_(client, opts_.kueue_version) {}
+      kueue_(client, opts_.kueue_version),
+      metrics_(metrics) {}
 
 // Who holds the child, when it exists and is not controlled by this workload: "is controlled by <Kind> <name>" or
 // "has no controller"; empty when it is absent or ours. Errors other than 404 count as absent (apply reports them).
@@ -91,9 +113,10 @@ runtime::ReconcileResult WorkloadController::finalize(const json::Value& wl, con
   client::ResourceType lq_type{"kueue.x-k8s.io", opts_.kueue_version, "localqueues", true};
   std::string failure;
   if (!opts_.kueue_version.empty()) {
-    auto done = clean_up_local_queue(client_, lq_type, wl, caches_.workloads_in(ns));
+    const std::string managed = managed_queue_of(wl);
+    auto done = clean_up_local_queue(client_, lq_type, ns, managed, name, caches_.workloads_in(ns));
     if (!done) {
-      failure = "deleting LocalQueue " + queue_name_of(wl) + ": " + done.error().message;
+      failure = "deleting LocalQueue " + managed + ": " + done.error().message;
     } else if (done->deleted) {
       events_.record(wl, "Normal", "LocalQueueDeleted", "Delete",
                      "LocalQueue " + done->local_queue + " deleted with its last workload");
@@ -109,8 +132,10 @@ runtime::ReconcileResult WorkloadController::finalize(const json::Value& wl, con
     spdlog::warn("{}/{}: giving up the LocalQueue clean-up after {} s: {}", ns, name, waited, failure);
     events_.record(wl, "Warning", "LocalQueueLeft", "Delete", failure + " (given up; the LocalQueue is left)");
   }
-  auto removed = set_local_queue_finalizer(client_, types::kCodeFlareWorkload, ns, name, false);
-  if (!removed && !removed.error().is_not_found())
+  // With the uid as precondition: a stale cache must not re-create a workload that is already gone (409 then).
+  auto removed =
+      set_local_queue_finalizer(client_, types::kCodeFlareWorkload, ns, name, false, str_at(wl, "metadata.uid"));
+  if (!removed && !removed.error().is_not_found() && !removed.error().is_conflict())
     return runtime::ReconcileResult::failed("removing the finalizer: " + removed.error().message);
   return runtime::ReconcileResult::ok();
 }
@@ -149,18 +174,23 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   auto outcome = workload::reconcile(*wl, observed, facts, *schemas_, now_rfc3339());
   const int64_t generation = json::get_int((*wl)["metadata"], "generation").value_or(0);
 
-  // The finalizer goes on before the LocalQueue it guards is created.
-  std::string apply_error, conflict;
-  if (outcome.valid && outcome.needs_finalizer && !has_local_queue_finalizer(*wl))
-    if (auto r = set_local_queue_finalizer(client_, types::kCodeFlareWorkload, ns, name, true); !r)
-      apply_error = "adding finalizer " + std::string(workload::kLocalQueueFinalizer) + ": " + r.error().message;
+  // Count the rules an invalid workload breaks, once per generation (the Valid condition records the verdict).
+  if (metrics_ && !outcome.valid && !already_rejected(prev_status, generation))
+    for (const auto& e : outcome.errors)
+      if (e.severity == Severity::Error) metrics_->validation_rejected(e.rule);
 
-  // Children next: the status then reports what was actually applied.
+  // Plan the writes: each desired object with its resource type. A child held by someone else stops everything.
+  std::string apply_error, conflict, rejected;
   const std::string uid = str_at(*wl, "metadata.uid");
   const client::ResourceType lq_type{"kueue.x-k8s.io", opts_.kueue_version, "localqueues", true};
   const char* top_kind = nullptr;
+  struct Write {
+    const json::Document* object;
+    const client::ResourceType* type;
+    std::string kind, name;
+  };
+  std::vector<Write> writes;
   for (const auto& obj : outcome.desired) {
-    if (!apply_error.empty()) break;
     const std::string kind = json::get_string(obj, "kind").value_or("?");
     auto child_name = json::get_string(obj["metadata"], "name").value_or(name);
     const client::ResourceType* t = kind == workload::kLocalQueueKind ? &lq_type : nullptr;
@@ -181,38 +211,119 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
         break;
       }
     }
-    client::WriteOptions wo;
-    wo.field_manager = opts_.field_manager;
-    auto applied = client_.apply(t->object_path(ns, child_name), obj, wo);
-    if (!applied) {
-      apply_error = kind + " " + child_name + ": " + applied.error().message;
+    // Nothing to write when the live child already has all of it (the spec hash included): an apply of an unchanged
+    // object would still bump its resourceVersion and wake this workload again through the child's watch.
+    if (index >= 0 && !outcome.recreate && cached[index] && workload::is_applied(obj, *cached[index])) continue;
+    writes.push_back(Write{&obj, t, kind, child_name});
+  }
+  client::WriteOptions wo;
+  wo.field_manager = opts_.field_manager;
+
+  // The server-side gate: the apiserver judges every object (dryRun=All, the same apply) before any is written.
+  if (opts_.server_dry_run && apply_error.empty() && conflict.empty()) {
+    client::WriteOptions dry = wo;
+    dry.dry_run = true;
+    for (const auto& w : writes) {
+      auto judged = client_.apply(w.type->object_path(ns, w.name), *w.object, dry);
+      if (judged) continue;
+      if (is_server_rejection(judged.error())) {
+        rejected = w.kind + " " + w.name + ": " + judged.error().message;
+        // Reported (error log, metric) once per generation; the retries with backoff only log at debug level.
+        const bool reported = already_server_rejected(prev_status, generation);
+        if (metrics_ && !reported) metrics_->dry_run_disagreement(w.kind);
+        spdlog::log(reported ? spdlog::level::debug : spdlog::level::err,
+                    "{}: BUG: validation accepted {} {} but the apiserver's dry run rejects it (HTTP {} {}); nothing "
+                    "was written. Please report this validation gap: {}",
+                    key, w.kind, w.name, judged.error().http_status, judged.error().reason, judged.error().message);
+      } else {
+        apply_error = w.kind + " " + w.name + " (dry run): " + judged.error().message;
+      }
       break;
     }
-    spdlog::debug("{}: applied {} {}", key, kind, child_name);
+  }
+  // A RayCluster held by the AppWrapper this workload controls (spec.appWrapper turned false) goes with that
+  // AppWrapper: remove the AppWrapper and look again once it is gone.
+  bool replacing = false;
+  if (!conflict.empty() && cached[1] && controlled_by(*cached[1], uid) &&
+      conflict.find("is controlled by AppWrapper " + name + ";") != std::string::npos) {
+    if (auto r = client_.remove(types::kAppWrapper.object_path(ns, name)); !r && !r.error().is_not_found())
+      apply_error = "removing the AppWrapper left from before: " + r.error().message;
+    else
+      events_.record(*wl, "Normal", "Replacing", "Delete",
+                     "AppWrapper " + name + " removed: spec.appWrapper is false; its RayCluster goes with it");
+    conflict.clear();
+    replacing = true;
+  }
+  // A child that cannot be updated in place (changed AppWrapper components, a finished RayJob run again) is deleted
+  // first; the new one is applied once the old one is gone.
+  if (outcome.recreate && apply_error.empty() && conflict.empty() && rejected.empty() && top_kind) {
+    for (int i = 0; i < 3; ++i) {
+      if (std::string_view(kChildKinds[i].kind) != top_kind || !cached[i] || !controlled_by(*cached[i], uid)) continue;
+      if (auto r = client_.remove(kChildKinds[i].type->object_path(ns, name)); !r && !r.error().is_not_found()) {
+        apply_error = std::string("replacing ") + top_kind + " " + name + ": " + r.error().message;
+      } else {
+        events_.record(*wl, "Normal", "Replacing", "Delete",
+                       std::string(top_kind) + " " + name + " is replaced: it cannot be updated in place");
+        replacing = true;
+      }
+    }
+  }
+  const bool go = apply_error.empty() && conflict.empty() && rejected.empty() && !replacing;
+
+  // The finalizer goes on before the LocalQueue it guards is created.
+  if (go && outcome.valid && outcome.needs_finalizer && !has_local_queue_finalizer(*wl))
+    if (auto r = set_local_queue_finalizer(client_, types::kCodeFlareWorkload, ns, name, true, uid); !r)
+      apply_error = "adding finalizer " + std::string(workload::kLocalQueueFinalizer) + ": " + r.error().message;
+
+  // Children next: the status then reports what was actually applied.
+  if (go && apply_error.empty()) {
+    for (const auto& w : writes) {
+      auto applied = client_.apply(w.type->object_path(ns, w.name), *w.object, wo);
+      if (!applied) {
+        apply_error = w.kind + " " + w.name + ": " + applied.error().message;
+        break;
+      }
+      if (metrics_) metrics_->object_applied(w.kind);
+      spdlog::debug("{}: applied {} {}", key, w.kind, w.name);
+    }
   }
   // A child of another kind left from before spec.appWrapper or spec.job changed is ours to remove.
-  if (top_kind && apply_error.empty() && conflict.empty()) {
+  if (top_kind && apply_error.empty() && conflict.empty() && rejected.empty()) {
     for (int i = 0; i < 3; ++i) {
       if (std::string_view(kChildKinds[i].kind) == top_kind || !cached[i] || !controlled_by(*cached[i], uid)) continue;
       auto removed = client_.remove(kChildKinds[i].type->object_path(ns, name));
       if (!removed && !removed.error().is_not_found()) {
-        apply_error = std::string("removing the ") + kChildKinds[i].kind + " left from before: " +
-                      removed.error().message;
+        apply_error =
+            std::string("removing the ") + kChildKinds[i].kind + " left from before: " + removed.error().message;
         break;
       }
-      events_.record(*wl, "Normal", "Replaced", "Delete",
-                     std::string(kChildKinds[i].kind) + " " + name + " removed: the workload now runs as a " +
-                         top_kind);
+      events_.record(
+          *wl, "Normal", "Replaced", "Delete",
+          std::string(kChildKinds[i].kind) + " " + name + " removed: the workload now runs as a " + top_kind);
     }
   }
+  // A LocalQueue this workload managed and no longer uses is deleted unless another workload uses it.
+  if (go && apply_error.empty() && !outcome.release_local_queue.empty() && !opts_.kueue_version.empty()) {
+    auto done = clean_up_local_queue(client_, lq_type, ns, outcome.release_local_queue, name, caches_.workloads_in(ns));
+    if (!done)
+      apply_error = "releasing LocalQueue " + outcome.release_local_queue + ": " + done.error().message;
+    else if (done->deleted)
+      events_.record(*wl, "Normal", "LocalQueueDeleted", "Delete",
+                     "LocalQueue " + done->local_queue + " deleted: no workload uses it any more");
+  }
   // A finalizer no longer needed (spec.queue.clusterQueue removed) goes, after the same clean-up as on deletion.
-  if (outcome.valid && !outcome.needs_finalizer && apply_error.empty() && has_local_queue_finalizer(*wl))
+  if (outcome.valid && !outcome.needs_finalizer && apply_error.empty() && rejected.empty() &&
+      has_local_queue_finalizer(*wl))
     if (auto r = finalize(*wl, ns, name); r.kind == runtime::ReconcileResult::Kind::Error) apply_error = r.error;
 
   if (!conflict.empty()) {
     spdlog::warn("{}: {}", key, conflict);
     events_.record(*wl, "Warning", "ChildConflict", "Apply", conflict);
     mark_not_ready(outcome.status, "ChildConflict", conflict, generation);
+  }
+  if (!rejected.empty()) {
+    events_.record(*wl, "Warning", "ServerRejected", "Apply", "the apiserver rejects " + rejected);
+    mark_not_ready(outcome.status, "ServerRejected", "the apiserver rejects " + rejected, generation);
   }
   if (!apply_error.empty()) {
     spdlog::warn("{}: apply failed: {}", key, apply_error);
@@ -232,6 +343,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     json::Value meta(rapidjson::kObjectType);
     meta.AddMember("name", json::str(name, a), a);
     meta.AddMember("namespace", json::str(ns, a), a);
+    if (!uid.empty()) meta.AddMember("uid", json::str(uid, a), a);  // only onto the object reconciled here
     body.AddMember("metadata", meta, a);
     json::Value status;
     status.CopyFrom(outcome.status, a);
@@ -240,11 +352,14 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     wo.field_manager = opts_.field_manager;
     auto r = client_.apply(types::kCodeFlareWorkload.object_path(ns, name) + "/status", body, wo);
     if (!r) {
-      if (r.error().is_not_found()) return runtime::ReconcileResult::ok();  // deleted meanwhile
+      // Deleted (404) or replaced by a new object of that name (409, uid mismatch) meanwhile: nothing to report.
+      if (r.error().is_not_found() || r.error().is_conflict()) return runtime::ReconcileResult::ok();
       return runtime::ReconcileResult::failed("status update: " + r.error().message);
     }
   }
   if (!apply_error.empty()) return runtime::ReconcileResult::failed(apply_error);
+  if (!rejected.empty()) return runtime::ReconcileResult::failed("the apiserver rejects " + rejected);
+  if (replacing) return runtime::ReconcileResult::requeue_after(kReplaceRecheckMs);
   if (!conflict.empty() || outcome.held) return runtime::ReconcileResult::requeue_after(kRecheckMs);
   // Kueue's Workload is not watched: while queued, its verdict (e.g. why quota is not reserved) is polled.
   if (json::get_string(outcome.status, "phase") == std::string("Queued"))

@@ -11,6 +11,7 @@
 
 #include "client/rest_client.hpp"
 #include "cmd/cluster_facts.hpp"
+#include "metrics/operator_metrics.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/event_recorder.hpp"
 #include "validation/schema_set.hpp"
@@ -33,6 +34,8 @@ inline constexpr const char* kFieldManager = "codeflare-operator";
 /// How often a workload waiting for something outside it (a LocalQueue, a priority class, a child held by someone
 /// else) is looked at again.
 inline constexpr int64_t kRecheckMs = 30000;
+/// How soon a workload whose child is being replaced (deleted, to be created anew) is looked at again.
+inline constexpr int64_t kReplaceRecheckMs = 2000;
 
 /// Lookup of a cached object by key ("namespace/name"); nullptr when absent.
 using CacheLookup = std::function<std::shared_ptr<const json::Document>(const std::string& key)>;
@@ -51,23 +54,35 @@ struct WorkloadControllerOptions {
   /// Kueue API version served by the cluster ("v1beta2" or "v1beta1"); empty when Kueue is absent.
   std::string kueue_version;
   validation::ClusterProfile profile;
+  /// Send every child with dryRun=All before writing any of them (--server-dry-run): a refusal of an object that
+  /// our validation accepted is logged as a validation gap, counted, and nothing is written.
+  bool server_dry_run = true;
 };
 
 /// Reconciles one CodeFlareWorkload key. Thread-safe: the work queue never hands the same key to two workers.
 class WorkloadController {
  public:
+  /// `metrics` may be null (no counting); it must outlive the controller otherwise.
   WorkloadController(client::RestClient& client, std::shared_ptr<const validation::SchemaSet> schemas,
-                     runtime::EventRecorder& events, WorkloadCaches caches, WorkloadControllerOptions opts);
+                     runtime::EventRecorder& events, WorkloadCaches caches, WorkloadControllerOptions opts,
+                     metrics::OperatorMetrics* metrics = nullptr);
 
   /// One reconcile of "namespace/name":
   ///  - a missing workload is done (its children go with it through owner references); one being deleted runs the
   ///    managed-LocalQueue clean-up when it carries the finalizer, then drops the finalizer;
-  ///  - an invalid one gets Valid=False and a Warning event, and nothing is written to its children;
+  ///  - an invalid one gets Valid=False and a Warning event, and nothing is written to its children; each of its
+  ///    errors is counted by rule (codeflare_validation_rejections_total) once per generation;
   ///  - one held by a missing LocalQueue or priority class gets Queued=False and is looked at again every 30 s;
-  ///  - otherwise the finalizer is added first when a managed LocalQueue is applied, then the desired objects are
-  ///    applied. A child that exists under the same name but is not controlled by this workload is never taken
-  ///    over (Ready=False ChildConflict, Warning event, re-check every 30 s). A child of another kind that this
-  ///    workload controls (left from before spec.appWrapper or spec.job changed) is deleted;
+  ///  - otherwise, with server_dry_run, every desired object is first sent with dryRun=All: when the apiserver
+  ///    refuses one (is_server_rejection), nothing is written, the refusal is reported as Ready=False
+  ///    ServerRejected and the key is retried with backoff; the first refusal of a generation is also logged at
+  ///    error level as a validation gap and counted (codeflare_dryrun_disagreements_total). Other dry-run failures
+  ///    are reported as ApplyFailed;
+  ///  - then the finalizer is added first when a managed LocalQueue is applied, then the desired objects are
+  ///    applied (codeflare_objects_applied_total). A child that exists under the same name but is not controlled
+  ///    by this workload is never taken over (Ready=False ChildConflict, Warning event, re-check every 30 s); this
+  ///    is checked before the dry run. A child of another kind that this workload controls (left from before
+  ///    spec.appWrapper or spec.job changed) is deleted;
   ///  - a queued workload is looked at again every 30 s, since Kueue's Workload is read, not watched.
   runtime::ReconcileResult reconcile(const std::string& key);
 
@@ -82,6 +97,7 @@ class WorkloadController {
   WorkloadCaches caches_;
   WorkloadControllerOptions opts_;
   KueueReader kueue_;
+  metrics::OperatorMetrics* metrics_;
 };
 
 }  // namespace cfo::cmd

@@ -2,12 +2,16 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <chrono>
 #include <exception>
 
 namespace cfo::runtime {
 
 Controller::Controller(ControllerOptions opts, std::shared_ptr<WorkQueue> queue, ReconcileFn reconcile)
-    : opts_(std::move(opts)), queue_(std::move(queue)), reconcile_(std::move(reconcile)) {}
+    : opts_(std::move(opts)), queue_(std::move(queue)), reconcile_(std::move(reconcile)) {
+  if (!opts_.now) opts_.now = steady_now();
+}
 
 Controller::~Controller() { stop(); }
 
@@ -15,7 +19,10 @@ Result<void> Controller::start() {
   if (!queue_ || !reconcile_) return fail("controller " + opts_.name + ": queue and reconcile function are required");
   if (opts_.max_concurrent_reconciles < 1)
     return fail("controller " + opts_.name + ": max_concurrent_reconciles must be at least 1");
-  if (started_.exchange(true)) return fail("controller " + opts_.name + ": already started");
+  std::lock_guard lk(lifecycle_mu_);
+  if (stopped_) return fail("controller " + opts_.name + ": already stopped");
+  if (started_) return fail("controller " + opts_.name + ": already started");
+  started_ = true;
   for (int i = 0; i < opts_.max_concurrent_reconciles; ++i)
     workers_.emplace_back([this] {
       while (process_next()) {
@@ -26,6 +33,8 @@ Result<void> Controller::start() {
 }
 
 void Controller::stop() {
+  std::lock_guard lk(lifecycle_mu_);
+  stopped_ = true;
   if (queue_) queue_->shut_down();
   for (auto& w : workers_)
     if (w.joinable()) w.join();
@@ -42,15 +51,21 @@ bool Controller::process_next() {
 
 void Controller::handle(const std::string& key) {
   ReconcileResult result;
+  bool panicked = false;
+  ++active_;
+  const TimePoint started = opts_.now();
   try {
     result = reconcile_(key);
   } catch (const std::exception& e) {
-    ++exceptions_;
+    panicked = true;
     result = ReconcileResult::failed(std::string("reconcile threw: ") + e.what());
   } catch (...) {
-    ++exceptions_;
+    panicked = true;
     result = ReconcileResult::failed("reconcile threw a non-standard exception");
   }
+  const double seconds = std::max(0.0, std::chrono::duration<double>(opts_.now() - started).count());
+  --active_;
+  if (panicked) ++exceptions_;
   // A requeue without a positive delay means nothing (controller-runtime only acts on RequeueAfter > 0).
   if (result.kind == ReconcileResult::Kind::RequeueAfter && result.requeue_after_ms <= 0)
     result.kind = ReconcileResult::Kind::Ok;
@@ -74,6 +89,13 @@ void Controller::handle(const std::string& key) {
       spdlog::debug("controller {}: reconciled {}", opts_.name, key);
       break;
   }
+  if (opts_.observer) {
+    const ReconcileOutcome outcome = result.kind == ReconcileResult::Kind::Error ? ReconcileOutcome::Error
+                                     : result.kind == ReconcileResult::Kind::RequeueAfter
+                                         ? ReconcileOutcome::RequeueAfter
+                                         : ReconcileOutcome::Success;
+    opts_.observer->on_reconcile(outcome, seconds, panicked);
+  }
 }
 
 ControllerStats Controller::stats() const {
@@ -94,24 +116,30 @@ KeyMapper owner_key(std::string api_group, std::string kind) {
   };
 }
 
-void enqueue_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeyMapper mapper) {
-  enqueue_all_from(informer, std::move(queue), [mapper = std::move(mapper)](const json::Value& object) {
-    std::vector<std::string> keys;
-    if (auto key = mapper(object)) keys.push_back(std::move(*key));
-    return keys;
-  });
+void enqueue_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeyMapper mapper, UpdatePredicate on_update) {
+  enqueue_all_from(
+      informer, std::move(queue),
+      [mapper = std::move(mapper)](const json::Value& object) {
+        std::vector<std::string> keys;
+        if (auto key = mapper(object)) keys.push_back(std::move(*key));
+        return keys;
+      },
+      std::move(on_update));
 }
 
-void enqueue_all_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeysMapper mapper) {
+void enqueue_all_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeysMapper mapper,
+                      UpdatePredicate on_update) {
   auto enqueue = [queue, mapper](const ObjectPtr& object) {
     if (!object) return;
     for (auto& key : mapper(*object)) queue->add(key);
   };
   informer.on_add(enqueue);
-  informer.on_update([enqueue](const ObjectPtr& old_object, const ObjectPtr& new_object) {
-    enqueue(old_object);
-    enqueue(new_object);
-  });
+  informer.on_update(
+      [enqueue, on_update = std::move(on_update)](const ObjectPtr& old_object, const ObjectPtr& new_object) {
+        if (on_update && old_object && new_object && !on_update(*old_object, *new_object)) return;
+        enqueue(old_object);
+        enqueue(new_object);
+      });
   informer.on_delete(enqueue);
 }
 

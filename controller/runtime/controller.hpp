@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -11,8 +12,11 @@
 
 #include "core/error.hpp"
 #include "core/json.hpp"
+#include "runtime/clock.hpp"
 #include "runtime/informer.hpp"
 #include "runtime/object_key.hpp"  // key_of, split_key, controller_owner_key
+#include "runtime/observers.hpp"
+#include "runtime/predicates.hpp"
 #include "runtime/work_queue.hpp"
 
 namespace cfo::runtime {
@@ -37,8 +41,10 @@ using ReconcileFn = std::function<ReconcileResult(const std::string& key)>;
 
 /// controller-runtime controller.Options defaults.
 struct ControllerOptions {
-  std::string name = "codeflareworkload";  ///< for logs
-  int max_concurrent_reconciles = 1;       ///< worker threads (controller-runtime MaxConcurrentReconciles: 1)
+  std::string name = "codeflareworkload";        ///< for logs and the `controller` label of metrics
+  int max_concurrent_reconciles = 1;             ///< worker threads (controller-runtime MaxConcurrentReconciles: 1)
+  std::shared_ptr<ControllerObserver> observer;  ///< metrics hooks; null = none
+  NowFn now;                                     ///< clock for reconcile durations; empty = steady clock
 };
 
 /// What a Controller did, cumulative (controller_runtime_reconcile_total by result, plus panics).
@@ -56,7 +62,8 @@ struct ControllerStats {
 /// - Ok → forget(key).
 /// An exception thrown by the reconcile function is caught, logged and handled as an Error
 /// (controller-runtime RecoverPanic, on by default). The queue guarantees one key is never reconciled by two
-/// workers at once.
+/// workers at once. start() and stop() may be called from different threads (e.g. start() by the leader-election
+/// thread once the lease is won, stop() by the main thread on a signal); a start() after stop() fails.
 class Controller {
  public:
   Controller(ControllerOptions opts, std::shared_ptr<WorkQueue> queue, ReconcileFn reconcile);
@@ -79,6 +86,12 @@ class Controller {
   WorkQueue& queue() { return *queue_; }
   /// Counters of reconcile outcomes so far.
   ControllerStats stats() const;
+  /// Workers inside a reconcile right now (controller_runtime_active_workers).
+  int active_workers() const { return active_.load(); }
+  /// The configured number of workers (controller_runtime_max_concurrent_reconciles).
+  int max_concurrent_reconciles() const { return opts_.max_concurrent_reconciles; }
+  /// The controller's name (the `controller` label).
+  const std::string& name() const { return opts_.name; }
 
  private:
   void handle(const std::string& key);
@@ -86,8 +99,11 @@ class Controller {
   ControllerOptions opts_;
   std::shared_ptr<WorkQueue> queue_;
   ReconcileFn reconcile_;
+  std::mutex lifecycle_mu_;  // guards workers_, started_ and stopped_ between start() and stop()
   std::vector<std::thread> workers_;
-  std::atomic<bool> started_{false};
+  bool started_ = false;
+  bool stopped_ = false;
+  std::atomic<int> active_{0};
   std::atomic<uint64_t> success_{0}, requeue_after_{0}, error_{0}, exceptions_{0};
 };
 
@@ -100,14 +116,18 @@ KeyMapper own_key();
 KeyMapper owner_key(std::string api_group, std::string kind);
 
 /// Registers add/update/delete handlers on `informer` that add mapper(object) to `queue` (for updates, both the
-/// old and the new object are mapped, so a changed owner wakes both). Call before informer.start().
-void enqueue_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeyMapper mapper);
+/// old and the new object are mapped, so a changed owner wakes both). When `on_update` is set, an update whose
+/// (old, new) pair it rejects enqueues nothing (e.g. spec_or_metadata_changed: status-only writes); adds and
+/// deletes always enqueue. Call before informer.start().
+void enqueue_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeyMapper mapper,
+                  UpdatePredicate on_update = {});
 
 /// Maps an object to every queue key it should wake (controller-runtime EnqueueRequestsFromMapFunc), e.g. a
 /// LocalQueue to the workloads that name it.
 using KeysMapper = std::function<std::vector<std::string>(const json::Value& object)>;
 
 /// As enqueue_from, for a mapper that may wake several keys (or none).
-void enqueue_all_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeysMapper mapper);
+void enqueue_all_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeysMapper mapper,
+                      UpdatePredicate on_update = {});
 
 }  // namespace cfo::runtime

@@ -1,11 +1,21 @@
 #include "runtime/work_queue.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace cfo::runtime {
 
+namespace {
+double seconds_between(TimePoint from, TimePoint to) {
+  return from < to ? std::chrono::duration<double>(to - from).count() : 0.0;
+}
+}  // namespace
+
 WorkQueue::WorkQueue(WorkQueueOptions opts)
-    : now_(opts.now ? std::move(opts.now) : steady_now()), backoff_(opts.backoff) {}
+    : now_(opts.now ? std::move(opts.now) : steady_now()),
+      backoff_(opts.backoff),
+      bucket_(opts.bucket),
+      observer_(std::move(opts.observer)) {}
 
 void WorkQueue::add(const std::string& key) {
   std::lock_guard lk(mu_);
@@ -15,7 +25,11 @@ void WorkQueue::add(const std::string& key) {
 void WorkQueue::add_locked(const std::string& key) {
   if (shutting_down_) return;
   if (!dirty_.insert(key).second) return;  // already waiting (or already marked for another round)
-  if (processing_.contains(key)) return;   // done() re-queues it
+  if (observer_) {
+    observer_->on_add();
+    added_at_.emplace(key, now_());
+  }
+  if (processing_.contains(key)) return;  // done() re-queues it
   queue_.push_back(key);
   cv_.notify_one();
 }
@@ -23,6 +37,7 @@ void WorkQueue::add_locked(const std::string& key) {
 void WorkQueue::add_after(const std::string& key, int64_t delay_ms) {
   std::lock_guard lk(mu_);
   if (shutting_down_) return;
+  if (observer_) observer_->on_retry();
   if (delay_ms <= 0) {
     add_locked(key);
     return;
@@ -47,7 +62,10 @@ void WorkQueue::add_after_locked(const std::string& key, TimePoint ready_at) {
 void WorkQueue::add_rate_limited(const std::string& key) {
   std::lock_guard lk(mu_);
   if (shutting_down_) return;
-  int64_t delay_ms = backoff_.when_ms(key);
+  if (observer_) observer_->on_retry();
+  const int64_t backoff_ms = backoff_.when_ms(key);
+  const int64_t bucket_ms = bucket_.enabled() ? bucket_.reserve_ms(now_()) : 0;
+  const int64_t delay_ms = std::max(backoff_ms, bucket_ms);
   if (delay_ms <= 0) {
     add_locked(key);
     return;
@@ -80,6 +98,13 @@ std::optional<std::string> WorkQueue::pop_locked() {
   queue_.pop_front();
   processing_.insert(key);
   dirty_.erase(key);
+  if (observer_) {
+    const TimePoint now = now_();
+    auto it = added_at_.find(key);
+    observer_->on_get(it == added_at_.end() ? 0.0 : seconds_between(it->second, now));
+    if (it != added_at_.end()) added_at_.erase(it);
+    started_at_[key] = now;
+  }
   return key;
 }
 
@@ -110,7 +135,13 @@ std::optional<std::string> WorkQueue::try_get() {
 
 void WorkQueue::done(const std::string& key) {
   std::lock_guard lk(mu_);
-  processing_.erase(key);
+  if (processing_.erase(key) == 0) return;  // not handed out (or done twice): nothing to finish
+  if (observer_) {
+    if (auto it = started_at_.find(key); it != started_at_.end()) {
+      observer_->on_done(seconds_between(it->second, now_()));
+      started_at_.erase(it);
+    }
+  }
   if (dirty_.contains(key) && !shutting_down_) {
     queue_.push_back(key);
     cv_.notify_one();
@@ -148,6 +179,23 @@ std::size_t WorkQueue::len() const {
 std::size_t WorkQueue::num_delayed() const {
   std::lock_guard lk(mu_);
   return delayed_.size();
+}
+
+WorkQueueSnapshot WorkQueue::snapshot() const {
+  std::lock_guard lk(mu_);
+  WorkQueueSnapshot s;
+  s.depth = dirty_.size();
+  s.delayed = delayed_.size();
+  s.processing = processing_.size();
+  if (!started_at_.empty()) {
+    const TimePoint now = now_();
+    for (const auto& [key, start] : started_at_) {
+      const double running = seconds_between(start, now);
+      s.unfinished_work_seconds += running;
+      s.longest_running_seconds = std::max(s.longest_running_seconds, running);
+    }
+  }
+  return s;
 }
 
 }  // namespace cfo::runtime

@@ -360,3 +360,37 @@ TEST(EnqueueAllFrom, OneObjectWakesEveryKeyItMapsTo) {
   EXPECT_EQ(queue->try_get(), "ns/wl-1");
   EXPECT_EQ(queue->try_get(), "ns/wl-2");
 }
+
+TEST(EnqueueFrom, UpdatePredicateSkipsStatusOnlyChangesButNotAddsOrDeletes) {
+  // The workload informer's filter: our own status writes must not wake the workload again.
+  auto wl = [](const std::string& rv, int generation, const std::string& meta_extra, const std::string& phase) {
+    return R"({"metadata":{"name":"a","namespace":"ns","resourceVersion":")" + rv + R"(","generation":)" +
+           std::to_string(generation) + meta_extra + R"(},"status":{"phase":")" + phase + R"("}})";
+  };
+  FakeApi api;
+  api.add_list(doc(list("1", {wl("1", 1, "", "")})));
+  api.add_watch({
+      line("MODIFIED", wl("2", 1, "", "Pending")),                                             // status only: skipped
+      line("MODIFIED", wl("3", 2, "", "Pending")),                                             // spec changed
+      line("MODIFIED", wl("4", 2, R"(,"labels":{"x":"y"})", "Pending")),                       // labels
+      line("MODIFIED", wl("5", 2, R"(,"labels":{"x":"y"},"managedFields":[{}])", "Running")),  // status + fields
+      line("MODIFIED", wl("6", 2, R"(,"labels":{"x":"y"},"deletionTimestamp":"t")", "Running")),  // deletion
+      line("DELETED", wl("7", 2, R"(,"labels":{"x":"y"},"deletionTimestamp":"t")", "Running")),
+  });
+  auto queue = std::make_shared<WorkQueue>();
+  std::mutex mu;
+  std::vector<std::string> mapped;  // resourceVersions of the objects mapped to a key (an update maps old and new)
+  Informer inf(api.io(), options());
+  enqueue_from(
+      inf, queue,
+      [&](const json::Value& obj) -> std::optional<std::string> {
+        std::lock_guard lk(mu);
+        mapped.push_back(json::get_string(obj["metadata"], "resourceVersion").value_or("?"));
+        return key_of(obj);
+      },
+      spec_or_metadata_changed);
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(api.wait_idle());
+  std::lock_guard lk(mu);
+  EXPECT_EQ(mapped, (std::vector<std::string>{"1", "2", "3", "3", "4", "5", "6", "7"}));
+}

@@ -1,0 +1,23 @@
+#include "cmd/server_verdict.hpp"
+
+namespace cfo::cmd {
+
+bool is_server_rejection(const Error& e) {
+  switch (e.http_status) {
+    case 400:
+    case 422:
+      return true;
+    case 403: {
+      // The RBAC authorizer's refusal names the user and the verb it may not use; admission refusals do not.
+      const bool authorization =
+          e.message.find("cannot ") != std::string::npos &&
+          (e.message.find("User \"") != std::string::npos || e.message.find("user \"") != std::string::npos) &&
+          e.message.find(" resource ") != std::string::npos;
+      return !authorization;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace cfo::cmd

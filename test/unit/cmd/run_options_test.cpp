@@ -1,0 +1,153 @@
+// The flags of `run`: defaults, ranges and the errors that make the binary exit 2.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cmd/run_options.hpp"
+
+using namespace cfo;
+using namespace cfo::cmd;
+
+namespace {
+
+/// Parses `run` flags; a parse error of Args itself fails the test.
+Result<RunOptions> parse(std::vector<std::string> flags, const std::string& namespace_file = "/nonexistent/ns") {
+  std::vector<char*> argv{const_cast<char*>("codeflare-operator"), const_cast<char*>("run")};
+  for (auto& f : flags) argv.push_back(f.data());
+  auto args = Args::parse(static_cast<int>(argv.size()), argv.data(), 2, run_flags(), run_flag_aliases());
+  EXPECT_TRUE(args.has_value()) << (args ? "" : args.error().message);
+  if (!args) return std::unexpected(args.error());
+  return parse_run_options(*args, namespace_file);
+}
+
+std::string error_of(std::vector<std::string> flags) {
+  auto r = parse(std::move(flags));
+  return r ? "<accepted>" : r.error().message;
+}
+
+}  // namespace
+
+TEST(RunOptions, DefaultsAreControllerRuntimes) {
+  auto o = parse({});
+  ASSERT_TRUE(o.has_value()) << o.error().message;
+  EXPECT_EQ(o->max_concurrent_reconciles, 1);
+  EXPECT_EQ(o->backoff.base_delay_ms, 5);
+  EXPECT_EQ(o->backoff.max_delay_ms, 1000 * 1000);
+  EXPECT_EQ(o->bucket.qps, 10.0);
+  EXPECT_EQ(o->bucket.burst, 100);
+  EXPECT_FALSE(o->leader_elect);
+  EXPECT_EQ(o->leader_election_id, "codeflare-operator.codeflare.dev");
+  EXPECT_EQ(o->election.lease_duration_ms, 15000);
+  EXPECT_EQ(o->election.renew_deadline_ms, 10000);
+  EXPECT_EQ(o->election.retry_period_ms, 2000);
+  EXPECT_FALSE(o->election.release_on_cancel);
+  ASSERT_TRUE(o->metrics_address);
+  EXPECT_EQ(o->metrics_address->port, 8080);
+  ASSERT_TRUE(o->probe_address);
+  EXPECT_EQ(o->probe_address->port, 8081);
+  EXPECT_TRUE(o->server_dry_run);
+}
+
+TEST(RunOptions, EverythingCanBeSet) {
+  auto o = parse({"--leader-elect",
+                  "--leader-election-namespace=ops",
+                  "--leader-election-id",
+                  "my-lock",
+                  "--leader-elect-lease-duration=4s",
+                  "--leader-elect-renew-deadline=3s",
+                  "--leader-elect-retry-period=500ms",
+                  "--leader-elect-release-on-cancel",
+                  "--metrics-bind-address=127.0.0.1:9000",
+                  "--health-probe-bind-address=0",
+                  "--server-dry-run=false",
+                  "--workqueue-base-delay=10ms",
+                  "--workqueue-max-delay=5m",
+                  "--workqueue-qps=2.5",
+                  "--workqueue-burst=7",
+                  "--max-concurrent-reconciles=4",
+                  "-n",
+                  "a",
+                  "-n",
+                  "b"});
+  ASSERT_TRUE(o.has_value()) << o.error().message;
+  EXPECT_TRUE(o->leader_elect);
+  EXPECT_EQ(o->leader_election_namespace, "ops");
+  EXPECT_EQ(o->leader_election_id, "my-lock");
+  EXPECT_EQ(o->election.lease_duration_ms, 4000);
+  EXPECT_EQ(o->election.renew_deadline_ms, 3000);
+  EXPECT_EQ(o->election.retry_period_ms, 500);
+  EXPECT_TRUE(o->election.release_on_cancel);
+  EXPECT_EQ(o->metrics_address->host, "127.0.0.1");
+  EXPECT_EQ(o->metrics_address->port, 9000);
+  EXPECT_FALSE(o->probe_address.has_value());
+  EXPECT_FALSE(o->server_dry_run);
+  EXPECT_EQ(o->backoff.base_delay_ms, 10);
+  EXPECT_EQ(o->backoff.max_delay_ms, 300000);
+  EXPECT_EQ(o->bucket.qps, 2.5);
+  EXPECT_EQ(o->bucket.burst, 7);
+  EXPECT_EQ(o->max_concurrent_reconciles, 4);
+  EXPECT_EQ(o->namespaces, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(RunOptions, TheLeaseNamespaceComesFromThePodWhenNotGiven) {
+  const std::string file = ::testing::TempDir() + "/cfo-run-options-namespace";
+  std::ofstream(file) << "codeflare-system\n";
+  auto o = parse({"--leader-elect"}, file);
+  std::remove(file.c_str());
+  ASSERT_TRUE(o.has_value()) << o.error().message;
+  EXPECT_EQ(o->leader_election_namespace, "codeflare-system");
+  auto outside = parse({"--leader-elect"});
+  ASSERT_FALSE(outside.has_value());
+  EXPECT_NE(outside.error().message.find("--leader-election-namespace is required"), std::string::npos);
+  EXPECT_TRUE(parse({}).has_value()) << "no election, no namespace needed";
+}
+
+TEST(RunOptions, OutOfRangeAndMalformedValuesAreRefusedWithTheFlagName) {
+  struct Case {
+    std::vector<std::string> flags;
+    std::string mentions;
+  };
+  const std::vector<Case> cases{
+      {{"--max-concurrent-reconciles=0"}, "--max-concurrent-reconciles"},
+      {{"--max-concurrent-reconciles=100000"}, "--max-concurrent-reconciles"},
+      {{"--max-concurrent-reconciles=two"}, "--max-concurrent-reconciles"},
+      {{"--workqueue-base-delay=0"}, "--workqueue-base-delay"},
+      {{"--workqueue-base-delay=5"}, "--workqueue-base-delay"},
+      {{"--workqueue-base-delay=-5ms"}, "--workqueue-base-delay"},
+      {{"--workqueue-max-delay=1ms", "--workqueue-base-delay=2ms"}, "--workqueue-max-delay"},
+      {{"--workqueue-max-delay=100000h"}, "--workqueue-max-delay"},
+      {{"--workqueue-qps=-1"}, "--workqueue-qps"},
+      {{"--workqueue-qps=nan"}, "--workqueue-qps"},
+      {{"--workqueue-burst=0"}, "--workqueue-burst"},
+      {{"--leader-elect-lease-duration=10s"}, "renew deadline"},
+      {{"--leader-elect-renew-deadline=2s"}, "retry period"},
+      {{"--leader-elect-retry-period=0"}, "positive"},
+      {{"--leader-elect-lease-duration=forever"}, "--leader-elect-lease-duration"},
+      {{"--leader-elect=maybe"}, "--leader-elect"},
+      {{"--leader-elect", "--leader-election-namespace=Bad_NS"}, "--leader-election-namespace"},
+      {{"--leader-election-id=no/slash"}, "--leader-election-id"},
+      {{"--metrics-bind-address=8080"}, "--metrics-bind-address"},
+      {{"--health-probe-bind-address=:99999"}, "--health-probe-bind-address"},
+      {{"--metrics-bind-address=:9000", "--health-probe-bind-address=:9000"}, "same address"},
+      {{"--server-dry-run=off"}, "--server-dry-run"},
+      {{"--namespace=UPPER"}, "--namespace"},
+  };
+  for (const auto& c : cases) {
+    std::string e = error_of(c.flags);
+    EXPECT_NE(e.find(c.mentions), std::string::npos) << c.flags[0] << " -> " << e;
+  }
+}
+
+TEST(RunOptions, HelpNamesEveryFlagWithItsDefault) {
+  const std::string help = run_help();
+  for (const auto& [name, takes_value] : run_flags()) {
+    if (name == "help") continue;
+    EXPECT_NE(help.find("--" + name), std::string::npos) << name;
+  }
+  for (const char* d : {"(default 15s)", "(default 10s)", "(default 2s)", "(default :8080)", "(default :8081)",
+                        "(default 5ms)", "(default 1000s)", "(default 10)", "(default 100)", "(default true)"})
+    EXPECT_NE(help.find(d), std::string::npos) << d;
+}
