@@ -100,7 +100,8 @@ else:
     by_key = {key(d): d for d in direct}
     problems += [f"{k} differs from render's" for k in map(key, gen) if by_key[k] != next(d for d in gen if key(d) == k)]
 kinds = {d["kind"] for d in gen}
-if not kinds or not kinds <= {"RayCluster", "RayJob", "AppWrapper"}:
+# The children, plus the LocalQueue a workload asks the operator to manage (spec.queue.clusterQueue).
+if not kinds or not kinds <= {"RayCluster", "RayJob", "AppWrapper", "LocalQueue"}:
     problems.append(f"kinds {sorted(kinds)}")
 wrong_ns = [key(d) for d in gen if d["metadata"].get("namespace") != "team-a"]
 if wrong_ns:
@@ -111,7 +112,8 @@ if not covered & names:
     problems.append("no object carries a sample's codeflare.dev/workload label")
 if problems:
     sys.exit("; ".join(problems))
-# A workload may render to nothing offline (e.g. one held back until the operator creates its LocalQueue).
+# A workload may render to nothing offline (e.g. a RayJob on an existing cluster still renders its RayJob, but a
+# workload held back for another reason would not).
 idle = f"; none for {', '.join(sorted(names - covered))}, as with render" if names - covered else ""
 print(f"{len(gen)} objects ({', '.join(sorted(kinds))}) for {len(names & covered)} of {len(names)} workloads, "
       f"equal to render's, in team-a{idle}")
