@@ -14,11 +14,6 @@ bool iequals(std::string_view a, std::string_view b) {
 
 // 404 (object or API absent) and 403 (not allowed) mean "cannot tell" for the checks the SDK also makes best-effort.
 bool unknowable(const Error& e) { return e.http_status == 404 || e.http_status == 403; }
-
-std::string spec_string(const json::Value& workload, std::string_view dotted) {
-  const json::Value* v = json::find_path(workload, dotted);
-  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : "";
-}
 }  // namespace
 
 KueueReader::KueueReader(client::RestClient& client, std::string kueue_version)
@@ -32,9 +27,9 @@ Result<void> KueueReader::fill(const json::Value& wl, workload::ClusterFacts& fa
   using workload::Presence;
   facts.kueue_version = version_;
   if (version_.empty()) return {};
-  std::string ns = spec_string(wl, "metadata.namespace");
-  std::string lq = spec_string(wl, "spec.queue.localQueue");
-  if (lq.empty()) lq = spec_string(wl, "spec.queue.clusterQueue");  // a managed LocalQueue takes the CQ's name
+  std::string ns = json::string_at(wl, "metadata.namespace");
+  std::string lq = json::string_at(wl, "spec.queue.localQueue");
+  if (lq.empty()) lq = json::string_at(wl, "spec.queue.clusterQueue");  // a managed LocalQueue takes the CQ's name
 
   if (lq.empty()) {
     // The namespace default: the LocalQueue annotated kueue.x-k8s.io/default-queue: "true" (without case).
@@ -68,7 +63,7 @@ Result<void> KueueReader::fill(const json::Value& wl, workload::ClusterFacts& fa
     }
   }
 
-  std::string pc = spec_string(wl, "spec.queue.priorityClass");
+  std::string pc = json::string_at(wl, "spec.queue.priorityClass");
   if (!pc.empty()) {
     auto got = client_.get_json(type("workloadpriorityclasses", false).object_path("", pc));
     if (got)

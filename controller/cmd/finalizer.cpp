@@ -7,11 +7,6 @@
 namespace cfo::cmd {
 
 namespace {
-std::string str_at(const json::Value& obj, std::string_view dotted) {
-  const json::Value* v = json::find_path(obj, dotted);
-  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : "";
-}
-
 bool parse_time(const std::string& s, std::time_t& out) {
   std::tm tm{};
   const char* end = strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
@@ -52,14 +47,14 @@ Result<void> set_local_queue_finalizer(client::RestClient& client, const client:
 }
 
 std::string queue_name_of(const json::Value& workload) {
-  std::string lq = str_at(workload, "spec.queue.localQueue");
-  return lq.empty() ? str_at(workload, "spec.queue.clusterQueue") : lq;
+  std::string lq = json::string_at(workload, "spec.queue.localQueue");
+  return lq.empty() ? json::string_at(workload, "spec.queue.clusterQueue") : lq;
 }
 
 std::string managed_queue_of(const json::Value& workload) {
-  std::string recorded = str_at(workload, "status.managedLocalQueue");
+  std::string recorded = json::string_at(workload, "status.managedLocalQueue");
   if (!recorded.empty()) return recorded;
-  return str_at(workload, "spec.queue.clusterQueue").empty() ? "" : queue_name_of(workload);
+  return json::string_at(workload, "spec.queue.clusterQueue").empty() ? "" : queue_name_of(workload);
 }
 
 Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const client::ResourceType& local_queues,
@@ -70,7 +65,7 @@ Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const cli
   out.local_queue = local_queue;
   if (local_queue.empty()) return out;
   for (const auto& o : others) {
-    if (!o || str_at(*o, "metadata.namespace") != ns || str_at(*o, "metadata.name") == self) continue;
+    if (!o || json::string_at(*o, "metadata.namespace") != ns || json::string_at(*o, "metadata.name") == self) continue;
     if (json::find_path(*o, "metadata.deletionTimestamp")) continue;
     if (queue_name_of(*o) == local_queue || managed_queue_of(*o) == local_queue) ++out.other_users;
   }

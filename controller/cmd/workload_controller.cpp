@@ -34,11 +34,6 @@ struct ChildKind {
 const ChildKind kChildKinds[] = {
     {"RayCluster", &types::kRayCluster}, {"AppWrapper", &types::kAppWrapper}, {"RayJob", &types::kRayJob}};
 
-std::string str_at(const json::Value& obj, std::string_view dotted) {
-  const json::Value* v = json::find_path(obj, dotted);
-  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : "";
-}
-
 // True when `obj` has a controller owner reference to the CodeFlareWorkload with this uid.
 bool controlled_by(const json::Value& obj, const std::string& uid) {
   const json::Value* refs = json::find_path(obj, "metadata.ownerReferences");
@@ -127,14 +122,14 @@ runtime::ReconcileResult WorkloadController::finalize(const json::Value& wl, con
     }
   }
   if (!failure.empty()) {
-    int64_t waited = seconds_between(str_at(wl, "metadata.deletionTimestamp"), now_rfc3339());
+    int64_t waited = seconds_between(json::string_at(wl, "metadata.deletionTimestamp"), now_rfc3339());
     if (waited < kFinalizerGiveUpSeconds) return runtime::ReconcileResult::failed(failure);
     spdlog::warn("{}/{}: giving up the LocalQueue clean-up after {} s: {}", ns, name, waited, failure);
     events_.record(wl, "Warning", "LocalQueueLeft", "Delete", failure + " (given up; the LocalQueue is left)");
   }
   // With the uid as precondition: a stale cache must not re-create a workload that is already gone (409 then).
   auto removed =
-      set_local_queue_finalizer(client_, types::kCodeFlareWorkload, ns, name, false, str_at(wl, "metadata.uid"));
+      set_local_queue_finalizer(client_, types::kCodeFlareWorkload, ns, name, false, json::string_at(wl, "metadata.uid"));
   if (!removed && !removed.error().is_not_found() && !removed.error().is_conflict())
     return runtime::ReconcileResult::failed("removing the finalizer: " + removed.error().message);
   return runtime::ReconcileResult::ok();
@@ -165,7 +160,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   for (const auto& c : cached) {
     const json::Value* labels = c ? json::find_path(*c, "metadata.labels") : nullptr;
     if (labels && labels->IsObject() && json::get_string(*labels, "kueue.x-k8s.io/queue-name")) {
-      kueue_workload = kueue_.workload_of(ns, str_at(*c, "metadata.uid"));
+      kueue_workload = kueue_.workload_of(ns, json::string_at(*c, "metadata.uid"));
       if (kueue_workload.IsObject()) observed.kueue_workload = &kueue_workload;
     }
   }
@@ -181,7 +176,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
 
   // Plan the writes: each desired object with its resource type. A child held by someone else stops everything.
   std::string apply_error, conflict, rejected;
-  const std::string uid = str_at(*wl, "metadata.uid");
+  const std::string uid = json::string_at(*wl, "metadata.uid");
   const client::ResourceType lq_type{"kueue.x-k8s.io", opts_.kueue_version, "localqueues", true};
   const char* top_kind = nullptr;
   struct Write {

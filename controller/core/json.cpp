@@ -79,6 +79,11 @@ const Value* find_path(const Value& obj, std::string_view dotted) {
   return cur;
 }
 
+std::string string_at(const Value& obj, std::string_view dotted) {
+  const Value* v = find_path(obj, dotted);
+  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+}
+
 std::optional<std::string> get_string(const Value& obj, std::string_view key) {
   const Value* v = find(obj, key);
   if (!v || !v->IsString()) return std::nullopt;

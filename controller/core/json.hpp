@@ -33,6 +33,9 @@ Value* find(Value& obj, std::string_view key);
 /// Walks a dotted path of member names ("metadata.name"); nullptr when any step is missing.
 const Value* find_path(const Value& obj, std::string_view dotted);
 
+/// The string at a dotted path ("metadata.labels"), or "" when a step is missing or the value is not a string.
+std::string string_at(const Value& obj, std::string_view dotted);
+
 /// String member or std::nullopt (also when the member is not a string).
 std::optional<std::string> get_string(const Value& obj, std::string_view key);
 

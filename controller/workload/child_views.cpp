@@ -3,11 +3,6 @@
 namespace cfo::workload {
 
 namespace {
-std::string str_at(const json::Value& obj, std::string_view dotted) {
-  const json::Value* v = json::find_path(obj, dotted);
-  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : "";
-}
-
 bool true_at(const json::Value& obj, std::string_view dotted) {
   const json::Value* v = json::find_path(obj, dotted);
   return v && v->IsBool() && v->GetBool();
@@ -20,10 +15,10 @@ int32_t int_at(const json::Value& obj, std::string_view dotted) {
 
 // Reads a RayClusterStatus object (the `status` of a RayCluster or a RayJob's `status.rayClusterStatus`).
 void read_cluster_status(const json::Value& status, RayClusterView& v) {
-  v.state = str_at(status, "state");
-  v.reason = str_at(status, "reason");
+  v.state = json::string_at(status, "state");
+  v.reason = json::string_at(status, "reason");
   v.ready_workers = int_at(status, "readyWorkerReplicas");
-  v.head_service = str_at(status, "head.serviceName");
+  v.head_service = json::string_at(status, "head.serviceName");
 }
 
 // The condition of `type` in a status.conditions array, or nullptr.
@@ -54,11 +49,11 @@ RayJobView view_ray_job(const json::Value* rj) {
   if (!rj || !rj->IsObject()) return v;
   v.present = true;
   v.suspended = true_at(*rj, "spec.suspend");
-  v.job_status = str_at(*rj, "status.jobStatus");
-  v.deployment_status = str_at(*rj, "status.jobDeploymentStatus");
-  v.message = str_at(*rj, "status.message");
-  v.ray_cluster_name = str_at(*rj, "status.rayClusterName");
-  v.dashboard_url = str_at(*rj, "status.dashboardURL");
+  v.job_status = json::string_at(*rj, "status.jobStatus");
+  v.deployment_status = json::string_at(*rj, "status.jobDeploymentStatus");
+  v.message = json::string_at(*rj, "status.message");
+  v.ray_cluster_name = json::string_at(*rj, "status.rayClusterName");
+  v.dashboard_url = json::string_at(*rj, "status.dashboardURL");
   if (const json::Value* cs = json::find_path(*rj, "status.rayClusterStatus"); cs && cs->IsObject()) {
     v.cluster.present = true;
     read_cluster_status(*cs, v.cluster);
@@ -70,8 +65,8 @@ AdmissionView view_admission(const json::Value* wl) {
   AdmissionView v;
   if (!wl || !wl->IsObject()) return v;
   v.present = true;
-  v.workload_name = str_at(*wl, "metadata.name");
-  v.cluster_queue = str_at(*wl, "status.admission.clusterQueue");
+  v.workload_name = json::string_at(*wl, "metadata.name");
+  v.cluster_queue = json::string_at(*wl, "status.admission.clusterQueue");
   const json::Value* admitted = condition(*wl, "Admitted");
   const json::Value* reserved = condition(*wl, "QuotaReserved");
   const json::Value* evicted = condition(*wl, "Evicted");
