@@ -55,8 +55,9 @@ std::optional<std::string> digits_of(std::string_view s, int base) {
 }
 
 // YAML 1.1 integers as go-yaml v2 resolves them: [-+]? then 0b.., 0x.., 0o.. or 0[0-7_]+ (octal), or decimal
-// (0, or [1-9][0-9_]*). Out-of-range values are not integers.
-std::optional<int64_t> int_word(std::string_view s) {
+// (0, or [1-9][0-9_]*). Like go-yaml v2 (strconv.ParseInt, then ParseUint), a value above the int64 range up to
+// 2^64-1 is an unsigned integer; anything beyond that, or below -2^63, is not an integer.
+std::optional<json::Value> int_word(std::string_view s) {
   if (s.empty() || s.size() > kMaxNumberLength) return std::nullopt;
   bool neg = false;
   if (s[0] == '-' || s[0] == '+') {
@@ -82,9 +83,9 @@ std::optional<int64_t> int_word(std::string_view s) {
   unsigned long long v = std::strtoull(digits->c_str(), &end, base);
   if (errno == ERANGE || *end != '\0') return std::nullopt;
   constexpr unsigned long long kMaxPos = static_cast<unsigned long long>(INT64_MAX);
-  if (!neg && v > kMaxPos) return std::nullopt;
+  if (!neg && v > kMaxPos) return json::Value(static_cast<uint64_t>(v));
   if (neg && v > kMaxPos + 1) return std::nullopt;
-  return neg ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
+  return json::Value(neg ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v));
 }
 
 // YAML 1.1 floats: [-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?, and .inf/.nan spellings.
@@ -126,7 +127,7 @@ std::optional<double> float_word(std::string_view s) {
 json::Value resolve_plain(std::string_view s, json::Allocator& a) {
   if (is_null_word(s)) return json::Value(rapidjson::kNullType);
   if (auto b = bool_word(s)) return json::Value(*b);
-  if (auto i = int_word(s)) return json::Value(static_cast<int64_t>(*i));
+  if (auto i = int_word(s)) return std::move(*i);
   if (auto f = float_word(s)) {
     if (std::isfinite(*f)) return json::Value(*f);
     return json::str(s, a);  // JSON has no inf/nan: keep the text

@@ -23,6 +23,8 @@ static_assert(RAPIDJSON_SCHEMA_HAS_REGEX && RAPIDJSON_SCHEMA_USE_STDREGEX,
 #include "core/yaml.hpp"
 #include "validation/schema_cel.hpp"
 #include "validation/schema_defaults.hpp"
+#include "validation/schema_formats.hpp"
+#include "validation/schema_nulls.hpp"
 #include "validation/schema_plan.hpp"
 
 // How Kubernetes structural schemas are mapped onto RapidJSON's draft-04 validator:
@@ -40,13 +42,16 @@ static_assert(RAPIDJSON_SCHEMA_HAS_REGEX && RAPIDJSON_SCHEMA_USE_STDREGEX,
 //   KubeRay CRDs repeat whole PodSpecs).
 // * From the prepared schema a plan is built once (schema_plan.hpp): the `default`s and the compiled CEL rules
 //   (validation/cel/), on a tree pruned to the branches that hold them.
-// * validate(): the defaults are applied to a copy of the object (only when one applies; schema_defaults.hpp), and
-//   every check below runs on that copy. A finding inside a defaulted value becomes a Warning naming the default.
+// * validate(): as kube-apiserver prepares a custom resource, `status` is dropped when the version has the status
+//   subresource, null properties that are neither nullable nor defaulted are removed (schema_nulls.hpp) and the
+//   defaults are applied (schema_defaults.hpp), each to a copy of the object made only when needed; every check
+//   below runs on the result. A finding inside a defaulted value becomes a Warning naming the default.
 // * RapidJSON stops at the first error; that error becomes one FieldError ("schema:<keyword>"). Strings too long
 //   for libstdc++'s recursive std::regex are reported before RapidJSON runs (`find_overlong_strings`).
 // * One walker (`StructuralWalker`) then goes over the object alongside the schema and reports what draft-04
-//   cannot express: every unknown field ("schema:unknownField", which the apiserver would prune silently) and
-//   every duplicate entry of an `x-kubernetes-list-type: map` / `set` list ("schema:duplicate").
+//   cannot express: every unknown field ("schema:unknownField", which the apiserver would prune silently), every
+//   duplicate entry of an `x-kubernetes-list-type: map` / `set` list ("schema:duplicate") and every value that
+//   breaks its `format` (date-time, int32, int64: "schema:format"; schema_formats.hpp).
 // * Last, the CEL rules run over the defaulted copy (schema_cel.hpp), with the old object on updates, unless a
 //   finding so far is one that makes kube-apiserver skip them (`blocks_cel`).
 
@@ -215,6 +220,8 @@ class StructuralWalker {
       walk_object(schema, doc, path);
     } else if (doc.IsArray()) {
       walk_array(schema, doc, path);
+    } else if (auto reason = structural::format_violation(schema, doc)) {
+      out_.push_back({path, "schema:format", source_, std::move(*reason)});
     }
   }
 
@@ -618,7 +625,15 @@ struct Compiled {
     return &copy;
   }
 
-  /// Defaults, then RapidJSON's first error, the walker's findings and the CEL rules (with `old` on updates).
+  /// `obj`, or a copy of it in `copy` without the nulls kube-apiserver prunes.
+  const Value& without_prunable_nulls(const Value& obj, json::Document& copy) const {
+    if (!structural::has_prunable_nulls(*schema, obj)) return obj;
+    copy.CopyFrom(obj, copy.GetAllocator());
+    structural::prune_nulls(*schema, copy);
+    return copy;
+  }
+
+  /// Null pruning and defaults, then RapidJSON's first error, the walker's findings and the CEL rules (with `old` on updates).
   FieldErrors check(const Value& obj, const Value* old = nullptr) const {
     FieldErrors out;
     if (depth_of(obj, kMaxDocumentDepth + 1) > kMaxDocumentDepth) {
@@ -627,10 +642,11 @@ struct Compiled {
       return out;
     }
     if (old && depth_of(*old, kMaxDocumentDepth + 1) > kMaxDocumentDepth) old = nullptr;
-    json::Document copy, old_copy;
+    json::Document pruned, old_pruned, copy, old_copy;
+    const Value& input = without_prunable_nulls(obj, pruned);
     structural::DefaultedPaths defaulted_at_segments;
-    const Value* doc = defaulted(obj, copy, &defaulted_at_segments);
-    const Value* old_doc = old ? defaulted(*old, old_copy, nullptr) : nullptr;
+    const Value* doc = defaulted(input, copy, &defaulted_at_segments);
+    const Value* old_doc = old ? defaulted(without_prunable_nulls(*old, old_pruned), old_copy, nullptr) : nullptr;
     std::vector<std::string> defaulted_paths;  // rendered once there is a finding to compare with
     auto render_defaulted = [&] {
       if (defaulted_paths.empty() && !defaulted_at_segments.empty()) defaulted_paths = defaulted_at_segments.render();
@@ -646,8 +662,8 @@ struct Compiled {
         // (if any) is looked for in the object as written.
         if (defaulted_at(out.back().path, defaulted_paths)) {
           SchemaValidator own(*document);
-          if (!obj.Accept(own)) {
-            FieldError e = first_error(own, *shared, obj, source);
+          if (!input.Accept(own)) {
+            FieldError e = first_error(own, *shared, input, source);
             if (e.path != out.back().path || e.rule != out.back().rule) out.push_back(std::move(e));
           }
         }
@@ -715,6 +731,7 @@ struct Entry {
   std::string kind;
   bool namespaced = true;
   bool deprecated = false;
+  bool status_subresource = false;  // `status` is dropped on create and kept from the old object on update
   std::string deprecation_warning;
   Compiled compiled;
 };
@@ -737,6 +754,14 @@ Result<std::vector<json::Document>> read_documents(const std::filesystem::path& 
   auto docs = yaml::to_json(text.str());
   if (!docs) return fail(file.string() + ": " + docs.error().message);
   return docs;
+}
+
+/// `obj`, or a copy of it in `copy` without its `status`.
+const Value& without_status(const Value& obj, json::Document& copy) {
+  if (!json::find(obj, "status")) return obj;
+  copy.CopyFrom(obj, copy.GetAllocator());
+  copy.RemoveMember("status");
+  return copy;
 }
 
 }  // namespace
@@ -768,7 +793,12 @@ struct SchemaSet::Impl {
           {"apiVersion", "schema:deprecatedVersion", e.compiled.source,
            e.deprecation_warning.empty() ? api_version + " " + kind + " is deprecated" : e.deprecation_warning,
            Severity::Warning});
-    FieldErrors found = e.compiled.check(obj, old);
+    // With the status subresource, kube-apiserver drops `status` from a create and keeps the old one on an update of
+    // the main resource: whatever `status` the object carries is not judged.
+    json::Document no_status, old_no_status;
+    const Value& judged = e.status_subresource ? without_status(obj, no_status) : obj;
+    const Value* judged_old = old && e.status_subresource ? &without_status(*old, old_no_status) : old;
+    FieldErrors found = e.compiled.check(judged, judged_old);
     out.insert(out.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
     return out;
   }
@@ -820,6 +850,7 @@ Result<void> SchemaSet::add_crd(const json::Value& crd) {
     e.namespaced = namespaced;
     e.deprecated = json::get_bool(v, "deprecated").value_or(false);
     e.deprecation_warning = json::get_string(v, "deprecationWarning").value_or("");
+    e.status_subresource = json::find_path(v, "subresources.status") != nullptr;
     e.compiled = std::move(*compiled);
     e.compiled.build_plan(e.api_version, e.kind);
     added.push_back(std::move(e));

@@ -52,10 +52,14 @@ class SchemaSet {
   /// An object of an unknown kind yields one finding with rule "schema:unknownKind".
   ///
   /// Besides RapidJSON's first error, every unknown field, every duplicate entry of an
-  /// `x-kubernetes-list-type: map|set` list ("schema:duplicate") and, for a deprecated version, one
-  /// "schema:deprecatedVersion" warning are reported.
+  /// `x-kubernetes-list-type: map|set` list ("schema:duplicate"), every value that breaks its `format` (date-time;
+  /// int32/int64 ranges, which the apiserver does not check but the kind's controller cannot decode:
+  /// "schema:format") and, for a deprecated version, one "schema:deprecatedVersion" warning are reported.
   ///
-  /// The schema's `default`s are applied first, to a copy, as kube-apiserver does (structural defaulting); a
+  /// The object is first prepared as kube-apiserver prepares a custom resource, on a copy: `status` is ignored when
+  /// the version has the status subresource (a create drops it); a null property that is neither `nullable` nor
+  /// defaulted is removed (null pruning, Kubernetes 1.20+); then the schema's `default`s are applied (structural
+  /// defaulting, a null of a defaulted non-nullable property included); a
   /// finding inside a value that only a default supplied is a Warning that says so (the CRD is at fault, not the
   /// object). Then every supported `x-kubernetes-validations` rule runs at each location of the object its schema
   /// node describes (rules with oldSelf only in validate_update): a failing rule gives the location's path (plus the

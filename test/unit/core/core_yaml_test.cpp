@@ -59,7 +59,7 @@ TEST(Yaml, EmitsAmbiguousStringsQuotedAndRoundTrips) {
 TEST(Yaml, ResolvesIntegerAndFloatSpellings) {
   auto docs = yaml::to_json(
       "a: 0o17\nb: 017\nc: 0x1F\nd: 0b101\ne: -9223372036854775808\nf: 1_000\ng: 1e3\n"
-      "h: .5\ni: 9223372036854775808\nj: 1.2.3\nk: \"-\"\n");
+      "h: .5\ni: 9223372036854775808\nj: 1.2.3\nk: \"-\"\nl: 18446744073709551616\nm: -9223372036854775809\n");
   ASSERT_TRUE(docs.has_value()) << docs.error().message;
   const auto& d = (*docs)[0];
   EXPECT_EQ(d["a"].GetInt64(), 15);
@@ -70,7 +70,12 @@ TEST(Yaml, ResolvesIntegerAndFloatSpellings) {
   EXPECT_EQ(d["f"].GetInt64(), 1000);
   EXPECT_DOUBLE_EQ(d["g"].GetDouble(), 1000.0);
   EXPECT_DOUBLE_EQ(d["h"].GetDouble(), 0.5);
-  EXPECT_TRUE(d["i"].IsDouble()) << "beyond int64 it is a float, as in go-yaml";
+  // Above int64 and up to 2^64-1 go-yaml v2 resolves an unsigned integer (ParseUint); beyond that a float.
+  ASSERT_TRUE(d["i"].IsUint64());
+  EXPECT_EQ(d["i"].GetUint64(), 9223372036854775808ull);
+  EXPECT_FALSE(d["i"].IsInt64());
+  EXPECT_TRUE(d["l"].IsDouble());
+  EXPECT_TRUE(d["m"].IsDouble());
   EXPECT_TRUE(d["j"].IsString());
   EXPECT_TRUE(d["k"].IsString());
 }

@@ -69,6 +69,29 @@ spec:
                   type: object
                   x-kubernetes-embedded-resource: true
                   x-kubernetes-preserve-unknown-fields: true
+                since: {type: string, format: date-time}
+                count32: {type: integer, format: int32}
+                count64: {type: integer, format: int64}
+            status:
+              type: object
+              properties:
+                phase: {type: string}
+      subresources:
+        status: {}
+    - name: v2
+      served: true
+      storage: false
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            apiVersion: {type: string}
+            kind: {type: string}
+            metadata: {type: object}
+            status:
+              type: object
+              properties:
+                phase: {type: string}
     - name: v0
       served: true
       storage: false
@@ -246,10 +269,61 @@ TEST(SchemaSetToy, EnumTypeAndPatternErrors) {
   EXPECT_TRUE(has(set.validate(toy("{mode: fast, code: A1}")), "spec.code", "schema:pattern"));
 }
 
-TEST(SchemaSetToy, NullableAllowsNullOnlyWhereDeclared) {
+TEST(SchemaSetToy, NullOfANonNullablePropertyIsPrunedAsTheApiserverDoes) {
   auto set = toy_set();
+  // nullable: the null stays and is valid.
   EXPECT_TRUE(set.validate(toy("{mode: fast, note: null}")).empty());
-  EXPECT_TRUE(has(set.validate(toy("{mode: fast, code: null}")), "spec.code", "schema:type"));
+  // Neither nullable nor defaulted: kube-apiserver removes the property before validating.
+  auto pruned = set.validate(toy("{mode: fast, code: null, free: {known: null}}"));
+  EXPECT_TRUE(pruned.empty()) << describe(pruned);
+  // A required property that is pruned is then missing.
+  EXPECT_TRUE(has(set.validate(toy("{mode: null}")), "spec.mode", "schema:required"));
+  // Defaulted: the null becomes the default (size: 1), which is valid.
+  EXPECT_TRUE(set.validate(toy("{mode: fast, size: null}")).empty());
+  // Map values and list items are not pruned: a null there is still the wrong type.
+  EXPECT_TRUE(has(set.validate(toy("{mode: fast, labels: {a: null}}")), "spec.labels.a", "schema:type"));
+  EXPECT_TRUE(has(set.validate(toy("{mode: fast, tags: [a, null]}")), "spec.tags[1]", "schema:type"));
+}
+
+TEST(SchemaSetToy, StatusIsIgnoredOnlyWithTheStatusSubresource) {
+  auto set = toy_set();
+  // v1 has the status subresource: a create drops status, an update keeps the old one.
+  auto with_sub = toy("{mode: fast}");
+  auto bad_status = yaml1("{phase: [not, a, string], extra: 1}");
+  with_sub.AddMember("status", json::Value(bad_status, with_sub.GetAllocator()), with_sub.GetAllocator());
+  auto errs = set.validate(with_sub);
+  EXPECT_TRUE(errs.empty()) << describe(errs);
+  errs = set.validate_update(with_sub, with_sub);
+  EXPECT_TRUE(errs.empty()) << describe(errs);
+  // v2 has none: status is part of the object and is judged.
+  auto without_sub = yaml1("apiVersion: example.com/v2\nkind: Toy\nmetadata: {name: t}\nstatus: {phase: [x]}\n");
+  EXPECT_TRUE(has(set.validate(without_sub), "status.phase", "schema:type")) << describe(set.validate(without_sub));
+}
+
+TEST(SchemaSetToy, DateTimeFormat) {
+  auto set = toy_set();
+  for (const char* ok : {"2024-05-01T12:00:00Z", "2024-05-01t12:00:00z", "2024-02-29T23:59:59.123456+05:30",
+                         "2024-05-01T00:00:00-08:00"}) {
+    auto errs = set.validate(toy(std::string("{mode: fast, since: \"") + ok + "\"}"));
+    EXPECT_TRUE(errs.empty()) << ok << ": " << describe(errs);
+  }
+  for (const char* bad : {"May 1st", "2024-05-01", "2024-05-01T12:00:00", "2023-02-29T12:00:00Z",
+                          "2024-13-01T12:00:00Z", "2024-05-01T24:00:00Z", "2024-05-01T12:60:00Z",
+                          "2024-05-01T12:00:00+0530", "2024-05-01 12:00:00Z"}) {
+    auto errs = set.validate(toy(std::string("{mode: fast, since: \"") + bad + "\"}"));
+    EXPECT_TRUE(has(errs, "spec.since", "schema:format")) << bad << ": " << describe(errs);
+  }
+}
+
+TEST(SchemaSetToy, IntegerFormatRanges) {
+  auto set = toy_set();
+  EXPECT_TRUE(set.validate(toy("{mode: fast, count32: 2147483647, count64: 9223372036854775807}")).empty());
+  EXPECT_TRUE(set.validate(toy("{mode: fast, count32: -2147483648, count64: -9223372036854775808}")).empty());
+  auto errs = set.validate(toy("{mode: fast, count32: 2147483648}"));
+  ASSERT_TRUE(has(errs, "spec.count32", "schema:format")) << describe(errs);
+  EXPECT_NE(matching(errs, "spec.count32", "schema:format")[0].reason.find("int32"), std::string::npos);
+  EXPECT_TRUE(has(set.validate(toy("{mode: fast, count32: -2147483649}")), "spec.count32", "schema:format"));
+  EXPECT_TRUE(has(set.validate(toy("{mode: fast, count64: 9223372036854775808}")), "spec.count64", "schema:format"));
 }
 
 TEST(SchemaSetToy, IntOrStringWithoutAnyOf) {
