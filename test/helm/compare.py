@@ -7,13 +7,17 @@ and exits 0 (the caller counts the lines); it exits 2 on bad input.
   compare.py kustomize KUSTOMIZE_YAML HELM_YAML --fullname F --run-help FILE
       The chart rendered with default values against `kubectl kustomize config/default`: the same objects (names
       mapped as in NAME_MAP below; kustomize's Namespace has no chart counterpart), the same RBAC rules as
-      (apiGroup, resource, verb) sets, the same bindings, the same Deployment (pod and container settings, probes,
-      resources, and args compared by meaning: flags left out count as the binary's defaults from `run --help`) and
-      the same CRD spec. Every difference is a FAIL line.
+      (apiGroup, resource, verb) sets, the same bindings, the same Deployment (pod and container settings, ports,
+      probes, resources, and args compared by meaning: flags left out count as the binary's defaults from
+      `run --help`), the same metrics Service (ports; each side's selector picks its own Deployment's pods and its
+      targetPort is a port that Deployment's container declares) and the same CRD spec. Every difference is a FAIL
+      line.
 
   compare.py values HELM_YAML --chart CHART_DIR [-f VALUES]... --release R --namespace NS --run-help FILE
-      Each setting of the values files took effect in the render: names, image, args, resources, pod metadata,
-      scheduling, ServiceAccount, and which objects exist (rbac.create, serviceAccount.create, crds.install/keep).
+      Each setting of the values files took effect in the render: names, image, args (leader election, metrics and
+      probe addresses, log format, shutdown timeout), container ports, probes, resources, pod metadata, scheduling,
+      ServiceAccount, and which objects exist (rbac.create, serviceAccount.create, crds.install/keep, the metrics
+      Service, the ServiceMonitor, whose selector and port must reach the metrics Service).
       A setting of the first values file that equals the chart default is itself a FAIL: its check would prove
       nothing.
 
@@ -37,6 +41,7 @@ NAME_MAP = [
     ("RoleBinding", "leader-election-rolebinding", "{F}-leader-election"),
     ("ClusterRole", "codeflareworkload-viewer-role", "{F}-codeflareworkload-viewer"),
     ("ClusterRole", "codeflareworkload-editor-role", "{F}-codeflareworkload-editor"),
+    ("Service", "controller-manager-metrics-service", "{F}-metrics"),
 ]
 CRD_NAME = "codeflareworkloads.codeflare.dev"
 AGGREGATE_PREFIX = "rbac.authorization.k8s.io/aggregate-to-"
@@ -268,6 +273,45 @@ def cmd_kustomize(opts):
                         "Delete=false,Prune=false")
         elif kind == "Deployment":
             compare_deployments(what, k, h, k_to_h, known, defaults)
+        elif kind == "Service":
+            compare_services(what, k, h, kdocs, hdocs)
+
+
+def pod_labels(dep):
+    return ((((dep.get("spec") or {}).get("template") or {}).get("metadata") or {}).get("labels")) or {}
+
+
+def container_port_names(dep):
+    names = set()
+    for c in (((dep.get("spec") or {}).get("template") or {}).get("spec") or {}).get("containers") or []:
+        names.update(p.get("name") for p in c.get("ports") or [] if p.get("name"))
+    return names
+
+
+def compare_services(what, k, h, kdocs, hdocs):
+    """The metrics Service: the same ports and type; on each side it selects the Deployment's pods and targets a
+    port that Deployment's container declares (the selectors differ with the labels, by design)."""
+    ks, hs = dict(k.get("spec") or {}), dict(h.get("spec") or {})
+    ksel, hsel = ks.pop("selector", None) or {}, hs.pop("selector", None) or {}
+    problems = diff(ks, hs, "spec")
+    for side, svc_sel, spec, docs in (("kustomize", ksel, ks, kdocs), ("helm", hsel, hs, hdocs)):
+        deps = [d for d in docs if d.get("kind") == "Deployment"]
+        picked = [d for d in deps if svc_sel and all(pod_labels(d).get(x) == y for x, y in svc_sel.items())]
+        if len(picked) != 1:
+            problems.append(f"{side}: selector {svc_sel} picks the pods of {len(picked)} Deployment(s), want 1")
+            continue
+        declared = container_port_names(picked[0])
+        for port in spec.get("ports") or []:
+            if port.get("targetPort") not in declared:
+                problems.append(f"{side}: port {port.get('name')} targets {port.get('targetPort')!r}, not one of "
+                                f"the container ports {sorted(declared)}")
+    if problems:
+        for p in problems:
+            out("FAIL", f"{what}: {p}")
+    else:
+        ports = [(p.get("name"), p.get("port"), p.get("targetPort")) for p in hs.get("ports") or []]
+        out("ok", f"{what}: same ports {ports}; on both sides it selects the Deployment's pods and targets a "
+                  "declared container port")
 
 
 def compare_deployments(what, k, h, k_to_h, known, defaults):
@@ -321,8 +365,8 @@ def compare_deployments(what, k, h, k_to_h, known, defaults):
         for p in problems:
             out("FAIL", f"{what}: {p}")
     else:
-        out("ok", f"{what}: same replicas, pod and container security contexts, probes, resources, scheduling, "
-                  "service account (mapped)")
+        out("ok", f"{what}: same replicas, pod and container security contexts, ports, probes, resources, "
+                  "scheduling, terminationGracePeriodSeconds, service account (mapped)")
     for line in arg_lines:
         out("ok", f"{what}: {line}")
 
@@ -368,7 +412,7 @@ def cmd_values(opts):
             for sub, sval in val.items():
                 if (defaults.get(key) or {}).get(sub) == sval:
                     out("FAIL", f"{first_path}: {key}.{sub} equals the chart default")
-        elif defaults.get(key) == val and key != "replicaCount":
+        elif defaults.get(key) == val:
             out("FAIL", f"{first_path}: {key} equals the chart default")
 
     # Names: fullnameOverride, else release-name with the chart name (or nameOverride) appended unless contained.
@@ -393,7 +437,8 @@ def cmd_values(opts):
     for d in docs:
         if d.get("kind") != "CustomResourceDefinition" and not name_of(d).startswith(full):
             out("FAIL", f"{d.get('kind')} {name_of(d)}: name does not start with {full!r}")
-        if d.get("kind") in ("Deployment", "ServiceAccount", "Role", "RoleBinding") and ns_of(d) != ns:
+        if d.get("kind") in ("Deployment", "ServiceAccount", "Role", "RoleBinding", "Service", "ServiceMonitor") \
+                and ns_of(d) != ns:
             out("FAIL", f"{d.get('kind')} {name_of(d)}: namespace {ns_of(d)!r}, want the release's {ns!r}")
         for s in d.get("subjects") or []:
             if s.get("kind") == "ServiceAccount":
@@ -424,6 +469,8 @@ def cmd_values(opts):
               f"crds.keep={v['crds']['keep']}: helm.sh/resource-policy keep is {keep}, "
               f"Argo CD Delete=false,Prune=false is {argo}")
 
+    check_metrics_objects(docs, v, full, dep)
+
     if dep is None:
         return
     spec = dep["spec"]
@@ -435,10 +482,46 @@ def cmd_values(opts):
     tag = v["image"].get("tag") or chart.get("appVersion")
     check(c.get("image") == f"{v['image']['repository']}:{tag}", f"image {c.get('image')!r}")
     check(c.get("imagePullPolicy") == v["image"]["pullPolicy"], f"imagePullPolicy {c.get('imagePullPolicy')!r}")
-    want_args = ["run", f"--log-level={v['logLevel']}", f"--max-concurrent-reconciles={v['maxConcurrentReconciles']}"]
+    le, metrics, health = v["leaderElection"], v["metrics"], v["healthProbe"]
+    want_args = ["run"]
+    if le["enabled"]:
+        want_args.append("--leader-elect")
+        if le.get("id"):
+            want_args.append(f"--leader-election-id={le['id']}")
+        for key, flag in (("leaseDuration", "lease-duration"), ("renewDeadline", "renew-deadline"),
+                          ("retryPeriod", "retry-period")):
+            if le.get(key):
+                want_args.append(f"--leader-elect-{flag}={le[key]}")
+        if le.get("releaseOnCancel"):
+            want_args.append("--leader-elect-release-on-cancel")
+    want_args.append(f"--health-probe-bind-address=:{health['port']}")
+    want_args.append(f"--metrics-bind-address=:{metrics['port']}" if metrics["enabled"] else "--metrics-bind-address=0")
+    want_args += [f"--log-level={v['logLevel']}", f"--log-format={v['logFormat']}",
+                  f"--max-concurrent-reconciles={v['maxConcurrentReconciles']}"]
+    if v.get("gracefulShutdownTimeout") not in (None, ""):
+        want_args.append(f"--graceful-shutdown-timeout={v['gracefulShutdownTimeout']}")
     want_args += [f"--namespace={n}" for n in v.get("watchNamespaces") or []]
     want_args += list(v.get("extraArgs") or [])
     check(c.get("args") == want_args, f"args {c.get('args')}, want {want_args}")
+    args = c.get("args") or []
+    check(spec.get("replicas", 1) <= 1 or "--leader-elect" in args,
+          f"replicas {spec.get('replicas')}: {'with' if '--leader-elect' in args else 'WITHOUT'} --leader-elect")
+    # Ports: "metrics" only while metrics are served; "health" always.
+    want_ports = []
+    if metrics["enabled"]:
+        want_ports.append({"name": "metrics", "containerPort": metrics["port"], "protocol": "TCP"})
+    want_ports.append({"name": "health", "containerPort": health["port"], "protocol": "TCP"})
+    check(c.get("ports") == want_ports, f"container ports {c.get('ports')}, want {want_ports}")
+    declared = {p.get("name"): p.get("containerPort") for p in c.get("ports") or []}
+    for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz?exclude=leader")):
+        got = c.get(probe) or {}
+        get = got.get("httpGet") or {}
+        timing = {x: y for x, y in got.items() if x != "httpGet"}
+        check(get.get("path") == path and declared.get(get.get("port")) == health["port"]
+              and timing == (health.get(probe) or {}),
+              f"{probe}: GET {get.get('path')} on port {get.get('port')!r} (container port "
+              f"{declared.get(get.get('port'))}), timing {timing}; want {path} on healthProbe.port {health['port']}, "
+              f"timing {health.get(probe)}")
     check(c.get("resources") == v["resources"], f"resources {c.get('resources')}")
     check(spec.get("replicas") == v["replicaCount"], f"replicas {spec.get('replicas')}")
     ps = pod["spec"]
@@ -461,6 +544,55 @@ def cmd_values(opts):
     check(sel == {"app.kubernetes.io/name": name[:63].rstrip("-"), "app.kubernetes.io/instance": opts.release},
           f"selector {sel} (name + instance only, so podLabels never change it)")
     check(all(labels.get(x) == y for x, y in sel.items()), "pod labels match the selector")
+
+
+def check_metrics_objects(docs, v, full, dep):
+    """The metrics Service and the ServiceMonitor exist exactly when the values ask for them, and reach each other."""
+    metrics = v["metrics"]
+    want_svc = bool(metrics["enabled"] and metrics["service"]["enabled"])
+    want_sm = bool(metrics["serviceMonitor"]["enabled"])
+    services = [d for d in docs if d.get("kind") == "Service"]
+    monitors = [d for d in docs if d.get("kind") == "ServiceMonitor"]
+    check(len(services) == int(want_svc),
+          f"metrics.enabled={metrics['enabled']}, metrics.service.enabled={metrics['service']['enabled']}: "
+          f"{len(services)} Service(s)")
+    check(len(monitors) == int(want_sm),
+          f"metrics.serviceMonitor.enabled={metrics['serviceMonitor']['enabled']}: {len(monitors)} ServiceMonitor(s)")
+    svc = services[0] if len(services) == 1 else None
+    if svc is not None:
+        sspec = svc.get("spec") or {}
+        want_ports = [{"name": "metrics", "port": metrics["port"], "targetPort": "metrics", "protocol": "TCP"}]
+        check(name_of(svc) == f"{full}-metrics" and sspec.get("ports") == want_ports,
+              f"Service {name_of(svc)}: ports {sspec.get('ports')}, want {full}-metrics with {want_ports}")
+        want_ann = metrics["service"].get("annotations") or None
+        check((svc["metadata"].get("annotations") or None) == want_ann,
+              f"Service annotations {svc['metadata'].get('annotations')}, want {want_ann}")
+        if dep is not None:
+            sel = sspec.get("selector") or {}
+            check(sel and sel == dep["spec"]["selector"]["matchLabels"],
+                  f"Service selector {sel} is the Deployment's pod selector")
+    if monitors:
+        sm = monitors[0]
+        smspec = sm.get("spec") or {}
+        check(sm.get("apiVersion") == "monitoring.coreos.com/v1", f"ServiceMonitor apiVersion {sm.get('apiVersion')}")
+        want_labels = metrics["serviceMonitor"].get("labels") or {}
+        got_labels = labels_of(sm)
+        check(all(got_labels.get(x) == y for x, y in want_labels.items()),
+              f"ServiceMonitor labels {got_labels} include metrics.serviceMonitor.labels {want_labels}")
+        match = (smspec.get("selector") or {}).get("matchLabels") or {}
+        endpoints = smspec.get("endpoints") or []
+        if svc is None:
+            out("FAIL", "ServiceMonitor rendered without a metrics Service to select")
+        else:
+            slabels = labels_of(svc)
+            check(match and all(slabels.get(x) == y for x, y in match.items()),
+                  f"ServiceMonitor selector {match} matches the metrics Service's labels")
+            port_names = {p.get("name") for p in (svc.get("spec") or {}).get("ports") or []}
+            want_interval = metrics["serviceMonitor"].get("interval") or None
+            check(len(endpoints) == 1 and endpoints[0].get("port") in port_names
+                  and endpoints[0].get("path") == "/metrics" and endpoints[0].get("interval") == want_interval,
+                  f"ServiceMonitor endpoints {endpoints}: port in the Service's {sorted(port_names)}, path /metrics, "
+                  f"interval {want_interval}")
 
 
 def cmd_flags(opts):

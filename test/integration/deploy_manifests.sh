@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Integration test: the kustomize deployment in config/ builds, is accepted by the apiserver, and grants the operator
-# exactly the permissions it uses.
+# Integration test: the kustomize deployment in config/ builds, is accepted by the apiserver, grants the operator
+# exactly the permissions it uses, wires its probes and metrics to ports it declares, and the opt-in ServiceMonitor
+# in config/prometheus reaches the metrics Service.
 #
 # Checks
 #   1. config/crd/bases/codeflare.dev_codeflareworkloads.yaml is byte for byte crds/codeflare.dev_codeflareworkloads.yaml
@@ -12,6 +13,17 @@
 #      controller, so a deleted namespace would stay Terminating and break the next run).
 #   4. config/rbac/role.yaml and the ClusterRole manager-role in the built output have exactly the expected rules:
 #      the same (apiGroup, resource) pairs with the same verbs, no wildcards, resourceNames or nonResourceURLs.
+#   5. The manager Deployment in the built output: its liveness probe is an HTTP GET of /healthz and its readiness
+#      probe one of /readyz (with ?exclude=leader, so leader-election standbys stay Ready), both on a port the
+#      container declares, the one --health-probe-bind-address names; the args include --leader-elect;
+#      --metrics-bind-address names a declared container port; terminationGracePeriodSeconds is above the
+#      --graceful-shutdown-timeout (default 30s).
+#   6. The metrics Service in config/default selects the manager's pods and targets a declared container port.
+#   7. `kubectl kustomize config/prometheus` builds a monitoring.coreos.com/v1 ServiceMonitor whose selector matches
+#      the metrics Service's labels in config/default, whose endpoint port is a port name of that Service, path
+#      /metrics; and config/default with its "#- ../prometheus" line uncommented (in a copy) builds with the
+#      ServiceMonitor in codeflare-operator-system. The ServiceMonitor is never sent to the apiserver: its CRD is not
+#      installed here (nor on every cluster, which is why config/default leaves it out).
 # Inputs:  KUBECONFIG (set by the ctest fixture), KUBECTL (optional; its `kustomize` must understand
 #          kustomize.config.k8s.io/v1beta1, which every kubectl since 1.14 does).
 # Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
@@ -134,6 +146,151 @@ PY
 check_rules config/rbac/role.yaml config/rbac/role.yaml manager-role
 if [[ $built == true ]]; then
   check_rules "config/default output" "$work/default.yaml" codeflare-operator-manager-role
+fi
+
+# --- 5-7. probes, metrics Service, ServiceMonitor -----------------------------------------------------------------
+# The checker prints "ok ..." / "FAIL ..." lines; they are counted here.
+wiring() {
+  "$py" - "$@" <<'PY'
+import re, sys, yaml
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return [d for d in yaml.safe_load_all(f) if isinstance(d, dict)]
+
+def out(ok, msg):
+    print(("ok " if ok else "FAIL ") + msg)
+
+def seconds(d):
+    """Go duration (h, m, s, ms) to seconds; None when it cannot be read."""
+    if not re.fullmatch(r"(\d+(\.\d*)?(h|m|s|ms))+", d):
+        return None
+    units = {"h": 3600, "m": 60, "s": 1, "ms": 0.001}
+    return sum(float(n) * units[u] for n, _, u in re.findall(r"(\d+(\.\d*)?)(ms|h|m|s)", d))
+
+mode, path = sys.argv[1], sys.argv[2]
+docs = load(path)
+deps = [d for d in docs if d.get("kind") == "Deployment"]
+svcs = [d for d in docs if d.get("kind") == "Service"]
+if len(deps) != 1:
+    out(False, f"{len(deps)} Deployments in config/default, want 1")
+    sys.exit(0)
+dep = deps[0]
+pod = dep["spec"]["template"]
+containers = [c for c in pod["spec"]["containers"] if c.get("name") == "manager"]
+if len(containers) != 1:
+    out(False, "no container named manager")
+    sys.exit(0)
+c = containers[0]
+ports = {p.get("name"): p.get("containerPort") for p in c.get("ports") or []}
+args = c.get("args") or []
+flags = {}
+for a in args[1:]:
+    k, _, v = a[2:].partition("=")
+    flags[k] = v if "=" in a else "true"
+name = dep["metadata"]["name"]
+
+if mode == "manager":
+    addr = flags.get("health-probe-bind-address", ":8081")
+    health_port = int(addr.rsplit(":", 1)[1]) if ":" in addr else None
+    for probe, want_path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
+        get = (c.get(probe) or {}).get("httpGet") or {}
+        port = get.get("port")
+        number = ports.get(port) if isinstance(port, str) else port
+        path_ok = get.get("path", "").split("?", 1)[0] == want_path
+        out(path_ok and number in ports.values() and number == health_port,
+            f"Deployment {name}: {probe} GET {get.get('path')} on port {port!r} (container port {number}); want "
+            f"{want_path} on a declared port, the one of --health-probe-bind-address={addr}")
+    rpath = ((c.get("readinessProbe") or {}).get("httpGet") or {}).get("path", "")
+    out("--leader-elect" not in args or "exclude=leader" in rpath,
+        f"Deployment {name}: with --leader-elect the readiness probe excludes the leader check ({rpath}), so "
+        "standbys stay Ready during a rolling update")
+    out("--leader-elect" in args, f"Deployment {name}: args {args} include --leader-elect")
+    maddr = flags.get("metrics-bind-address", ":8080")
+    mport = int(maddr.rsplit(":", 1)[1]) if ":" in maddr else None
+    out(maddr != "0" and mport in ports.values() and ports.get("metrics") == mport,
+        f"Deployment {name}: --metrics-bind-address={maddr} is the declared container port \"metrics\" "
+        f"({ports.get('metrics')})")
+    grace = pod["spec"].get("terminationGracePeriodSeconds", 30)
+    timeout = flags.get("graceful-shutdown-timeout", "30s")
+    t = seconds(timeout)
+    out(t is not None and grace > t,
+        f"Deployment {name}: terminationGracePeriodSeconds {grace} is above --graceful-shutdown-timeout {timeout}")
+elif mode == "service":
+    metrics = [s for s in svcs if any(p.get("name") == "metrics" for p in s["spec"].get("ports") or [])]
+    if len(metrics) != 1:
+        out(False, f"{len(metrics)} Services with a port named metrics in config/default, want 1")
+        sys.exit(0)
+    s = metrics[0]
+    sel = s["spec"].get("selector") or {}
+    labels = pod["metadata"].get("labels") or {}
+    out(bool(sel) and all(labels.get(k) == v for k, v in sel.items()),
+        f"Service {s['metadata']['name']}: selector {sel} picks the manager's pods")
+    for p in s["spec"]["ports"]:
+        t = p.get("targetPort")
+        out((t in ports) if isinstance(t, str) else (t in ports.values()),
+            f"Service {s['metadata']['name']}: port {p.get('name')} targets {t!r}, a declared container port "
+            f"({sorted(ports)})")
+elif mode == "monitor":
+    metrics = [s for s in svcs if any(p.get("name") == "metrics" for p in s["spec"].get("ports") or [])]
+    mons = [d for d in load(sys.argv[3]) if d.get("kind") == "ServiceMonitor"]
+    want_ns = sys.argv[4] if len(sys.argv) > 4 else None
+    if len(mons) != 1 or len(metrics) != 1:
+        out(False, f"{len(mons)} ServiceMonitor(s) and {len(metrics)} metrics Service(s), want 1 and 1")
+        sys.exit(0)
+    m, s = mons[0], metrics[0]
+    what = f"ServiceMonitor {m['metadata']['name']}"
+    out(m.get("apiVersion") == "monitoring.coreos.com/v1", f"{what}: apiVersion {m.get('apiVersion')}")
+    match = (m["spec"].get("selector") or {}).get("matchLabels") or {}
+    slabels = s["metadata"].get("labels") or {}
+    out(bool(match) and all(slabels.get(k) == v for k, v in match.items()),
+        f"{what}: selector {match} matches the labels of Service {s['metadata']['name']}")
+    names = {p.get("name") for p in s["spec"]["ports"]}
+    eps = m["spec"].get("endpoints") or []
+    out(bool(eps) and all(e.get("port") in names and e.get("path") == "/metrics" for e in eps),
+        f"{what}: endpoints {eps} use a port of the Service ({sorted(names)}) and path /metrics")
+    if want_ns:
+        out(m["metadata"].get("namespace") == want_ns == s["metadata"].get("namespace"),
+            f"{what}: in namespace {m['metadata'].get('namespace')}, with the Service")
+PY
+}
+# wired <args for the checker...>: runs it and counts its lines; a checker that crashes is a failure too.
+wired() {
+  local line status=0
+  wiring "$@" >"$work/wiring.out" 2>"$work/wiring.err" || status=$?
+  while IFS= read -r line; do
+    case "$line" in
+      "ok "*) pass "${line#ok }" ;;
+      "FAIL "*) fail "${line#FAIL }" ;;
+      *) echo "     $line" ;;
+    esac
+  done <"$work/wiring.out"
+  ((status == 0)) || fail "checker ($1) exited $status: $(tr '\n' ' ' <"$work/wiring.err")"
+}
+if [[ $built == true ]]; then
+  wired manager "$work/default.yaml"
+  wired service "$work/default.yaml"
+  if "${KUBECTL:-kubectl}" kustomize config/prometheus >"$work/prometheus.yaml" 2>"$work/prometheus.err"; then
+    pass "kubectl kustomize config/prometheus builds $(grep -c '^kind:' "$work/prometheus.yaml") object(s)"
+    wired monitor "$work/default.yaml" "$work/prometheus.yaml"
+  else
+    fail "kubectl kustomize config/prometheus: $(tr '\n' ' ' <"$work/prometheus.err")"
+  fi
+  # The opt-in line of config/default, switched on in a copy of config/.
+  cp -r config "$work/config"
+  if ! grep -qx '  #- ../prometheus' "$work/config/default/kustomization.yaml"; then
+    fail "config/default/kustomization.yaml has no opt-in line \"  #- ../prometheus\""
+  else
+    sed -i 's|^  #- ../prometheus$|  - ../prometheus|' "$work/config/default/kustomization.yaml"
+    if "${KUBECTL:-kubectl}" kustomize "$work/config/default" >"$work/with-monitor.yaml" \
+      2>"$work/with-monitor.err"; then
+      pass "config/default with ../prometheus uncommented builds $(grep -c '^kind:' "$work/with-monitor.yaml") objects"
+      wired monitor "$work/with-monitor.yaml" "$work/with-monitor.yaml" codeflare-operator-system
+    else
+      fail "config/default with ../prometheus uncommented: $(tr '\n' ' ' <"$work/with-monitor.err")"
+    fi
+  fi
+  echo "note the ServiceMonitor is not sent to the apiserver: its CRD (monitoring.coreos.com) is not installed here"
 fi
 
 echo "$passed passed, $failed failed"
