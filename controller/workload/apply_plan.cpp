@@ -5,11 +5,11 @@
 
 namespace cfo::workload {
 
-void stamp_spec_hash(json::Document& obj) {
+std::size_t stamp_spec_hash(json::Document& obj) {
   auto& a = obj.GetAllocator();
-  if (!obj.IsObject()) return;
+  if (!obj.IsObject()) return 0;
   json::Value* meta = json::find(obj, "metadata");
-  if (!meta || !meta->IsObject()) return;
+  if (!meta || !meta->IsObject()) return 0;
   json::Value* annotations = json::find(*meta, "annotations");
   if (annotations && annotations->IsObject()) annotations->RemoveMember(kSpecHashAnnotation);
   std::string text = json::dump(obj);
@@ -25,6 +25,7 @@ void stamp_spec_hash(json::Document& obj) {
     annotations = json::find(*meta, "annotations");
   }
   json::set(*annotations, kSpecHashAnnotation, json::str(hex, a), a);
+  return text.size();
 }
 
 bool is_applied(const json::Value& desired, const json::Value& live) {

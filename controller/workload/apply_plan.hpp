@@ -3,6 +3,7 @@
 // resourceVersion whenever the server's copy differs in any detail (a defaulted key, managedFields' time), and every
 // such write wakes the workload again through the child's watch: a write loop. So each desired object carries a
 // hash of itself, and it is applied only when the live object lacks that hash or differs in a field we set.
+#include <cstddef>
 #include <string>
 
 #include "core/json.hpp"
@@ -13,8 +14,10 @@ namespace cfo::workload {
 inline constexpr const char* kSpecHashAnnotation = "codeflare.dev/spec-hash";
 
 /// Adds kSpecHashAnnotation to `obj`'s metadata.annotations: a 64-bit FNV-1a hash of the object's JSON without that
-/// annotation. Equal objects get equal hashes; a removed field changes the hash.
-void stamp_spec_hash(json::Document& obj);
+/// annotation. Equal objects get equal hashes; a removed field changes the hash. Returns the size in bytes of the
+/// compact JSON that was hashed (the object without the annotation), so that callers need not serialise it again;
+/// 0 when `obj` has no metadata object (then nothing is stamped).
+std::size_t stamp_spec_hash(json::Document& obj);
 
 /// True when every field of `desired` is in `live` with the same value (objects: each desired member present and
 /// applied; arrays: same length and each element applied; numbers compared by value; strings and booleans equal).

@@ -82,9 +82,13 @@ void check_queued(const Workload& w, const ClusterFacts& facts, FieldErrors& err
               "a RayJob queued by Kueue must delete its cluster when the job finishes", "kueue:RayJob webhook");
 }
 
+// The verdict on one child, with paths prefixed by `label` ("RayCluster/name"). With `live`, the child as the cluster
+// holds it, the child is judged as an update of it (CEL transition rules, ratcheting), as the apiserver will.
 void validate_child(const json::Document& obj, const std::string& label, const validation::SchemaSet& schemas,
-                    const ClusterFacts& facts, FieldErrors& errs) {
-  for (auto& e : validation::validate_object(schemas, obj, facts.profile)) {
+                    const ClusterFacts& facts, FieldErrors& errs, const json::Value* live = nullptr) {
+  FieldErrors found = live ? validation::validate_update(schemas, obj, *live, facts.profile)
+                           : validation::validate_object(schemas, obj, facts.profile);
+  for (auto& e : found) {
     e.path = label + ": " + e.path;
     errs.push_back(std::move(e));
   }
@@ -208,8 +212,8 @@ bool app_wrapper_template_changed(const json::Value& desired, const json::Value*
 // roughly repeat the field structure; 1 MiB of JSON leaves room for them.
 constexpr std::size_t kMaxObjectBytes = 1024 * 1024;
 
-void check_size(const json::Document& obj, const std::string& label, const WorkloadSpec& s, FieldErrors& errs) {
-  std::size_t bytes = json::dump(obj).size();
+// `bytes`: the size of the child's JSON (from stamp_spec_hash).
+void check_size(std::size_t bytes, const std::string& label, const WorkloadSpec& s, FieldErrors& errs) {
   if (bytes <= kMaxObjectBytes) return;
   std::size_t annotations = 0;
   for (const auto& [k, v] : s.annotations) annotations += k.size() + v.size();
@@ -273,6 +277,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     in.held_message = held_message;
     ManagedQueue managed = managed_local_queue(w, facts, out.errors);
     if (managed.create) {
+      stamp_spec_hash(*managed.create);
       validate_child(*managed.create, std::string(kLocalQueueKind) + "/" + s.queue.local_queue, schemas, facts,
                      out.errors);
       children.push_back(std::move(*managed.create));
@@ -299,8 +304,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       label = std::string(kRayClusterKind) + "/" + w.name;
     }
     if (!children.empty() && json::get_string(children.back(), "kind") != std::string(kLocalQueueKind)) {
-      validate_child(children.back(), label, schemas, facts, out.errors);
-      check_size(children.back(), label, s, out.errors);
+      // An existing child is updated in place, unless it is replaced (then the new one is created).
+      const json::Value* live = s.job ? observed.ray_job : s.app_wrapper ? observed.app_wrapper : observed.ray_cluster;
+      const std::size_t bytes = stamp_spec_hash(children.back());
+      validate_child(children.back(), label, schemas, facts, out.errors, out.recreate ? nullptr : live);
+      check_size(bytes, label, s, out.errors);
     }
     in.finished_job = run.finished && !run.rerun;
     in.wrapped = s.app_wrapper && !s.job;
@@ -320,8 +328,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   in.valid = out.valid;
   out.held = out.valid && !in.held_reason.empty();
   if (out.valid && !out.held) {
-    out.desired = std::move(children);
-    for (auto& obj : out.desired) stamp_spec_hash(obj);
+    out.desired = std::move(children);  // each stamped with its spec hash above
   } else if (!out.valid) {
     out.needs_finalizer = false;
     out.recreate = false;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "core/condition.hpp"
 #include "parse_test_util.hpp"
 #include "workload/reconcile.hpp"
@@ -144,4 +146,50 @@ TEST(Reconcile, LongUserInputDoesNotOverflowTheMessages) {
   ASSERT_EQ(out.events.size(), 1u);
   EXPECT_LE(out.events[0].message.size(), 1024u);
   EXPECT_NE(out.events[0].message.find("spec.head.resources.limits.memory"), std::string::npos);
+}
+
+// A child that exists is judged as an update of the live object (CEL transition rules run), one that is created is
+// not. The pinned CRDs have no transition rule on a field the operator sets, so the test makes one: the RayCluster
+// CRD with spec.rayVersion immutable.
+TEST(Reconcile, ExistingChildIsJudgedAsAnUpdateOfTheLiveObject) {
+  const char* dir = std::getenv("UPSTREAM_CRDS");
+  if (!dir || !*dir) GTEST_SKIP() << "UPSTREAM_CRDS is not set";
+  auto loaded = validation::SchemaSet::load_dir(std::string(dir) + "/upstream");
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  validation::SchemaSet schemas = std::move(*loaded);
+  json::Document crd = yaml_doc(read_text(std::string(dir) + "/upstream/ray.io_rayclusters.yaml"));
+  json::Value& versions = crd["spec"]["versions"];
+  bool patched = false;
+  for (auto& v : versions.GetArray()) {
+    if (json::get_string(v, "name") != "v1") continue;
+    json::Value& ray_version = v["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["rayVersion"];
+    json::Document rule = yaml_doc("[{rule: 'self == oldSelf', message: rayVersion is immutable in this test}]");
+    ray_version.AddMember("x-kubernetes-validations", json::Value(rule, crd.GetAllocator()), crd.GetAllocator());
+    patched = true;
+  }
+  ASSERT_TRUE(patched);
+  ASSERT_TRUE(schemas.add_crd(crd).has_value());
+
+  json::Document d = sample("cfw_cpu.yaml");
+  Outcome created = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(created.valid) << dump(created.errors);
+  ASSERT_EQ(created.desired.size(), 1u);
+
+  // The live RayCluster as the cluster holds it: what was applied, with another rayVersion.
+  json::Document live;
+  live.CopyFrom(created.desired[0], live.GetAllocator());
+  live["spec"]["rayVersion"].SetString("2.0.0", live.GetAllocator());
+  Outcome changed = reconcile(d, Observed{&live, nullptr}, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(changed.valid);
+  bool named = false;
+  for (const auto& e : changed.errors)
+    named |= e.path == "RayCluster/raytest-cpu: spec.rayVersion" && e.severity == Severity::Error &&
+             e.reason.find("immutable") != std::string::npos;
+  EXPECT_TRUE(named) << dump(changed.errors);
+  EXPECT_TRUE(changed.desired.empty());
+
+  // The same live object with the same rayVersion: nothing to object to.
+  live["spec"]["rayVersion"].CopyFrom(created.desired[0]["spec"]["rayVersion"], live.GetAllocator());
+  Outcome same = reconcile(d, Observed{&live, nullptr}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(same.valid) << dump(same.errors);
 }
