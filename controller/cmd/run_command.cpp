@@ -73,6 +73,23 @@ int detect_kueue_max_pod_sets(client::RestClient& client) {
   return found;
 }
 
+using CachedObjects = std::vector<std::shared_ptr<const json::Document>>;
+
+// Every CodeFlareWorkload of namespace `ns`, read from the apiserver (not from a cache narrowed by a selector).
+Result<CachedObjects> list_workloads(client::RestClient& client, const std::string& ns) {
+  auto list = client.get_json(types::kCodeFlareWorkload.collection_path(ns));
+  if (!list) return std::unexpected(list.error());
+  CachedObjects out;
+  const json::Value* items = json::find(*list, "items");
+  if (items && items->IsArray())
+    for (const auto& item : items->GetArray()) {
+      auto doc = std::make_shared<json::Document>();
+      doc->CopyFrom(item, doc->GetAllocator());
+      out.push_back(std::move(doc));
+    }
+  return out;
+}
+
 // One informer per (resource, namespace); lookups pick the informer of the key's namespace.
 class InformerSet {
  public:
@@ -277,7 +294,7 @@ int run_command(int argc, char** argv, int first) {
   if (namespaces.empty()) namespaces.push_back("");
 
   const std::string child_selector = kWorkloadLabel;  // children carry the label; any value
-  InformerSet workloads(cache_rest, types::kCodeFlareWorkload, namespaces, "");
+  InformerSet workloads(cache_rest, types::kCodeFlareWorkload, namespaces, ro.label_selector);
   InformerSet ray_clusters(cache_rest, types::kRayCluster, namespaces, child_selector);
   std::unique_ptr<InformerSet> app_wrappers, ray_jobs;
   if (have_appwrapper)
@@ -324,7 +341,12 @@ int run_command(int argc, char** argv, int first) {
   runtime::EventRecorder recorder(rest);
   WorkloadCaches caches;
   caches.workloads = workloads.lookup();
-  caches.workloads_in = workloads.list();
+  if (ro.label_selector.empty()) {
+    caches.workloads_in = [list = workloads.list()](const std::string& ns) -> Result<CachedObjects> { return list(ns); };
+  } else {
+    // The cache holds this shard's workloads only; a managed LocalQueue may be used by another shard's.
+    caches.workloads_in = [&rest](const std::string& ns) { return list_workloads(rest, ns); };
+  }
   caches.ray_clusters = ray_clusters.lookup();
   if (app_wrappers) caches.app_wrappers = app_wrappers->lookup();
   if (ray_jobs) caches.ray_jobs = ray_jobs->lookup();

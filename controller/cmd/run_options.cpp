@@ -2,6 +2,7 @@
 
 #include "client/file_text.hpp"
 #include "cmd/shutdown.hpp"  // parse_duration
+#include "core/label_selector.hpp"
 #include "core/names.hpp"
 
 namespace cfo::cmd {
@@ -41,6 +42,7 @@ const std::map<std::string, bool>& run_flags() {
   static const std::map<std::string, bool> flags{
       {"kubeconfig", true},
       {"namespace", true},
+      {"label-selector", true},
       {"max-concurrent-reconciles", true},
       {"log-level", true},
       {"kueue-max-podsets", true},
@@ -68,7 +70,7 @@ const std::map<std::string, bool>& run_flags() {
 }
 
 const std::map<std::string, std::string>& run_flag_aliases() {
-  static const std::map<std::string, std::string> aliases{{"n", "namespace"}, {"h", "help"}};
+  static const std::map<std::string, std::string> aliases{{"n", "namespace"}, {"l", "label-selector"}, {"h", "help"}};
   return aliases;
 }
 
@@ -80,6 +82,9 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   for (const auto& ns : o.namespaces)
     if (auto errs = names::dns1123_label(ns); !errs.empty())
       return fail("flag --namespace \"" + ns + "\": " + errs.front());
+  o.label_selector = args.get("label-selector");
+  if (auto errs = names::label_selector(o.label_selector); !errs.empty())
+    return fail("flag --label-selector \"" + o.label_selector + "\": " + errs.front());
 
   auto workers = ranged_integer(args, "max-concurrent-reconciles", 1, 1, 1000);
   if (!workers) return std::unexpected(workers.error());
@@ -165,6 +170,8 @@ const char* run_help() {
          "~/.kube/config\n"
          "  -n, --namespace NS                         watch only this namespace (repeatable); default: all "
          "namespaces\n"
+         "  -l, --label-selector SELECTOR              reconcile only the CodeFlareWorkloads whose labels match, e.g. "
+         "shard=a or 'shard in (a,b)', to split a large cluster between instances; default: all\n"
          "      --max-concurrent-reconciles N          parallel reconciles, 1..1000 (default 1)\n"
          "      --log-level LEVEL                      trace, debug, info, warn, error, critical, off (default info)\n"
          "      --log-format FORMAT                    text, or json: one JSON object per line with ts, level, "

@@ -23,6 +23,7 @@ inline constexpr const char* kDefaultLeaderElectionId = "codeflare-operator.code
 struct RunOptions {
   std::string kubeconfig;
   std::vector<std::string> namespaces;  ///< watched namespaces; empty = all
+  std::string label_selector;           ///< only CodeFlareWorkloads matching it (a shard); empty = all
   int max_concurrent_reconciles = 1;
   int kueue_max_podsets = 0;  ///< 0 = read it from the cluster
 

@@ -109,7 +109,9 @@ runtime::ReconcileResult WorkloadController::finalize(const json::Value& wl, con
   std::string failure;
   if (!opts_.kueue_version.empty()) {
     const std::string managed = managed_queue_of(wl);
-    auto done = clean_up_local_queue(client_, lq_type, ns, managed, name, caches_.workloads_in(ns));
+    auto others = caches_.workloads_in(ns);
+    auto done = others ? clean_up_local_queue(client_, lq_type, ns, managed, name, *others)
+                       : Result<CleanupResult>(std::unexpected(others.error()));
     if (!done) {
       failure = "deleting LocalQueue " + managed + ": " + done.error().message;
     } else if (done->deleted) {
@@ -299,7 +301,9 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   }
   // A LocalQueue this workload managed and no longer uses is deleted unless another workload uses it.
   if (go && apply_error.empty() && !outcome.release_local_queue.empty() && !opts_.kueue_version.empty()) {
-    auto done = clean_up_local_queue(client_, lq_type, ns, outcome.release_local_queue, name, caches_.workloads_in(ns));
+    auto others = caches_.workloads_in(ns);
+    auto done = others ? clean_up_local_queue(client_, lq_type, ns, outcome.release_local_queue, name, *others)
+                       : Result<CleanupResult>(std::unexpected(others.error()));
     if (!done)
       apply_error = "releasing LocalQueue " + outcome.release_local_queue + ": " + done.error().message;
     else if (done->deleted)

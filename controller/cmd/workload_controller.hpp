@@ -41,11 +41,16 @@ inline constexpr int64_t kReplaceRecheckMs = 2000;
 using CacheLookup = std::function<std::shared_ptr<const json::Document>(const std::string& key)>;
 /// The cached objects of one namespace.
 using CacheList = std::function<std::vector<std::shared_ptr<const json::Document>>(const std::string& ns)>;
+/// Every CodeFlareWorkload of one namespace, or the error that kept them from being read.
+using WorkloadLister =
+    std::function<Result<std::vector<std::shared_ptr<const json::Document>>>(const std::string& ns)>;
 
 /// The informer caches the controller reads. A lookup may answer nullptr for kinds not installed.
 struct WorkloadCaches {
   CacheLookup workloads, ray_clusters, app_wrappers, ray_jobs;
-  CacheList workloads_in;
+  /// All the workloads of a namespace, to tell whether a managed LocalQueue is still used: the cache when it holds
+  /// every workload, a live list when --label-selector narrows the cache to a shard.
+  WorkloadLister workloads_in;
 };
 
 /// Settings of the controller, filled in once from flags.

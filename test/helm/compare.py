@@ -501,6 +501,8 @@ def cmd_values(opts):
     if v.get("gracefulShutdownTimeout") not in (None, ""):
         want_args.append(f"--graceful-shutdown-timeout={v['gracefulShutdownTimeout']}")
     want_args += [f"--namespace={n}" for n in v.get("watchNamespaces") or []]
+    if v.get("labelSelector"):
+        want_args.append(f"--label-selector={v['labelSelector']}")
     want_args += list(v.get("extraArgs") or [])
     check(c.get("args") == want_args, f"args {c.get('args')}, want {want_args}")
     args = c.get("args") or []

@@ -7,7 +7,8 @@ set_property(TEST operator_e2e APPEND PROPERTY ENVIRONMENT "CFO_OPERATOR_BIN=$<T
 # namespaces take the same lock, so that ctest -j never runs them together.
 set_property(TEST operator_e2e APPEND PROPERTY RESOURCE_LOCK cfo_cluster_wide_operator)
 
-# The runtime: two replicas with leader election, a lost lease, metrics and probes, the server-side dry-run gate.
+# The runtime: two replicas with leader election, a lost lease, metrics and probes, the server-side dry-run gate,
+# sharding by label selector.
 # Each test starts its own operators, restricted to namespaces of its own (operator_process.cpp).
 add_executable(runtime_e2e_tests operator_process.cpp operator_runtime_test.cpp)
 target_link_libraries(runtime_e2e_tests PRIVATE cfo_client cfo_core GTest::gtest_main)
@@ -15,10 +16,13 @@ cfo_add_integration_test(operator_two_replicas ${CMAKE_CURRENT_BINARY_DIR}/runti
                          --gtest_filter=LeaderElection.*)
 cfo_add_integration_test(operator_metrics ${CMAKE_CURRENT_BINARY_DIR}/runtime_e2e_tests
                          --gtest_filter=Metrics.*:DryRunGate.*)
+# --label-selector: one instance reconciles only the workloads of its shard.
+cfo_add_integration_test(operator_sharding ${CMAKE_CURRENT_BINARY_DIR}/runtime_e2e_tests
+                         --gtest_filter=LabelSelector.*)
 get_filename_component(_cfo_samples_dir ${CMAKE_CURRENT_SOURCE_DIR}/../../config/samples ABSOLUTE)
-set_property(TEST operator_two_replicas operator_metrics APPEND PROPERTY ENVIRONMENT
+set_property(TEST operator_two_replicas operator_metrics operator_sharding APPEND PROPERTY ENVIRONMENT
              "CFO_OPERATOR_BIN=$<TARGET_FILE:codeflare-operator>" "CFO_SAMPLES_DIR=${_cfo_samples_dir}")
-set_property(TEST operator_two_replicas operator_metrics APPEND PROPERTY RESOURCE_LOCK cfo_cluster_wide_operator)
+set_property(TEST operator_two_replicas operator_metrics operator_sharding APPEND PROPERTY RESOURCE_LOCK cfo_cluster_wide_operator)
 
 # The offline CLI (render, validate) checked against the real apiserver.
 cfo_add_integration_test(cli_render_dry_run ${CMAKE_CURRENT_SOURCE_DIR}/cli_render_dry_run.sh)

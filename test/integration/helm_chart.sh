@@ -29,10 +29,10 @@
 #        CustomResourceDefinition codeflareworkloads.codeflare.dev (same)
 #        Namespace codeflare-operator-system                   none (helm install -n NS --create-namespace)
 #      Intended differences are printed as "note" lines (labels, image tag, CRD metadata, the Namespace).
-#   4. Non-default values take effect (test/helm/values-custom.yaml: fullnameOverride, image, two watch namespaces,
-#      log level, JSON logs, concurrency, extraArgs, resources, shutdown timeout and grace period, pod metadata,
-#      scheduling, ServiceAccount annotations, crds.keep=false, 2 replicas with leader election and every Lease
-#      setting, other metrics and probe ports, probe timings, metrics Service annotations, a ServiceMonitor with
+#   4. Non-default values take effect (test/helm/values-custom.yaml: fullnameOverride, image, two watch namespaces, a
+#      label selector, log level, JSON logs, concurrency, extraArgs, resources, shutdown timeout and grace period,
+#      pod metadata, scheduling, ServiceAccount annotations, crds.keep=false, 2 replicas with leader election and every
+#      Lease setting, other metrics and probe ports, probe timings, metrics Service annotations, a ServiceMonitor with
 #      interval and labels whose selector and port reach the metrics Service), and a second file laid over it
 #      (values-override.yaml: nameOverride, no RBAC, an existing ServiceAccount, no CRD, one replica without leader
 #      election, metrics off: no port, no Service, --metrics-bind-address=0) wins key by key. Every flag the chart

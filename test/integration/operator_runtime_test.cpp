@@ -340,3 +340,33 @@ TEST(DryRunGate, WithTheGateOffTheRealWriteFailsAsApplyFailed) {
   EXPECT_EQ(sum_samples(op.scrape(), "codeflare_dryrun_disagreements_total", {}), 0);
   EXPECT_EQ(op.terminate(), 0);
 }
+
+// --label-selector: an instance reconciles only the workloads it selects (a shard), and takes a workload over as
+// soon as a label change brings it into the shard.
+TEST(LabelSelector, AnInstanceReconcilesOnlyTheWorkloadsItSelects) {
+  const std::string ns = create_namespace("shard");
+  OperatorProcess op("shard-a", {"--namespace=" + ns, "--label-selector=shard in (a, a2)"});
+  auto labelled = [](const std::string& name, const std::string& shard) {
+    std::string yaml = cpu_workload(name, 1);
+    const std::string meta = "metadata:\n  name: " + name;
+    yaml.replace(yaml.find(meta), meta.size(), "metadata:\n  labels: {shard: " + shard + "}\n  name: " + name);
+    return yaml;
+  };
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, labelled("mine", "a")));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, labelled("theirs", "b")));
+  ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "mine").has_value(); }, 30s)) << op.log_tail();
+  // Both were created together: had "theirs" been in the cache, it would have been reconciled by now too.
+  std::this_thread::sleep_for(3s);
+  auto theirs = get(kWorkloads, ns, "theirs");
+  ASSERT_TRUE(theirs);
+  EXPECT_FALSE(json::find(*theirs, "status")) << "a workload outside the shard got a status";
+  EXPECT_FALSE(get(kRayClusters, ns, "theirs").has_value());
+
+  // Relabelled into the shard: reconciled.
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, labelled("theirs", "a2")));
+  EXPECT_TRUE(eventually([&] { return get(kRayClusters, ns, "theirs").has_value(); }, 30s)) << op.log_tail();
+  auto now = get(kWorkloads, ns, "theirs");
+  ASSERT_TRUE(now);
+  EXPECT_EQ(condition(*now, "Valid"), "True");
+  EXPECT_EQ(op.terminate(), 0);
+}

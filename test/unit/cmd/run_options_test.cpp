@@ -151,3 +151,16 @@ TEST(RunOptions, HelpNamesEveryFlagWithItsDefault) {
                         "(default 5ms)", "(default 1000s)", "(default 10)", "(default 100)", "(default true)"})
     EXPECT_NE(help.find(d), std::string::npos) << d;
 }
+
+TEST(RunOptions, LabelSelectorIsCheckedAndKept) {
+  auto o = parse({"--label-selector", "shard in (a, b),!experimental"});
+  ASSERT_TRUE(o.has_value()) << o.error().message;
+  EXPECT_EQ(o->label_selector, "shard in (a, b),!experimental");
+  auto short_form = parse({"-l", "shard=a"});
+  ASSERT_TRUE(short_form.has_value()) << short_form.error().message;
+  EXPECT_EQ(short_form->label_selector, "shard=a");
+  EXPECT_EQ(parse({})->label_selector, "");
+  const std::string bad = error_of({"--label-selector=shard in a"});
+  EXPECT_NE(bad.find("--label-selector"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("expected \"(\""), std::string::npos) << bad;
+}
