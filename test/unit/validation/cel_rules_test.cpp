@@ -341,43 +341,25 @@ TEST(CelTransitionRules, ResourceFlavorTopologyNameIsImmutable) {
 // Items of an x-kubernetes-list-type: map list are correlated with the old items by their keys.
 TEST(CelTransitionRules, ListMapItemsCorrelateByKey) {
   SchemaSet set;
-  auto crd = yaml1(R"(
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: boxes.example.com}
+  auto crd = example_crd("Box", R"(
 spec:
-  group: example.com
-  names: {kind: Box, plural: boxes}
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            apiVersion: {type: string}
-            kind: {type: string}
-            metadata: {type: object}
-            spec:
-              type: object
-              properties:
-                slots:
-                  type: array
-                  x-kubernetes-list-type: map
-                  x-kubernetes-list-map-keys: [name]
-                  items:
-                    type: object
-                    properties:
-                      name: {type: string}
-                      size: {type: integer, x-kubernetes-validations: [{rule: self >= oldSelf, message: cannot shrink}]}
-                plain:
-                  type: array
-                  items:
-                    type: object
-                    properties:
-                      size: {type: integer, x-kubernetes-validations: [{rule: self >= oldSelf, message: no shrink}]}
+  type: object
+  properties:
+    slots:
+      type: array
+      x-kubernetes-list-type: map
+      x-kubernetes-list-map-keys: [name]
+      items:
+        type: object
+        properties:
+          name: {type: string}
+          size: {type: integer, x-kubernetes-validations: [{rule: self >= oldSelf, message: cannot shrink}]}
+    plain:
+      type: array
+      items:
+        type: object
+        properties:
+          size: {type: integer, x-kubernetes-validations: [{rule: self >= oldSelf, message: no shrink}]}
 )");
   ASSERT_TRUE(set.add_crd(crd).has_value());
   auto old = yaml1(

@@ -8,66 +8,49 @@ using validation::SchemaSet;
 
 namespace {
 
-const char* kGadgetCrd = R"(
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gadgets.example.com}
+const char* kGadgetProperties = R"(
 spec:
-  group: example.com
-  names: {kind: Gadget, plural: gadgets}
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            apiVersion: {type: string}
-            kind: {type: string}
-            metadata: {type: object}
-            spec:
-              type: object
-              x-kubernetes-validations:
-                - rule: self.mode == 'fast' || self.size > 1
-                  message: slow gadgets need size > 1
-                - rule: self.tuning.level <= 3
-                  message: tuning too high
-              properties:
-                mode: {type: string, default: fast, enum: [fast, slow]}
-                size: {type: integer, default: 1}
-                note: {type: string, nullable: true, default: none}
-                label: {type: string, default: plain}
-                tuning:
-                  type: object
-                  default: {}
-                  properties:
-                    level: {type: integer, default: 2}
-                parts:
-                  type: array
-                  items:
-                    type: object
-                    x-kubernetes-validations:
-                      - rule: self.weight > 0
-                        message: weight must be positive
-                    properties:
-                      name: {type: string}
-                      weight: {type: integer, default: 1}
-                slots:
-                  type: object
-                  additionalProperties:
-                    type: object
-                    properties:
-                      enabled: {type: boolean, default: true}
-                    x-kubernetes-validations:
-                      - rule: self.enabled
-                        message: slots must be enabled
+  type: object
+  x-kubernetes-validations:
+    - rule: self.mode == 'fast' || self.size > 1
+      message: slow gadgets need size > 1
+    - rule: self.tuning.level <= 3
+      message: tuning too high
+  properties:
+    mode: {type: string, default: fast, enum: [fast, slow]}
+    size: {type: integer, default: 1}
+    note: {type: string, nullable: true, default: none}
+    label: {type: string, default: plain}
+    tuning:
+      type: object
+      default: {}
+      properties:
+        level: {type: integer, default: 2}
+    parts:
+      type: array
+      items:
+        type: object
+        x-kubernetes-validations:
+          - rule: self.weight > 0
+            message: weight must be positive
+        properties:
+          name: {type: string}
+          weight: {type: integer, default: 1}
+    slots:
+      type: object
+      additionalProperties:
+        type: object
+        properties:
+          enabled: {type: boolean, default: true}
+        x-kubernetes-validations:
+          - rule: self.enabled
+            message: slots must be enabled
 )";
 
-SchemaSet gadget_set(const char* crd_text = kGadgetCrd) {
+/// The Gadget CRD (example_crd) with the schema properties `properties` (kGadgetProperties, or an edited copy).
+SchemaSet gadget_set(const char* properties = kGadgetProperties) {
   SchemaSet set;
-  auto crd = yaml1(crd_text);
+  auto crd = example_crd("Gadget", properties);
   auto r = set.add_crd(crd);
   EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().message);
   return set;
@@ -114,11 +97,10 @@ TEST(SchemaDefaults, NullsAndExplicitValues) {
 // blames the default, and the object's own error is still found although RapidJSON stops at its first error (the
 // defaulted spec.mode comes before the user's status in document order).
 TEST(SchemaDefaults, FindingsInDefaultedValuesBlameTheDefault) {
-  std::string crd = kGadgetCrd;
+  std::string crd = kGadgetProperties;
   const std::string good = "mode: {type: string, default: fast, enum: [fast, slow]}";
   crd.replace(crd.find(good), good.size(), "mode: {type: string, default: medium, enum: [fast, slow]}");
-  const std::string spec = "            spec:\n";
-  crd.insert(crd.find(spec), "            status: {type: object, properties: {phase: {type: string}}}\n");
+  crd.insert(crd.find("\nspec:\n") + 1, "status: {type: object, properties: {phase: {type: string}}}\n");
   auto set = gadget_set(crd.c_str());
   auto g = yaml1("{apiVersion: example.com/v1, kind: Gadget, metadata: {name: g}, spec: {}, status: {phase: 3}}");
   auto errs = set.validate(g);
@@ -141,7 +123,7 @@ TEST(SchemaDefaults, SchemaTypeErrorsBlockTheRules) {
   EXPECT_TRUE(has(errs, "", "cel:notEvaluated", Severity::Warning)) << describe(errs);
   EXPECT_EQ(error_count(errs), 1u) << describe(errs);
   // A non-blocking schema error (pattern, minimum, ...) does not stop the rules.
-  std::string crd = kGadgetCrd;
+  std::string crd = kGadgetProperties;
   const std::string good = "label: {type: string, default: plain}";
   crd.replace(crd.find(good), good.size(), "label: {type: string, default: plain, pattern: '^[a-z]+$'}");
   auto set2 = gadget_set(crd.c_str());
@@ -152,7 +134,7 @@ TEST(SchemaDefaults, SchemaTypeErrorsBlockTheRules) {
 
 // A rule failing on a value that only a default supplied is a warning too.
 TEST(SchemaDefaults, CelFindingInsideADefaultIsAWarning) {
-  std::string crd = kGadgetCrd;
+  std::string crd = kGadgetProperties;
   const std::string good = "level: {type: integer, default: 2}";
   crd.replace(crd.find(good), good.size(),
               "level: {type: integer, default: 9, x-kubernetes-validations: [{rule: 'self < 5', message: low}]}");
@@ -179,53 +161,37 @@ TEST(SchemaDefaults, UpstreamRayClusterDefaults) {
 // ---- rule metadata ------------------------------------------------------------------------------------------------
 
 TEST(SchemaCel, FieldPathMessageExpressionAndUnsupportedRules) {
-  const char* crd = R"yaml(
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
+  // Cluster-scoped, with rules on the root schema and on spec.
+  auto doc = example_crd("Widget", R"yaml(
 spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets}
-  scope: Cluster
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          x-kubernetes-validations:
-            - rule: "!has(self.spec) || self.spec.max >= self.spec.min"
-              fieldPath: .spec.max
-              messageExpression: "'max ' + string(self.spec.max) + ' is below min ' + string(self.spec.min)"
-            - rule: "self.metadata.name.startsWith('w-')"
-              messageExpression: "'names start with w-'"
-          properties:
-            apiVersion: {type: string}
-            kind: {type: string}
-            metadata: {type: object}
-            spec:
-              type: object
-              x-kubernetes-validations:
-                - rule: "self.size.isGreaterThan(quantity('1'))"
-                  message: size must exceed 1
-                - rule: "self.min == oldSelf.min"
-                  optionalOldSelf: true
-                  message: min is fixed
-                - rule: "self.min >= 0"
-                  fieldPath: ".labels['a.b/c']"
-                  message: min must not be negative
-              properties:
-                min: {type: integer}
-                max: {type: integer}
-                size: {type: string}
-                labels: {type: object, additionalProperties: {type: string}}
-                alt:
-                  anyOf:
-                    - x-kubernetes-validations: [{rule: "true"}]
-)yaml";
+  type: object
+  x-kubernetes-validations:
+    - rule: "self.size.isGreaterThan(quantity('1'))"
+      message: size must exceed 1
+    - rule: "self.min == oldSelf.min"
+      optionalOldSelf: true
+      message: min is fixed
+    - rule: "self.min >= 0"
+      fieldPath: ".labels['a.b/c']"
+      message: min must not be negative
+  properties:
+    min: {type: integer}
+    max: {type: integer}
+    size: {type: string}
+    labels: {type: object, additionalProperties: {type: string}}
+    alt:
+      anyOf:
+        - x-kubernetes-validations: [{rule: "true"}]
+)yaml",
+                         R"yaml(
+x-kubernetes-validations:
+  - rule: "!has(self.spec) || self.spec.max >= self.spec.min"
+    fieldPath: .spec.max
+    messageExpression: "'max ' + string(self.spec.max) + ' is below min ' + string(self.spec.min)"
+  - rule: "self.metadata.name.startsWith('w-')"
+    messageExpression: "'names start with w-'"
+)yaml", "{}", true);
   SchemaSet set;
-  auto doc = yaml1(crd);
   ASSERT_TRUE(set.add_crd(doc).has_value());
   auto rules = set.cel_rules();
   ASSERT_EQ(rules.size(), 6u);

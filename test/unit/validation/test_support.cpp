@@ -1,5 +1,6 @@
 #include "test_support.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -43,6 +44,33 @@ json::Document yaml1(std::string_view text) {
     return json::Document(rapidjson::kObjectType);
   }
   return std::move((*docs)[0]);
+}
+
+json::Document example_crd(std::string_view kind, std::string_view properties_yaml, std::string_view root_yaml,
+                           std::string_view version_yaml, bool cluster) {
+  std::string plural(kind);
+  for (char& c : plural) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  plural += "s";
+  json::Document crd = yaml1("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+                             "metadata: {name: " + plural + ".example.com}\n"
+                             "spec:\n  group: example.com\n  names: {kind: " + std::string(kind) + ", plural: " +
+                             plural + "}\n  scope: " + (cluster ? "Cluster" : "Namespaced") + "\n"
+                             "  versions:\n  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema:\n"
+                             "      {type: object, properties: {apiVersion: {type: string}, kind: {type: string},\n"
+                             "       metadata: {type: object}}}}}\n");
+  auto& a = crd.GetAllocator();
+  json::Value& version = crd["spec"]["versions"][0];
+  json::Value& root = version["schema"]["openAPIV3Schema"];
+  auto merge = [&a](json::Value& into, std::string_view yaml) {
+    json::Document extra = yaml1(yaml);
+    EXPECT_TRUE(extra.IsObject()) << "expected a YAML map: " << yaml;
+    if (!extra.IsObject()) return;
+    for (auto& m : extra.GetObject()) json::set(into, m.name.GetString(), json::Value(m.value, a), a);
+  };
+  merge(root["properties"], properties_yaml);
+  merge(root, root_yaml);
+  merge(version, version_yaml);
+  return crd;
 }
 
 std::vector<json::Document> yaml_file(const std::string& path) {

@@ -29,6 +29,14 @@ json::Document yaml1(std::string_view text);
 /// All documents of a YAML file.
 std::vector<json::Document> yaml_file(const std::string& path);
 
+/// A CustomResourceDefinition of group example.com, kind `kind` (plural: lower case + "s"), with one served and
+/// stored version v1. Its openAPIV3Schema is an object whose properties are apiVersion, kind and metadata plus those
+/// of `properties_yaml` (a YAML map, e.g. "spec: {type: object, ...}"); the members of `root_yaml` (a YAML map, e.g.
+/// root-level x-kubernetes-validations) are added to that root schema. `version_yaml` (a YAML map) is merged into
+/// the version, e.g. "{subresources: {status: {}}}". Cluster-scoped when `cluster` is true.
+json::Document example_crd(std::string_view kind, std::string_view properties_yaml, std::string_view root_yaml = "{}",
+                           std::string_view version_yaml = "{}", bool cluster = false);
+
 /// A copy of `base` with edits applied: each edit is (path, YAML value); a value of "~delete" removes the field.
 /// Paths use the finding syntax: "spec.workerGroupSpecs[0].groupName", "metadata.labels[kueue.x-k8s.io/queue-name]".
 /// Missing objects along the path are created.
