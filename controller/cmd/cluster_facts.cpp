@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <spdlog/spdlog.h>
+
 namespace cfo::cmd {
 
 namespace {
@@ -23,6 +25,13 @@ client::ResourceType KueueReader::type(const char* plural, bool namespaced) cons
   return client::ResourceType{"kueue.x-k8s.io", version_, plural, namespaced};
 }
 
+void KueueReader::warn_forbidden(std::atomic<bool>& warned, const std::string& what) {
+  if (warned.exchange(true)) return;
+  spdlog::warn("{} is forbidden (403): the check that needs it is skipped from now on; grant it (see config/rbac) "
+               "to have it made",
+               what);
+}
+
 Result<void> KueueReader::fill(const json::Value& wl, workload::ClusterFacts& facts, json::Document& local_queue) {
   using workload::Presence;
   facts.kueue_version = version_;
@@ -35,6 +44,7 @@ Result<void> KueueReader::fill(const json::Value& wl, workload::ClusterFacts& fa
     // The namespace default: the LocalQueue annotated kueue.x-k8s.io/default-queue: "true" (without case).
     auto list = client_.get_json(type("localqueues", true).collection_path(ns));
     if (!list) {
+      if (list.error().http_status == 403) warn_forbidden(warned_local_queues_, "listing kueue.x-k8s.io LocalQueues");
       if (unknowable(list.error())) return {};
       return std::unexpected(Error{"listing LocalQueues in " + ns + ": " + list.error().message});
     }
@@ -58,7 +68,9 @@ Result<void> KueueReader::fill(const json::Value& wl, workload::ClusterFacts& fa
       facts.local_queue_presence = Presence::kPresent;
     } else if (got.error().is_not_found()) {
       facts.local_queue_presence = Presence::kAbsent;
-    } else if (got.error().http_status != 403) {
+    } else if (got.error().http_status == 403) {
+      warn_forbidden(warned_local_queues_, "reading kueue.x-k8s.io LocalQueues");
+    } else {
       return std::unexpected(Error{"reading LocalQueue " + ns + "/" + lq + ": " + got.error().message});
     }
   }
@@ -70,7 +82,9 @@ Result<void> KueueReader::fill(const json::Value& wl, workload::ClusterFacts& fa
       facts.priority_class_presence = Presence::kPresent;
     else if (got.error().is_not_found())
       facts.priority_class_presence = Presence::kAbsent;
-    else if (got.error().http_status != 403)
+    else if (got.error().http_status == 403)
+      warn_forbidden(warned_priority_classes_, "reading kueue.x-k8s.io WorkloadPriorityClasses");
+    else
       return std::unexpected(Error{"reading WorkloadPriorityClass " + pc + ": " + got.error().message});
   }
   return {};
@@ -81,7 +95,10 @@ json::Document KueueReader::workload_of(const std::string& ns, const std::string
   if (version_.empty() || child_uid.empty()) return none;
   auto list = client_.get_json(type("workloads", true).collection_path(ns) +
                                "?labelSelector=kueue.x-k8s.io%2Fjob-uid%3D" + child_uid);
-  if (!list) return none;
+  if (!list) {
+    if (list.error().http_status == 403) warn_forbidden(warned_workloads_, "listing kueue.x-k8s.io Workloads");
+    return none;
+  }
   json::Value* items = json::find(*list, "items");
   if (!items || !items->IsArray() || items->Empty()) return none;
   json::Document out;

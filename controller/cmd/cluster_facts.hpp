@@ -3,6 +3,7 @@
 // (LocalQueue, default LocalQueue, WorkloadPriorityClass) and Kueue's Workload for a queued child. Everything here
 // only reads; an object Kueue does not serve, or that the operator may not read (404 of the API, 403), reads as
 // unknown rather than as an error, as the CodeFlare SDK's checks do.
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -32,9 +33,12 @@ class KueueReader {
 
  private:
   client::ResourceType type(const char* plural, bool namespaced) const;
+  /// Logs, once per resource for the life of the reader, that a 403 made a check best-effort (a missing RBAC rule).
+  void warn_forbidden(std::atomic<bool>& warned, const std::string& what);
 
   client::RestClient& client_;
   std::string version_;
+  std::atomic<bool> warned_local_queues_{false}, warned_priority_classes_{false}, warned_workloads_{false};
 };
 
 }  // namespace cfo::cmd

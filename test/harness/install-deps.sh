@@ -20,8 +20,8 @@ packages=(
   libgtest-dev libgmock-dev libssl-dev
   # local control plane: openssl for certificates, etcd, and what build-kube-apiserver.sh needs
   openssl etcd-server golang-go rsync golang-github-modern-go-reflect2-dev dpkg-dev ca-certificates curl
-  # test helpers (python3-yaml: the CRD adapter in adapt-crds-for-1.20.py)
-  python3 python3-jsonschema python3-yaml
+  # test helpers (python3-yaml: the CRD adapter in adapt-crds-for-1.20.py; jq: the shell integration tests)
+  python3 python3-jsonschema python3-yaml jq
   # deployment tests: helm-render (test/helm) builds on these Go libraries; lua5.1 runs the Argo CD health check
   golang-github-masterminds-sprig-dev golang-k8s-sigs-yaml-dev lua5.1
 )

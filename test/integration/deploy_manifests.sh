@@ -99,16 +99,16 @@ import sys, yaml
 path, name = sys.argv[1:3]
 expected = {
     ("apiextensions.k8s.io", "customresourcedefinitions"): {"get"},
-    ("codeflare.dev", "codeflareworkloads"): {"get", "list", "watch", "patch"},
-    ("codeflare.dev", "codeflareworkloads/status"): {"get", "patch", "update"},
+    ("codeflare.dev", "codeflareworkloads"): {"list", "watch", "patch"},
+    ("codeflare.dev", "codeflareworkloads/status"): {"patch"},
     ("codeflare.dev", "codeflareworkloads/finalizers"): {"update"},
     ("events.k8s.io", "events"): {"create", "patch"},
     ("kueue.x-k8s.io", "localqueues"): {"get", "list", "watch", "create", "patch", "delete"},
     ("kueue.x-k8s.io", "workloadpriorityclasses"): {"get"},
     ("kueue.x-k8s.io", "workloads"): {"list"},
-    ("ray.io", "rayclusters"): {"get", "list", "watch", "create", "patch", "update", "delete"},
-    ("ray.io", "rayjobs"): {"get", "list", "watch", "create", "patch", "update", "delete"},
-    ("workload.codeflare.dev", "appwrappers"): {"get", "list", "watch", "create", "patch", "update", "delete"},
+    ("ray.io", "rayclusters"): {"get", "list", "watch", "create", "patch", "delete"},
+    ("ray.io", "rayjobs"): {"get", "list", "watch", "create", "patch", "delete"},
+    ("workload.codeflare.dev", "appwrappers"): {"get", "list", "watch", "create", "patch", "delete"},
 }
 with open(path, encoding="utf-8") as f:
     roles = [d for d in yaml.safe_load_all(f)
