@@ -129,8 +129,13 @@ json::Value resolve_plain(std::string_view s, json::Allocator& a) {
   if (auto b = bool_word(s)) return json::Value(*b);
   if (auto i = int_word(s)) return std::move(*i);
   if (auto f = float_word(s)) {
-    if (std::isfinite(*f)) return json::Value(*f);
-    return json::str(s, a);  // JSON has no inf/nan: keep the text
+    if (!std::isfinite(*f)) return json::str(s, a);  // JSON has no inf/nan: keep the text
+    // kubectl turns YAML into JSON with Go's encoding/json, which prints a whole float64 below 1e21 without a
+    // fraction ("2.0" and "1e3" are sent as 2 and 1000); the apiserver then reads such a number as an integer when
+    // it fits int64. So a whole float in that range is an integer here too.
+    if (std::trunc(*f) == *f && *f >= -9223372036854775808.0 && *f < 9223372036854775808.0)
+      return json::Value(static_cast<int64_t>(*f));
+    return json::Value(*f);
   }
   return json::str(s, a);
 }

@@ -32,13 +32,13 @@ bool visit(const json::Value& schema, json::Value& obj, bool remove) {
     if (additional && !additional->IsObject()) additional = nullptr;
     for (auto it = obj.MemberBegin(); it != obj.MemberEnd();) {
       const json::Value* sub = property_schema(props, it->name);
+      if (!sub) sub = additional;
       if (it->value.IsNull() && sub && prunable(*sub)) {
         if (!remove) return true;
         found = true;
         it = obj.EraseMember(it);
         continue;
       }
-      if (!sub) sub = additional;
       if (sub && visit(*sub, it->value, remove)) {
         if (!remove) return true;
         found = true;

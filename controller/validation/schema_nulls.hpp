@@ -1,9 +1,9 @@
 #pragma once
 // Internal to cfo_validation. Null pruning, as kube-apiserver (1.20 and later) does it to a custom resource before it
-// applies defaults and validates: an object property that is explicitly null, whose schema is neither `nullable`
-// nor has a `default`, is removed. Nulls of nullable properties stay; nulls of defaulted properties are left to
-// structural defaulting (schema_defaults.hpp), which replaces them by the default. Only declared properties are
-// pruned: not map values (additionalProperties) and not list items, which then fail validation as null.
+// applies defaults and validates: an object member that is explicitly null, whose schema (the property's, or
+// additionalProperties' for a map entry) is neither `nullable` nor has a `default`, is removed. Nulls of nullable
+// members stay; nulls of defaulted properties are left to structural defaulting (schema_defaults.hpp), which
+// replaces them by the default. List items are not pruned: a null item fails validation.
 #include "core/json.hpp"
 
 namespace cfo::validation::structural {
@@ -12,8 +12,8 @@ namespace cfo::validation::structural {
 /// `schema` is a structural schema (properties, additionalProperties, items; `nullable` and `default` as written).
 bool has_prunable_nulls(const json::Value& schema, const json::Value& obj);
 
-/// Removes, in place and at every depth, the null properties of `obj` that `schema` neither declares nullable nor
-/// gives a default.
+/// Removes, in place and at every depth, the null members of `obj` (properties and map entries) that `schema` neither
+/// declares nullable nor gives a default.
 void prune_nulls(const json::Value& schema, json::Value& obj);
 
 }  // namespace cfo::validation::structural

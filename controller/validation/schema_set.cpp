@@ -902,6 +902,42 @@ Result<SchemaSet> SchemaSet::load_dir(const std::string& dir) {
   return set;
 }
 
+namespace {
+/// True when metadata.labels or metadata.annotations has a null value; with `fix`, such values become "".
+bool null_meta_values(json::Value& obj, json::Allocator* fix) {
+  json::Value* meta = json::find(obj, "metadata");
+  if (!meta || !meta->IsObject()) return false;
+  bool found = false;
+  for (const char* key : {"labels", "annotations"})
+    if (json::Value* m = json::find(*meta, key); m && m->IsObject())
+      for (auto it = m->MemberBegin(); it != m->MemberEnd(); ++it)
+        if (it->value.IsNull()) {
+          if (!fix) return true;
+          found = true;
+          it->value.SetString("", *fix);
+        }
+  return found;
+}
+}  // namespace
+
+bool SchemaSet::prepare(const json::Value& obj, json::Document& out) const {
+  if (!obj.IsObject()) return false;
+  auto it = impl_->entries.find({json::get_string(obj, "apiVersion").value_or(""),
+                                 json::get_string(obj, "kind").value_or("")});
+  if (it == impl_->entries.end()) return false;
+  const Entry& e = it->second;
+  const bool drop_status = e.status_subresource && json::find(obj, "status");
+  // The two checks below only read when not asked to fix.
+  const bool nulls = structural::has_prunable_nulls(*e.compiled.schema, obj);
+  const bool meta = null_meta_values(const_cast<json::Value&>(obj), nullptr);
+  if (!drop_status && !nulls && !meta) return false;
+  out.CopyFrom(obj, out.GetAllocator());
+  if (drop_status) out.RemoveMember("status");
+  if (nulls) structural::prune_nulls(*e.compiled.schema, out);
+  if (meta) null_meta_values(out, &out.GetAllocator());
+  return true;
+}
+
 bool SchemaSet::has(const std::string& api_version, const std::string& kind) const {
   return impl_->entries.contains({api_version, kind});
 }

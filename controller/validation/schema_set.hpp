@@ -77,6 +77,12 @@ class SchemaSet {
   /// validate(obj): no conversion is attempted.
   FieldErrors validate_update(const json::Value& obj, const json::Value& old) const;
 
+  /// The object as kube-apiserver hands a custom resource of a loaded kind to admission webhooks and controllers, in
+  /// `out`: `status` dropped under the status subresource, the nulls validate() prunes removed, and null values of
+  /// metadata.labels / metadata.annotations read as "" (how Go decodes ObjectMeta). Defaults are not applied.
+  /// Returns false, leaving `out` alone, when nothing changes (or the kind is not loaded): then use `obj` itself.
+  bool prepare(const json::Value& obj, json::Document& out) const;
+
   /// Every `x-kubernetes-validations` rule of the loaded CRDs (served versions), in load order.
   std::vector<CelRuleInfo> cel_rules() const;
 

@@ -50,6 +50,8 @@ const json::Value* resolve_field_path(const json::Value& root, const std::string
 
 void check_object(const Scope& scope, const json::Value& obj, const Sink& sink,
                   const std::vector<std::string>* pod_spec_paths);
+void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
+                 const std::vector<std::string>* pod_spec_paths);
 
 /// An AppWrapper component, judged as the object the AppWrapper controller will create. Unknown fields outside the
 /// PodSets' PodSpecs are only pruned by the apiserver (a warning); inside them the strict PodSpec decoding fails.
@@ -91,6 +93,15 @@ void check_object(const Scope& scope, const json::Value& obj, const Sink& sink,
     return;
   }
   check_schema(scope, obj, sink, pod_spec_paths);
+  // The other rules judge what the cluster's webhooks and controllers will see (SchemaSet::prepare): the schema
+  // check above prepares the object itself, keeping track of what it changed.
+  json::Document prepared_doc;
+  const json::Value& prepared = scope.schemas.prepare(obj, prepared_doc) ? prepared_doc : obj;
+  check_rules(scope, prepared, sink, pod_spec_paths);
+}
+
+void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
+                 const std::vector<std::string>* pod_spec_paths) {
   rules::validate_object_meta(scope, obj, sink);
 
   const std::string api_version = rules::string_at(obj, "apiVersion").value_or("");

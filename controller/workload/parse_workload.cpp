@@ -268,7 +268,41 @@ void reject_unknown_object_fields(const json::Value& obj, FieldErrors& errs) {
   }
 }
 
-ParsedWorkload parse_workload(const json::Value& obj) {
+namespace {
+// kube-apiserver removes every null member of a CodeFlareWorkload's spec before anything reads it: no field of the
+// CRD is nullable or has a default (null pruning; list items are kept). A spec.volumes item passes its volume
+// source through (x-kubernetes-preserve-unknown-fields), so only its declared `name` is pruned there. The operator
+// reads objects the apiserver already pruned; `render` and `validate` read files, and prune here to judge the same.
+bool prune_spec_nulls(json::Value& v, bool volume_item, bool remove) {
+  bool found = false;
+  if (v.IsObject()) {
+    for (auto it = v.MemberBegin(); it != v.MemberEnd();) {
+      const bool declared = !volume_item || std::string_view(it->name.GetString()) == "name";
+      if (declared && it->value.IsNull()) {
+        if (!remove) return true;
+        found = true;
+        it = v.EraseMember(it);
+        continue;
+      }
+      if (!volume_item) {
+        const bool volumes = std::string_view(it->name.GetString()) == "volumes" && it->value.IsArray();
+        if (volumes) {
+          for (auto& item : it->value.GetArray())
+            if (prune_spec_nulls(item, true, remove) && !remove) return true;
+        } else if (prune_spec_nulls(it->value, false, remove) && !remove) {
+          return true;
+        }
+      }
+      ++it;
+    }
+  } else if (v.IsArray()) {
+    for (auto& item : v.GetArray())
+      if (prune_spec_nulls(item, false, remove) && !remove) return true;
+  }
+  return found;
+}
+
+ParsedWorkload parse_workload_pruned(const json::Value& obj) {
   ParsedWorkload out;
   if (!expect_type(obj, obj.IsObject(), "an object", "", out.errors)) return out;
   reject_unknown_object_fields(obj, out.errors);
@@ -281,6 +315,19 @@ ParsedWorkload parse_workload(const json::Value& obj) {
   auto more = check_workload(out.workload);
   out.errors.insert(out.errors.end(), more.begin(), more.end());
   return out;
+}
+}  // namespace
+
+ParsedWorkload parse_workload(const json::Value& obj) {
+  const json::Value* spec = obj.IsObject() ? json::find(obj, "spec") : nullptr;
+  // With remove == false prune_spec_nulls only reads.
+  if (spec && spec->IsObject() && prune_spec_nulls(const_cast<json::Value&>(*spec), false, false)) {
+    json::Document copy;
+    copy.CopyFrom(obj, copy.GetAllocator());
+    prune_spec_nulls(copy["spec"], false, true);
+    return parse_workload_pruned(copy);
+  }
+  return parse_workload_pruned(obj);
 }
 
 }  // namespace cfo::workload

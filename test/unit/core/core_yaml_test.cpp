@@ -68,16 +68,37 @@ TEST(Yaml, ResolvesIntegerAndFloatSpellings) {
   EXPECT_EQ(d["d"].GetInt64(), 5);
   EXPECT_EQ(d["e"].GetInt64(), INT64_MIN);
   EXPECT_EQ(d["f"].GetInt64(), 1000);
-  EXPECT_DOUBLE_EQ(d["g"].GetDouble(), 1000.0);
+  // A whole float is sent by kubectl as an integer (Go's encoding/json prints 1e3 as 1000).
+  ASSERT_TRUE(d["g"].IsInt64());
+  EXPECT_EQ(d["g"].GetInt64(), 1000);
   EXPECT_DOUBLE_EQ(d["h"].GetDouble(), 0.5);
   // Above int64 and up to 2^64-1 go-yaml v2 resolves an unsigned integer (ParseUint); beyond that a float.
   ASSERT_TRUE(d["i"].IsUint64());
   EXPECT_EQ(d["i"].GetUint64(), 9223372036854775808ull);
   EXPECT_FALSE(d["i"].IsInt64());
   EXPECT_TRUE(d["l"].IsDouble());
-  EXPECT_TRUE(d["m"].IsDouble());
+  // Below int64 it is a float, -2^63 once rounded to a double, which kubectl then sends as that whole number.
+  ASSERT_TRUE(d["m"].IsInt64());
+  EXPECT_EQ(d["m"].GetInt64(), INT64_MIN);
   EXPECT_TRUE(d["j"].IsString());
   EXPECT_TRUE(d["k"].IsString());
+}
+
+TEST(Yaml, WholeFloatsBecomeIntegersAsKubectlSendsThem) {
+  auto docs = yaml::to_json("a: 2.0\nb: -1.0e0\nc: 2.5\nd: 1e18\ne: 1e19\nf: 0.0\ng: \"2.0\"\nh: [1.0, 3.25]\n");
+  ASSERT_TRUE(docs.has_value()) << docs.error().message;
+  const auto& d = (*docs)[0];
+  ASSERT_TRUE(d["a"].IsInt64());
+  EXPECT_EQ(d["a"].GetInt64(), 2);
+  EXPECT_EQ(d["b"].GetInt64(), -1);
+  EXPECT_TRUE(d["c"].IsDouble());
+  ASSERT_TRUE(d["d"].IsInt64());
+  EXPECT_EQ(d["d"].GetInt64(), 1000000000000000000);
+  EXPECT_TRUE(d["e"].IsDouble()) << "beyond int64 the apiserver reads a float";
+  EXPECT_EQ(d["f"].GetInt64(), 0);
+  EXPECT_TRUE(d["g"].IsString());
+  EXPECT_TRUE(d["h"][0].IsInt64());
+  EXPECT_TRUE(d["h"][1].IsDouble());
 }
 
 TEST(Yaml, VeryLongPlainScalarsStayStringsWithoutCrashing) {

@@ -266,8 +266,10 @@ TEST(SchemaSetToy, NullOfANonNullablePropertyIsPrunedAsTheApiserverDoes) {
   EXPECT_TRUE(has(set.validate(toy("{mode: null}")), "spec.mode", "schema:required"));
   // Defaulted: the null becomes the default (size: 1), which is valid.
   EXPECT_TRUE(set.validate(toy("{mode: fast, size: null}")).empty());
-  // Map values and list items are not pruned: a null there is still the wrong type.
-  EXPECT_TRUE(has(set.validate(toy("{mode: fast, labels: {a: null}}")), "spec.labels.a", "schema:type"));
+  // A null map entry goes too (the map's values are not nullable).
+  auto entry = set.validate(toy("{mode: fast, labels: {a: null, b: x}}"));
+  EXPECT_TRUE(entry.empty()) << describe(entry);
+  // List items are not pruned: a null there is still the wrong type.
   EXPECT_TRUE(has(set.validate(toy("{mode: fast, tags: [a, null]}")), "spec.tags[1]", "schema:type"));
 }
 
@@ -415,6 +417,30 @@ TEST(SchemaSetUpstream, HugeStringDoesNotCrashThePatternCheck) {
   auto errs = schemas.validate(doc);
   EXPECT_TRUE(has(errs, "spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu", "schema:pattern"))
       << describe(errs);
+}
+
+// Nulls the apiserver prunes (or, in ObjectMeta, reads as "") are judged by no rule set either: validate_object
+// hands the rules the object as the cluster's webhooks and controllers will see it.
+TEST(SchemaSetUpstream, PrunedNullsReachNoRule) {
+  CFO_REQUIRE_SCHEMAS();
+  auto rc = yaml1(raycluster_yaml());
+  auto with_nulls = patched(rc, {{"metadata.labels[team]", "null"},
+                                 {"spec.headGroupSpec.rayStartParams[num-cpus]", "null"},
+                                 {"spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu", "null"},
+                                 {"spec.workerGroupSpecs[0].template.metadata.annotations[note]", "null"},
+                                 {"status", "{state: [not, a, string]}"}});
+  auto errs = validation::validate_object(schemas, with_nulls);
+  EXPECT_EQ(error_count(errs), 0u) << describe(errs);
+  // The same values written as wrong types are still errors, from the schema and from the Pod rules.
+  auto wrong = patched(rc, {{"spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu", "[1]"}});
+  EXPECT_GT(error_count(validation::validate_object(schemas, wrong)), 0u);
+  SchemaSet empty;
+  json::Document out;
+  EXPECT_FALSE(empty.prepare(with_nulls, out)) << "an unknown kind is left alone";
+  EXPECT_TRUE(schemas.prepare(with_nulls, out));
+  EXPECT_EQ(json::get_string(*json::find_path(out, "metadata.labels"), "team"), "");
+  EXPECT_FALSE(json::find(out, "status"));
+  EXPECT_FALSE(schemas.prepare(rc, out)) << "nothing to change";
 }
 
 TEST(SchemaSetUpstream, PodSpecStrictDecoding) {

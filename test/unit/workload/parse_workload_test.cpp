@@ -591,3 +591,18 @@ TEST(ParseWorkload, UnknownTopLevelAndMetadataFieldsAreReported) {
   }
   EXPECT_TRUE(top && meta) << dump(p.errors);
 }
+
+// The apiserver prunes null members of a workload's spec (no field is nullable), so a file with them is read as the
+// operator will read the stored object: as if they were absent. A volume passes its source through unpruned.
+TEST(ParseWorkload, NullMembersOfTheSpecAreAbsentAsAfterTheApiserversPruning) {
+  auto p = parse_spec(
+      "{labels: {team: null, keep: x}, rayVersion: null, workerGroups: [{name: w, replicas: 1,"
+      " resources: {requests: {cpu: null, memory: 1Gi}, limits: {memory: 1Gi}}}],"
+      " volumes: [{name: data, emptyDir: {}}]}");
+  ASSERT_TRUE(p.ok()) << dump(p.errors);
+  EXPECT_EQ(p.workload.spec.labels.count("team"), 0u);
+  EXPECT_EQ(p.workload.spec.labels.at("keep"), "x");
+  EXPECT_FALSE(p.workload.spec.ray_version.empty()) << "a null rayVersion takes the default";
+  // A null list item is not pruned: it is still an error.
+  EXPECT_FALSE(parse_spec("{workerGroups: [null]}").ok());
+}
