@@ -116,6 +116,46 @@ Result<void> read_cluster(const Entry& cluster, const std::string& base_dir, Cli
   return {};
 }
 
+/// A header value must not hold a line break (it would end the header and start another).
+bool header_safe(const std::string& s) { return s.find_first_of("\r\n") == std::string::npos; }
+
+/// `as`, `as-uid`, `as-groups` (a list of strings) and `as-user-extra` (a map of string lists) of a kubeconfig user.
+Result<void> read_impersonation(const json::Value& u, const std::string& path, ClientConfig& cfg) {
+  auto as = opt_string(u, "as", path);
+  if (!as) return std::unexpected(as.error());
+  auto uid = opt_string(u, "as-uid", path);
+  if (!uid) return std::unexpected(uid.error());
+  if (*as) cfg.impersonate_user = **as;
+  if (*uid) cfg.impersonate_uid = **uid;
+  if (const json::Value* groups = json::find(u, "as-groups"); groups && !groups->IsNull()) {
+    if (!groups->IsArray()) return kfail(path + ".as-groups must be a list of strings");
+    for (const auto& g : groups->GetArray()) {
+      if (!g.IsString()) return kfail(path + ".as-groups must be a list of strings");
+      cfg.impersonate_groups.emplace_back(g.GetString(), g.GetStringLength());
+    }
+  }
+  if (const json::Value* extra = json::find(u, "as-user-extra"); extra && !extra->IsNull()) {
+    if (!extra->IsObject()) return kfail(path + ".as-user-extra must be a map of string lists");
+    for (const auto& m : extra->GetObject()) {
+      auto& values = cfg.impersonate_extra[std::string(m.name.GetString(), m.name.GetStringLength())];
+      if (!m.value.IsArray()) return kfail(path + ".as-user-extra must be a map of string lists");
+      for (const auto& v : m.value.GetArray()) {
+        if (!v.IsString()) return kfail(path + ".as-user-extra must be a map of string lists");
+        values.emplace_back(v.GetString(), v.GetStringLength());
+      }
+    }
+  }
+  const bool others = !cfg.impersonate_uid.empty() || !cfg.impersonate_groups.empty() || !cfg.impersonate_extra.empty();
+  if (cfg.impersonate_user.empty() && others)
+    return kfail(path + ": as-uid, as-groups and as-user-extra need `as` (the user to impersonate)");
+  bool safe = header_safe(cfg.impersonate_user) && header_safe(cfg.impersonate_uid);
+  for (const auto& g : cfg.impersonate_groups) safe = safe && header_safe(g);
+  for (const auto& [k, vs] : cfg.impersonate_extra)
+    for (const auto& v : vs) safe = safe && header_safe(k) && header_safe(v);
+  if (!safe) return kfail(path + ": impersonation values must not contain line breaks");
+  return {};
+}
+
 Result<void> read_user(const Entry& user, const std::string& base_dir, ClientConfig& cfg) {
   const json::Value& u = *user.body;
   auto token = opt_string(u, "token", user.path);
@@ -144,6 +184,8 @@ Result<void> read_user(const Entry& user, const std::string& base_dir, ClientCon
     cfg.client_cert_pem = std::move(**cert);
     cfg.client_key_pem = std::move(**key);
   }
+
+  if (auto r = read_impersonation(u, user.path, cfg); !r) return r;
 
   bool has_credentials = !cfg.bearer_token.empty() || !cfg.bearer_token_file.empty() || !cfg.client_cert_pem.empty();
   if (!has_credentials) {

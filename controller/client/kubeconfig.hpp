@@ -1,7 +1,9 @@
 #pragma once
 // Where the operator finds its apiserver and credentials.
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -18,13 +20,22 @@ struct ClientConfig {
   std::string ca_file;
   std::string client_cert_pem;  ///< client-certificate auth when both cert and key are set
   std::string client_key_pem;
+  /// Impersonation (kubeconfig user `as`, `as-uid`, `as-groups`, `as-user-extra`): every request carries the
+  /// Impersonate-User / -Uid / -Group / -Extra-<key> headers, so the apiserver authorizes it as that user (the
+  /// credentials above must be allowed to impersonate). Empty user: no impersonation.
+  std::string impersonate_user;
+  std::string impersonate_uid;
+  std::vector<std::string> impersonate_groups;
+  std::map<std::string, std::vector<std::string>> impersonate_extra;
   std::string default_namespace = "default";  ///< the context's namespace, or the pod's namespace in-cluster
   std::string source;                         ///< where it was loaded from, for logs: a kubeconfig path or "in-cluster"
 };
 
 /// Parses a kubeconfig (YAML or JSON text) and returns the current context's cluster and user.
 /// Supports `certificate-authority(-data)`, `insecure-skip-tls-verify`, `token`, `tokenFile`,
-/// `client-certificate(-data)`, `client-key(-data)`; relative file paths are resolved against `base_dir`.
+/// `client-certificate(-data)`, `client-key(-data)`, and impersonation (`as`, `as-uid`, `as-groups`,
+/// `as-user-extra`; groups, uid or extra without `as` are refused, as clientcmd does); relative file paths are
+/// resolved against `base_dir`.
 /// `context_override` picks a context other than `current-context`.
 /// Errors name the missing or malformed field, e.g. "kubeconfig: context \"x\" not found".
 Result<ClientConfig> parse_kubeconfig(const std::string& text, const std::string& base_dir,

@@ -129,6 +129,14 @@ http::request<http::string_body> RestClient::Impl::make_request(http::verb verb,
   req.set(http::field::user_agent, kUserAgent);
   req.set(http::field::accept, "application/json");
   if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
+  // Impersonation (kubeconfig `as`...): the apiserver authorizes the request as this user.
+  if (!cfg.impersonate_user.empty()) {
+    req.set("Impersonate-User", cfg.impersonate_user);
+    if (!cfg.impersonate_uid.empty()) req.set("Impersonate-Uid", cfg.impersonate_uid);
+    for (const auto& g : cfg.impersonate_groups) req.insert("Impersonate-Group", g);
+    for (const auto& [key, values] : cfg.impersonate_extra)
+      for (const auto& v : values) req.insert("Impersonate-Extra-" + query_escape(key), v);
+  }
   if (!body.empty() || verb == http::verb::post || verb == http::verb::patch || verb == http::verb::put)
     req.set(http::field::content_type, content_type);
   req.keep_alive(false);

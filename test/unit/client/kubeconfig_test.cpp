@@ -269,3 +269,24 @@ TEST(Kubeconfig, AcceptsJsonText) {
   EXPECT_EQ(cfg->server, "https://10.0.0.1:6443");
   EXPECT_TRUE(cfg->bearer_token.empty());
 }
+
+TEST(Kubeconfig, ImpersonationFieldsAreRead) {
+  std::string text = kTwoContexts;
+  text.replace(text.find("    token: \" dev-token \""), std::string("    token: \" dev-token \"").size(),
+               "    token: dev-token\n    as: nobody\n    as-uid: \"42\"\n    as-groups: [team-a, system:authenticated]\n"
+               "    as-user-extra: {scopes.example.com/level: [low]}");
+  auto cfg = parse_kubeconfig(text, "/nowhere");
+  ASSERT_TRUE(cfg.has_value()) << cfg.error().message;
+  EXPECT_EQ(cfg->impersonate_user, "nobody");
+  EXPECT_EQ(cfg->impersonate_uid, "42");
+  EXPECT_EQ(cfg->impersonate_groups, (std::vector<std::string>{"team-a", "system:authenticated"}));
+  ASSERT_EQ(cfg->impersonate_extra.count("scopes.example.com/level"), 1u);
+  EXPECT_EQ(cfg->impersonate_extra.at("scopes.example.com/level"), std::vector<std::string>{"low"});
+  // Without `as` the rest means nothing: refused, as clientcmd refuses it.
+  std::string groups_only = kTwoContexts;
+  groups_only.replace(groups_only.find("    token: prod-token"), std::string("    token: prod-token").size(),
+                      "    token: prod-token\n    as-groups: [x]");
+  auto bad = parse_kubeconfig(groups_only, "/nowhere", "prod");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("need `as`"), std::string::npos) << bad.error().message;
+}

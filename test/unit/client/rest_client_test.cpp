@@ -190,6 +190,25 @@ TEST_F(RestClientTls, VerifiesDnsNamesToo) {
   EXPECT_EQ(server.requests().at(0).header("host"), "localhost:" + std::to_string(server.port()));
 }
 
+TEST_F(RestClientTls, ImpersonationHeadersGoWithEveryRequest) {
+  HttpsTestServer server(serving, [](ServerExchange& x) { x.respond(200, "{}"); });
+  ClientConfig cfg = config_for(server);
+  RestClient plain(cfg, quick());
+  ASSERT_TRUE(plain.get_json("/version").has_value());
+  EXPECT_EQ(server.requests().at(0).header("impersonate-user"), "");
+  cfg.impersonate_user = "nobody";
+  cfg.impersonate_groups = {"team-a"};
+  cfg.impersonate_extra = {{"scopes.example.com/level", {"low"}}};
+  RestClient as_nobody(cfg, quick());
+  ASSERT_TRUE(as_nobody.get_json("/version").has_value());
+  const auto reqs = server.requests();  // a copy: keep it alive while reading
+  const auto& r = reqs.at(1);
+  EXPECT_EQ(r.header("authorization"), "Bearer secret-token");
+  EXPECT_EQ(r.header("impersonate-user"), "nobody");
+  EXPECT_EQ(r.header("impersonate-group"), "team-a");
+  EXPECT_EQ(r.header("impersonate-extra-scopes.example.com%2flevel"), "low");
+}
+
 TEST_F(RestClientTls, PresentsTheClientCertificate) {
   TestCa client_ca("client-ca");
   TestCert admin = client_ca.issue("kubernetes-admin", {});
