@@ -399,9 +399,11 @@ int run_command(int argc, char** argv, int first) {
       spdlog::error("starting workers: {}", r.error().message);
       return false;
     }
-    spdlog::info("controller started: {} worker(s), watching {}", ro.max_concurrent_reconciles,
+    spdlog::info("controller started: {} worker(s), watching {}{}", ro.max_concurrent_reconciles,
                  namespaces.size() == 1 && namespaces[0].empty() ? std::string("all namespaces")
-                                                                 : std::to_string(namespaces.size()) + " namespace(s)");
+                                                                 : std::to_string(namespaces.size()) + " namespace(s)",
+                 ro.label_selector.empty() ? std::string()
+                                           : ", workloads matching the label selector \"" + ro.label_selector + "\"");
     return true;
   };
   if (started) {

@@ -82,6 +82,9 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   for (const auto& ns : o.namespaces)
     if (auto errs = names::dns1123_label(ns); !errs.empty())
       return fail("flag --namespace \"" + ns + "\": " + errs.front());
+  if (args.all("label-selector").size() > 1)
+    return fail("flag --label-selector is given more than once; write one selector with its requirements separated "
+                "by commas (e.g. shard=a,tier!=test)");
   o.label_selector = args.get("label-selector");
   if (auto errs = names::label_selector(o.label_selector); !errs.empty())
     return fail("flag --label-selector \"" + o.label_selector + "\": " + errs.front());
@@ -124,6 +127,8 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   if (!retry) return std::unexpected(retry.error());
   auto release = args.boolean("leader-elect-release-on-cancel", false);
   if (!release) return std::unexpected(release.error());
+  if (*lease % 1000 != 0)
+    return fail("flag --leader-elect-lease-duration must be whole seconds (a Lease stores leaseDurationSeconds)");
   o.election.lease_duration_ms = *lease;
   o.election.renew_deadline_ms = *renew;
   o.election.retry_period_ms = *retry;

@@ -132,18 +132,15 @@ class Checker {
   bool set(const std::string& op) {
     if (peek() != Tok::kOpen) return fail("expected \"(\" after \"" + op + "\"");
     ++pos_;
-    std::size_t count = 0;
     for (;;) {
       if (peek() == Tok::kIdent) {
         value(t_[pos_++].text);
-        ++count;
       }
       if (peek() == Tok::kClose) break;
       if (peek() != Tok::kComma) return fail("expected \",\" or \")\" in the values of \"" + op + "\"");
       ++pos_;
     }
-    ++pos_;
-    if (count == 0) return fail("\"" + op + "\" needs at least one value");
+    ++pos_;  // "in ()" is allowed: the apiserver reads an empty list as the one empty value
     return true;
   }
 

@@ -3,7 +3,7 @@
 // (k8s.io/apimachinery/pkg/labels, Parse): requirements separated by commas, each one of
 //   key            the label exists            !key               it does not
 //   key=value      key==value                  key!=value         (value may be empty)
-//   key in (v1,v2) key notin (v1,v2)           key>N  key<N       (N an integer)
+//   key in (v1,v2) key notin (v1,v2)           key>N  key<N       (N an integer; "()" is the one empty value)
 // with a qualified-name key and label values. Whitespace around tokens is ignored.
 #include <string>
 #include <string_view>

@@ -163,4 +163,8 @@ TEST(RunOptions, LabelSelectorIsCheckedAndKept) {
   const std::string bad = error_of({"--label-selector=shard in a"});
   EXPECT_NE(bad.find("--label-selector"), std::string::npos) << bad;
   EXPECT_NE(bad.find("expected \"(\""), std::string::npos) << bad;
+  const std::string fractional = error_of({"--leader-elect-lease-duration=16500ms"});
+  EXPECT_NE(fractional.find("whole seconds"), std::string::npos) << fractional;
+  const std::string twice = error_of({"-l", "a=b", "-l", "c=d"});
+  EXPECT_NE(twice.find("more than once"), std::string::npos) << twice;
 }

@@ -15,7 +15,7 @@ std::string first_error(std::string_view s) {
 TEST(LabelSelector, AcceptsEveryOperator) {
   for (const char* ok : {"", "shard", "!shard", "shard=a", "shard==a", "shard!=a", "shard=", "shard in (a,b)",
                          "shard notin (a)", "tier>1", "tier<-2", " a = b , c != d , example.com/team in ( x , y ) ",
-                         "a,b,!c", "app.kubernetes.io/name=ray"}) {
+                         "a,b,!c", "app.kubernetes.io/name=ray", "a in ()", "a notin (,)"}) {
     auto errs = label_selector(ok);
     EXPECT_TRUE(errs.empty()) << "\"" << ok << "\": " << errs.front();
   }
@@ -23,7 +23,6 @@ TEST(LabelSelector, AcceptsEveryOperator) {
 
 TEST(LabelSelector, RefusesMalformedSelectorsNamingTheRequirement) {
   EXPECT_NE(first_error("a=b,c in x").find("requirement 2: expected \"(\""), std::string::npos);
-  EXPECT_NE(first_error("a in ()").find("needs at least one value"), std::string::npos);
   EXPECT_NE(first_error("a in (b").find("expected \",\" or \")\""), std::string::npos);
   EXPECT_NE(first_error("a>b").find("need an integer"), std::string::npos);
   EXPECT_NE(first_error("a b").find("expected an operator"), std::string::npos);
