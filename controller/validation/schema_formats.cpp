@@ -54,6 +54,25 @@ std::string as_text(const json::Value& v) { return json::dump(v); }
 
 }  // namespace
 
+bool is_go_rfc3339(std::string_view s) {
+  // "YYYY-MM-DD" "T" "hh:mm:ss" ["." or "," digits] ("Z" | "+hh:mm" | "-hh:mm"), case as written.
+  if (s.size() < 20 || !is_full_date(s.substr(0, 10)) || s[10] != 'T') return false;
+  std::string_view t = s.substr(11);
+  if (!digits(t, 0, 2) || t[2] != ':' || !digits(t, 3, 2) || t[5] != ':' || !digits(t, 6, 2)) return false;
+  if (number(t, 0, 2) > 23 || number(t, 3, 2) > 59 || number(t, 6, 2) > 59) return false;
+  std::size_t pos = 8;
+  if (pos < t.size() && (t[pos] == '.' || t[pos] == ',')) {
+    std::size_t end = pos + 1;
+    while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end]))) ++end;
+    if (end == pos + 1) return false;
+    pos = end;
+  }
+  const std::string_view zone = t.substr(pos);
+  if (zone == "Z") return true;
+  return zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && digits(zone, 1, 2) && zone[3] == ':' &&
+         digits(zone, 4, 2) && number(zone, 1, 2) <= 23 && number(zone, 4, 2) <= 59;
+}
+
 bool is_date_time(std::string_view text) {
   std::string lower(text);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -70,18 +89,27 @@ std::optional<std::string> format_violation(const json::Value& schema, const jso
   if (!format || !format->IsString()) return std::nullopt;
   const std::string_view f(format->GetString(), format->GetStringLength());
   if (f == "date-time") {
-    if (value.IsString() && !is_date_time(std::string_view(value.GetString(), value.GetStringLength())))
+    if (!value.IsString()) return std::nullopt;
+    const std::string_view text(value.GetString(), value.GetStringLength());
+    if (!is_date_time(text))
       return "value " + as_text(value) + " is not a date-time (RFC 3339, e.g. \"2024-05-01T12:00:00Z\")";
+    if (!is_go_rfc3339(text))
+      return "value " + as_text(value) +
+             " is accepted by the apiserver, but the controllers decode it with Go's RFC 3339 parser (metav1.Time), "
+             "which needs an upper-case T and Z and a '.' before a fraction, e.g. \"2024-05-01T12:00:00Z\"";
     return std::nullopt;
   }
   if (f == "int32" || f == "int64") {
     if (!value.IsNumber() || value.IsDouble()) return std::nullopt;  // not an integer: the type check says so
     const bool fits = f == "int32" ? value.IsInt() : value.IsInt64();
     if (fits) return std::nullopt;
-    const std::string range =
-        f == "int32" ? "-2147483648..2147483647" : "-9223372036854775808..9223372036854775807";
-    return "value " + as_text(value) + " does not fit format " + std::string(f) + " (" + range +
-           "); the apiserver may store it, but the controller cannot decode the object";
+    if (f == "int32")
+      return "value " + as_text(value) +
+             " does not fit format int32 (-2147483648..2147483647): the apiserver stores it, but the controller "
+             "that reads the object cannot decode it";
+    return "value " + as_text(value) +
+           " does not fit format int64 (-9223372036854775808..9223372036854775807): the apiserver reads it as a "
+           "number that is not an integer";
   }
   return std::nullopt;
 }

@@ -67,7 +67,12 @@ std::optional<int64_t> FieldReader::integer(std::string_view key, int64_t min, i
     return std::nullopt;
   }
   if (n > max) {
-    add_error(errs_, child(key), "schema:maximum", "must be less than or equal to " + std::to_string(max));
+    // The CRD declares no maximum where the bound is only the field's width (format: int32).
+    if (max == INT32_MAX)
+      add_error(errs_, child(key), "schema:format",
+                "value " + std::to_string(n) + " does not fit format int32 (at most 2147483647)");
+    else
+      add_error(errs_, child(key), "schema:maximum", "must be less than or equal to " + std::to_string(max));
     return std::nullopt;
   }
   return n;
