@@ -6,9 +6,14 @@ namespace cfo::cmd {
 
 namespace {
 std::string meta_field(const json::Value& doc, const char* field) {
+  if (!doc.IsObject()) return {};
   const json::Value* meta = json::find(doc, "metadata");
-  if (!meta) return {};
+  if (!meta || !meta->IsObject()) return {};
   return json::get_string(*meta, field).value_or("");
+}
+std::string top_field(const json::Value& doc, const char* field) {
+  if (!doc.IsObject()) return {};
+  return json::get_string(doc, field).value_or("");
 }
 // Control characters would break the one-finding-per-line text output: show them escaped.
 std::string printable(const std::string& s) {
@@ -28,14 +33,39 @@ std::string printable(const std::string& s) {
   }
   return out;
 }
+std::string item_string(const InputDocument& in) {
+  std::string out;
+  for (std::size_t level = 0; level < in.item.size(); ++level) {
+    if (level > 0) out += '.';
+    out += std::to_string(in.item[level]);
+  }
+  return out;
+}
+// The fields every JSON entry has, up to (not including) path.
+json::Value entry_head(json::Allocator& a, const InputDocument& in) {
+  json::Value o(rapidjson::kObjectType);
+  o.AddMember("file", json::str(in.file, a), a);
+  if (in.whole_file)
+    o.AddMember("document", json::Value(rapidjson::kNullType), a);
+  else
+    o.AddMember("document", json::Value(static_cast<uint64_t>(in.index)), a);
+  if (!in.item.empty()) o.AddMember("item", json::str(item_string(in), a), a);
+  o.AddMember("apiVersion", json::str(top_field(in.doc, "apiVersion"), a), a);
+  o.AddMember("kind", json::str(top_field(in.doc, "kind"), a), a);
+  o.AddMember("namespace", json::str(meta_field(in.doc, "namespace"), a), a);
+  o.AddMember("name", json::str(meta_field(in.doc, "name"), a), a);
+  return o;
+}
 }  // namespace
 
 std::string describe_object(const InputDocument& in) {
-  auto kind = json::get_string(in.doc, "kind");
+  std::string kind = top_field(in.doc, "kind");
+  if (in.whole_file || kind.empty()) return position(in);
   std::string name = meta_field(in.doc, "name");
   std::string ns = meta_field(in.doc, "namespace");
-  if (!kind) return "document " + std::to_string(in.index);
-  return *kind + " " + (ns.empty() ? "" : ns + "/") + (name.empty() ? "<no name>" : name);
+  std::string out = kind + " " + (ns.empty() ? "" : ns + "/") + (name.empty() ? "<no name>" : name);
+  if (!in.item.empty()) out += " (" + position(in) + ")";
+  return out;
 }
 
 void print_findings_text(std::ostream& out, const InputDocument& in, const FieldErrors& errs) {
@@ -49,13 +79,7 @@ void print_findings_text(std::ostream& out, const InputDocument& in, const Field
 
 void append_findings_json(json::Value& arr, json::Allocator& a, const InputDocument& in, const FieldErrors& errs) {
   for (const auto& e : errs) {
-    json::Value o(rapidjson::kObjectType);
-    o.AddMember("file", json::str(in.file, a), a);
-    o.AddMember("document", json::Value(static_cast<uint64_t>(in.index)), a);
-    o.AddMember("apiVersion", json::str(json::get_string(in.doc, "apiVersion").value_or(""), a), a);
-    o.AddMember("kind", json::str(json::get_string(in.doc, "kind").value_or(""), a), a);
-    o.AddMember("namespace", json::str(meta_field(in.doc, "namespace"), a), a);
-    o.AddMember("name", json::str(meta_field(in.doc, "name"), a), a);
+    json::Value o = entry_head(a, in);
     o.AddMember("path", json::str(e.path, a), a);
     o.AddMember("rule", json::str(e.rule, a), a);
     o.AddMember("source", json::str(e.source, a), a);
@@ -63,6 +87,22 @@ void append_findings_json(json::Value& arr, json::Allocator& a, const InputDocum
     o.AddMember("severity", json::str(e.severity == Severity::Error ? "error" : "warning", a), a);
     arr.PushBack(std::move(o), a);
   }
+}
+
+void print_skipped_text(std::ostream& out, const InputDocument& in, const std::string& reason) {
+  out << printable(in.file) << ": skipped: " << printable(top_field(in.doc, "apiVersion")) << " "
+      << printable(describe_object(in)) << " (" << printable(reason) << ")\n";
+}
+
+void append_skipped_json(json::Value& arr, json::Allocator& a, const InputDocument& in, const std::string& reason) {
+  json::Value o = entry_head(a, in);
+  o.AddMember("path", json::str("", a), a);
+  o.AddMember("rule", json::str(kSkippedRule, a), a);
+  o.AddMember("source", json::str(kSkippedSource, a), a);
+  o.AddMember("reason", json::str(reason, a), a);
+  o.AddMember("severity", json::str("info", a), a);
+  o.AddMember("skipped", json::Value(true), a);
+  arr.PushBack(std::move(o), a);
 }
 
 }  // namespace cfo::cmd

@@ -21,14 +21,81 @@ Result<std::string> read_file(const std::string& path) {
   return ss.str();
 }
 
-namespace {
-Result<void> add_text(const std::string& name, const std::string& text, std::vector<InputDocument>& out) {
-  auto docs = yaml::to_json(text);
-  if (!docs) return fail(name + ": " + docs.error().message);
-  for (std::size_t i = 0; i < docs->size(); ++i) out.push_back({name, i, std::move((*docs)[i])});
-  return {};
+std::string position(const InputDocument& in) {
+  if (in.whole_file) return "whole file";
+  std::string out = "document " + std::to_string(in.index);
+  for (std::size_t level = 0; level < in.item.size(); ++level) {
+    out += level == 0 ? ", item " : ".";
+    out += std::to_string(in.item[level]);
+  }
+  return out;
 }
+
+namespace {
+
+bool is_list(const json::Value& v) {
+  return v.IsObject() && json::get_string(v, "apiVersion") == "v1" && json::get_string(v, "kind") == "List";
+}
+
+// Adds `value` (found at `index` / `item` of `file`) to `out`: as it is, or, for a v1 List, each of its items in turn.
+void add_value(const std::string& file, std::size_t index, const std::vector<std::size_t>& item,
+               const json::Value& value, std::vector<InputDocument>& out) {
+  InputDocument entry;
+  entry.file = file;
+  entry.index = index;
+  entry.item = item;
+  if (!is_list(value)) {
+    entry.doc.CopyFrom(value, entry.doc.GetAllocator());
+    if (!item.empty() && !value.IsObject())
+      entry.problems.push_back(
+          {"", "list:itemNotAnObject", "kubectl",
+           std::string("an item of a v1 List must be an object (a map), found ") + json::type_name(value)});
+    out.push_back(std::move(entry));
+    return;
+  }
+  const json::Value* items = json::find(value, "items");
+  if (items == nullptr || items->IsNull()) return;  // an empty List holds no object
+  if (!items->IsArray()) {
+    entry.doc.CopyFrom(value, entry.doc.GetAllocator());
+    entry.problems.push_back({"items", "list:items", "kubectl",
+                              std::string("the items of a v1 List must be a list, found ") + json::type_name(*items)});
+    out.push_back(std::move(entry));
+    return;
+  }
+  for (rapidjson::SizeType i = 0; i < items->Size(); ++i) {
+    auto inner = item;
+    inner.push_back(i);
+    add_value(file, index, inner, (*items)[i], out);
+  }
+}
+
 }  // namespace
+
+std::vector<InputDocument> documents_of_text(const std::string& name, std::string_view text) {
+  std::vector<InputDocument> out;
+  auto docs = yaml::to_json(text);
+  if (!docs) {
+    InputDocument entry;
+    entry.file = name;
+    entry.whole_file = true;
+    entry.problems.push_back({"", "yaml:syntax", "yaml", "the file is not valid YAML: " + docs.error().message});
+    out.push_back(std::move(entry));
+    return out;
+  }
+  for (std::size_t i = 0; i < docs->size(); ++i) {
+    json::Document& d = (*docs)[i];
+    if (is_list(d)) {
+      add_value(name, i, {}, d, out);
+    } else {
+      InputDocument entry;
+      entry.file = name;
+      entry.index = i;
+      entry.doc = std::move(d);
+      out.push_back(std::move(entry));
+    }
+  }
+  return out;
+}
 
 void ensure_namespace(json::Document& doc, const std::string& ns) {
   json::Value* meta = json::find(doc, "metadata");
@@ -36,12 +103,19 @@ void ensure_namespace(json::Document& doc, const std::string& ns) {
     json::set(*meta, "namespace", json::str(ns, doc.GetAllocator()), doc.GetAllocator());
 }
 
-Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& paths) {
+Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& paths, OnYamlError on_yaml_error) {
   std::vector<InputDocument> out;
+  auto add = [&](const std::string& name, const std::string& text) -> Result<void> {
+    auto docs = documents_of_text(name, text);
+    if (on_yaml_error == OnYamlError::kFail && docs.size() == 1 && docs[0].whole_file)
+      return fail(name + ": " + docs[0].problems.front().reason);
+    for (auto& d : docs) out.push_back(std::move(d));
+    return {};
+  };
   for (const auto& p : paths) {
     if (p == "-") {
       std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-      if (auto r = add_text("<stdin>", text, out); !r) return std::unexpected(r.error());
+      if (auto r = add("<stdin>", text); !r) return std::unexpected(r.error());
       continue;
     }
     std::error_code ec;
@@ -56,13 +130,13 @@ Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& p
       for (const auto& f : files) {
         auto text = read_file(f);
         if (!text) return std::unexpected(text.error());
-        if (auto r = add_text(f, *text, out); !r) return std::unexpected(r.error());
+        if (auto r = add(f, *text); !r) return std::unexpected(r.error());
       }
       continue;
     }
     auto text = read_file(p);
     if (!text) return std::unexpected(text.error());
-    if (auto r = add_text(p, *text, out); !r) return std::unexpected(r.error());
+    if (auto r = add(p, *text); !r) return std::unexpected(r.error());
   }
   return out;
 }

@@ -1,23 +1,49 @@
 #pragma once
 // Reading the manifests given with -f: files, folders of *.yaml/*.yml/*.json, or "-" for standard input.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/field_error.hpp"
 #include "core/json.hpp"
 
 namespace cfo::cmd {
 
-/// One document of an input file, with where it came from for messages.
+/// One object of an input file, with where it came from for messages.
 struct InputDocument {
-  std::string file;   ///< the path as given, or "<stdin>"
-  std::size_t index;  ///< 0-based document index within the file
-  json::Document doc;
+  std::string file;               ///< the path as given, or "<stdin>"
+  std::size_t index = 0;          ///< 0-based document index within the file
+  std::vector<std::size_t> item;  ///< for an object taken out of a v1 List: its 0-based position in `items`, one
+                                  ///< entry per level of nesting (a List inside a List); empty otherwise
+  bool whole_file = false;        ///< true for the entry that stands for a file whose YAML does not parse
+  json::Document doc;             ///< the object (null when `whole_file`)
+  /// Problems found while reading, before any check: a YAML syntax error (the whole file), a List item that is not
+  /// an object, a List whose `items` is not a list. When set, these are the entry's findings and `doc` is not judged.
+  FieldErrors problems;
+};
+
+/// Where an entry sits in its file, for messages: "document 2", "document 2, item 1", "document 2, item 1.0" (a List
+/// inside a List), or "whole file". Indexes are 0-based, as in the JSON output.
+std::string position(const InputDocument& in);
+
+/// The entries of one file's text, named `name`: one per YAML document, except that a document with apiVersion "v1"
+/// and kind "List" (what `kubectl get -o yaml` prints) is replaced by its items, recursively, as `kubectl apply`
+/// does. A text that does not parse (syntax error, duplicate key...) gives one `whole_file` entry with a "yaml:syntax"
+/// problem that carries the parser's message (line and column).
+std::vector<InputDocument> documents_of_text(const std::string& name, std::string_view text);
+
+/// What read_inputs does with a file whose YAML does not parse.
+enum class OnYamlError {
+  kFail,     ///< the whole read fails, with the parser's message prefixed by the file name (--crds)
+  kAsEntry,  ///< the file becomes one `whole_file` entry with a "yaml:syntax" problem (the manifests of -f)
 };
 
 /// Reads every document of every input (YAML multi-document files; a folder means its *.yaml, *.yml and *.json files
-/// in name order). Errors: an unreadable path, or a YAML syntax error (message prefixed with the file name).
-Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& paths);
+/// in name order), as documents_of_text (v1 Lists are unwrapped). Errors: an unreadable path (missing file,
+/// unlistable folder), and with OnYamlError::kFail a file whose YAML does not parse.
+Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& paths,
+                                               OnYamlError on_yaml_error = OnYamlError::kFail);
 
 /// Gives a namespaced object without metadata.namespace the namespace `ns`, as kubectl does with its context's
 /// namespace. Objects without a metadata object are left alone (their checks report it).

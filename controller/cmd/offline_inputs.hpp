@@ -1,7 +1,10 @@
 #pragma once
 // What the offline commands (render, validate) share: the upstream schemas, the manifests, and the cluster profile.
 #include <expected>
+#include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cmd/args.hpp"
@@ -17,6 +20,19 @@ inline constexpr long kMaxPodSetsFlagLimit = 1000;
 /// True when `doc` is a CodeFlareWorkload of the version this operator serves (codeflare.dev/v1alpha1).
 bool is_workload(const json::Value& doc);
 
+/// The API group of an apiVersion: "ray.io" for "ray.io/v1", "" (the core group) for "v1".
+std::string api_group(std::string_view api_version);
+
+/// The API groups the offline commands can judge: those of the loaded CRDs (SchemaSet::kinds()), plus codeflare.dev.
+std::set<std::string> checked_groups(const validation::SchemaSet& schemas);
+
+/// Why `doc` is not checked at all, or nullopt when it is. An object is skipped when it has a non-empty apiVersion
+/// and kind and its API group is none of `groups` (a ConfigMap, a Deployment, a Kustomization...): nothing here knows
+/// its schema. An object of a known group but an unknown version or kind, or one without apiVersion or kind, is not
+/// skipped: its checks report it (most likely a typo). An apiVersion without "/" that names a known group ("ray.io")
+/// is not skipped either.
+std::optional<std::string> skip_reason(const json::Value& doc, const std::set<std::string>& groups);
+
 /// The loaded inputs of an offline command.
 struct OfflineInputs {
   validation::SchemaSet schemas;
@@ -24,7 +40,9 @@ struct OfflineInputs {
   validation::ClusterProfile profile;
 };
 
-/// Reads `-f`, `--crds` and `--kueue-max-podsets` from `args` (`-f` and `--crds` required). On a usage or I/O
+/// Reads `-f`, `--crds` and `--kueue-max-podsets` from `args` (`-f` and `--crds` required). A file whose YAML does
+/// not parse is not an error here: it is an entry of `docs` with a problem (OnYamlError::kAsEntry); one of the
+/// --crds is. On a usage or I/O
 /// error it prints "<command>: <reason>" (with `help` for usage errors) to stderr and returns the exit code 2.
 std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const char* command, const char* help);
 

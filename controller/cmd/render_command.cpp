@@ -13,6 +13,11 @@ namespace cfo::cmd {
 namespace {
 constexpr const char* kRenderHelp =
     "Print the objects that CodeFlareWorkloads expand to, as YAML, without a cluster.\n"
+    "Exit code: 0 every workload rendered, 1 a workload is invalid or an input is not readable (a file that is not\n"
+    "valid YAML, a malformed v1 List): its findings go to stderr and the other workloads are still printed, 2 usage\n"
+    "or I/O error (a missing or unreadable file or folder, unloadable --crds).\n"
+    "The items of a v1 List (`kubectl get -o yaml`) are rendered one by one; documents that are not\n"
+    "codeflare.dev/v1alpha1 CodeFlareWorkloads are skipped with a note on stderr.\n"
     "\n"
     "Flags:\n"
     "  -f, --filename FILE          a manifest file, a folder of them, or - for stdin (repeatable)\n"
@@ -57,9 +62,16 @@ int render_command(int argc, char** argv, int first) {
   int exit_code = 0;
   bool first_doc = true;
   for (auto& in : loaded->docs) {
+    if (!in.problems.empty()) {  // not YAML, or a malformed List: nothing of it is rendered
+      print_findings_text(std::cerr, in, in.problems);
+      exit_code = 1;
+      continue;
+    }
     if (!is_workload(in.doc)) {
-      std::cerr << in.file << ": document " << in.index << " (" << describe_object(in)
-                << ") is not a codeflare.dev/v1alpha1 CodeFlareWorkload; skipped\n";
+      // describe_object already names the position of a List item.
+      std::cerr << in.file << ": "
+                << (in.item.empty() ? position(in) + " (" + describe_object(in) + ")" : describe_object(in))
+                << " is not a codeflare.dev/v1alpha1 CodeFlareWorkload; skipped\n";
       continue;
     }
     ensure_namespace(in.doc, ns);

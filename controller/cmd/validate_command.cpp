@@ -1,4 +1,7 @@
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "cmd/args.hpp"
 #include "cmd/commands.hpp"
@@ -14,12 +17,19 @@ namespace cfo::cmd {
 namespace {
 constexpr const char* kValidateHelp =
     "Check RayCluster, RayJob, AppWrapper, Kueue and CodeFlareWorkload manifests as a real cluster would, and more.\n"
-    "Exit code: 0 valid, 1 invalid, 2 usage or I/O error. Warnings do not change the exit code.\n"
+    "Exit code: 0 valid, 1 invalid (a file that is not valid YAML included), 2 usage or I/O error (a missing or\n"
+    "unreadable file or folder, unloadable --crds). Warnings do not change the exit code.\n"
+    "\n"
+    "A v1 List (what `kubectl get -o yaml` prints) is checked item by item. An object whose API group is served by\n"
+    "none of the --crds (and is not codeflare.dev), such as a ConfigMap, a Deployment or a Kustomization, is reported\n"
+    "as skipped and does not change the exit code; an unknown version or kind of a known group is an error. A file\n"
+    "that is not valid YAML is one error finding (rule yaml:syntax); the other files are still checked.\n"
     "\n"
     "Flags:\n"
     "  -f, --filename FILE        a manifest file (multi-document), a folder of them, or - for stdin (repeatable)\n"
     "      --crds DIR             folder (or file) of the upstream CRDs to check against (repeatable)\n"
-    "  -o, --output text|json     output format (default text)\n"
+    "  -o, --output text|json     output format (default text); json is an array with one entry per finding and\n"
+    "                             per skipped object (\"skipped\": true, severity \"info\")\n"
     "  -n, --namespace NS         namespace for CodeFlareWorkloads that do not name one (default \"default\")\n"
     "      --kueue-max-podsets N  Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n"
     "      --list-unsupported-rules\n"
@@ -84,17 +94,27 @@ int validate_command(int argc, char** argv, int first) {
 
   // The documents of one file are judged together, as a closed set: references between them (a LocalQueue's
   // ClusterQueue, a queue-name label) are checked (validation::validate_set). CodeFlareWorkloads are judged by their
-  // expansion (workload::reconcile), which also validates every object they generate.
+  // expansion (workload::reconcile), which also validates every object they generate. Entries with a problem found
+  // while reading (YAML syntax, a List item that is no object) have that as their findings; objects of an API group
+  // no schema covers are skipped.
+  const auto groups = checked_groups(schemas);
   std::vector<FieldErrors> findings(inputs.size());
-  std::size_t judged_count = 0;
+  std::vector<std::optional<std::string>> skipped(inputs.size());
+  std::size_t judged_count = 0, skipped_count = 0;
   for (std::size_t begin = 0; begin < inputs.size();) {
     std::size_t end = begin;
     while (end < inputs.size() && inputs[end].file == inputs[begin].file) ++end;
     std::vector<const json::Value*> set;
     std::vector<std::size_t> set_index;
     for (std::size_t i = begin; i < end; ++i) {
-      auto api_version = json::get_string(inputs[i].doc, "apiVersion").value_or("");
-      if (api_version.rfind("kustomize.config.k8s.io/", 0) == 0) continue;  // build configuration, not an object
+      if (!inputs[i].problems.empty()) {
+        findings[i] = inputs[i].problems;
+        continue;
+      }
+      if ((skipped[i] = skip_reason(inputs[i].doc, groups))) {
+        ++skipped_count;
+        continue;
+      }
       ++judged_count;
       if (is_workload(inputs[i].doc)) {
         ensure_namespace(inputs[i].doc, args->get("namespace", "default"));
@@ -113,19 +133,33 @@ int validate_command(int argc, char** argv, int first) {
   }
 
   json::Document report(rapidjson::kArrayType);
-  bool invalid = false;
+  std::size_t invalid_count = 0, unreadable_count = 0;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const auto& in = inputs[i];
-    invalid = invalid || has_errors(findings[i]);
-    if (output == "json")
+    if (!in.problems.empty())
+      ++unreadable_count;
+    else if (has_errors(findings[i]))
+      ++invalid_count;
+    if (output == "json") {
+      if (skipped[i]) append_skipped_json(report, report.GetAllocator(), in, *skipped[i]);
       append_findings_json(report, report.GetAllocator(), in, findings[i]);
-    else
+    } else {
+      if (skipped[i]) print_skipped_text(std::cout, in, *skipped[i]);
       print_findings_text(std::cout, in, findings[i]);
+    }
   }
+  const bool invalid = invalid_count > 0 || unreadable_count > 0;
   if (output == "json") {
     std::cout << json::dump_pretty(report) << "\n";
-  } else if (!invalid) {
-    std::cout << judged_count << " object(s) valid\n";
+  } else {
+    if (invalid)
+      std::cout << judged_count << " object(s) checked, " << invalid_count << " invalid";
+    else
+      std::cout << judged_count << " object(s) valid";
+    if (unreadable_count > 0)
+      std::cout << ", " << unreadable_count << " input(s) not readable as objects (a YAML error or a malformed List)";
+    if (skipped_count > 0) std::cout << ", " << skipped_count << " skipped (no schema for their API group)";
+    std::cout << "\n";
   }
   return invalid ? 1 : 0;
 }

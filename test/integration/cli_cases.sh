@@ -1,41 +1,167 @@
 #!/usr/bin/env bash
-# `codeflare-operator validate` on every case rebuilt from a public bug report ($CFO_SHARED_DIR/cases/public-bugs):
-# the exit code gives the case's expected verdict (0 valid, 1 invalid) and, for an invalid case, a finding sits at the
-# path of its `# path:` header line. No server needed.
-# Inputs:  CFO_OPERATOR_BIN, UPSTREAM_CRDS (folder with upstream/), CFO_SHARED_DIR (skips with a message when unset).
-# Output:  one line per case, then "N passed, N failed"; exit 1 when anything failed.
+# `codeflare-operator validate` and `render` from the command line, no server needed:
+#   1. the input layer: a v1 List (`kubectl get -o yaml`) is judged item by item; objects of API groups that no CRD
+#      serves (ConfigMap, Kustomization...) are reported skipped and do not change the exit code, while an unknown
+#      kind of a known group stays an error; a file that is not YAML is one error finding and the other files are
+#      still judged (exit 1, in text and in -o json); a missing file is exit 2; `render` follows the same codes.
+#   2. every case rebuilt from a public bug report ($CFO_SHARED_DIR/cases/public-bugs): the exit code gives the
+#      case's expected verdict (0 valid, 1 invalid) and, for an invalid case, a finding sits at the path of its
+#      `# path:` header line. Skipped with a message when CFO_SHARED_DIR is unset.
+# Inputs:  CFO_OPERATOR_BIN, UPSTREAM_CRDS (folder with upstream/; skips with a message when unset), CFO_SHARED_DIR
+#          (optional, for part 2).
+# Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
 set -euo pipefail
 
 [[ -x "${CFO_OPERATOR_BIN:-}" ]] || { echo "CFO_OPERATOR_BIN must name the codeflare-operator binary" >&2; exit 1; }
-[[ -d "${UPSTREAM_CRDS:-}/upstream" ]] || { echo "UPSTREAM_CRDS must name a folder with upstream/" >&2; exit 1; }
-if [[ -z "${CFO_SHARED_DIR:-}" || ! -d "$CFO_SHARED_DIR/cases/public-bugs" ]]; then
-  echo "skip: CFO_SHARED_DIR is unset or has no cases/public-bugs"
+if [[ -z "${UPSTREAM_CRDS:-}" ]]; then
+  echo "skip: UPSTREAM_CRDS is unset"
   exit 0
 fi
+[[ -d "$UPSTREAM_CRDS/upstream" ]] || { echo "UPSTREAM_CRDS must name a folder with upstream/" >&2; exit 1; }
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 passed=0 failed=0
-for case_file in "$CFO_SHARED_DIR"/cases/public-bugs/*.yaml; do
-  name="$(basename "$case_file")"
-  expect="$(sed -n 's/^# expect: *//p' "$case_file" | head -n1)"
-  path="$(sed -n 's/^# path: *//p' "$case_file" | head -n1)"
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+
+# run NAME ARGS...: runs the binary with ARGS; stdout in $work/NAME.out, stderr in $work/NAME.err, the exit code in
+# $rc, NAME in $last.
+run() {
+  last="$1"
+  shift
   set +e
-  "$CFO_OPERATOR_BIN" validate -f "$case_file" --crds "$UPSTREAM_CRDS" -o json >"$work/out.json" 2>"$work/err"
+  "$CFO_OPERATOR_BIN" "$@" >"$work/$last.out" 2>"$work/$last.err"
   rc=$?
   set -e
-  want=0
-  [[ "$expect" == invalid ]] && want=1
+}
+# expect DESCRIPTION WANT_RC [STDOUT_SUBSTRING...]: one check on the last run.
+expect() {
+  local what="$1" want="$2" s
+  shift 2
   if [[ $rc -ne $want ]]; then
-    echo "FAIL $name: exit code $rc, expected $want ($expect): $(head -c 400 "$work/out.json") $(head -c 200 "$work/err")"
-    failed=$((failed + 1))
-  elif [[ $want -eq 1 ]] && ! grep -qF "\"path\": \"$path" "$work/out.json"; then
-    echo "FAIL $name: no finding at $path: $(head -c 600 "$work/out.json")"
-    failed=$((failed + 1))
-  else
-    echo "ok   $name: $expect${path:+ at $path}"
-    passed=$((passed + 1))
+    fail "$what: exit code $rc, expected $want: $(head -c 600 "$work/$last.out") $(head -c 300 "$work/$last.err")"
+    return
   fi
-done
+  for s in "$@"; do
+    if ! grep -qF -- "$s" "$work/$last.out"; then
+      fail "$what: no \"$s\" in the output: $(head -c 800 "$work/$last.out")"
+      return
+    fi
+  done
+  pass "$what"
+}
+# json_check NAME PYTHON_EXPR: the last run's stdout parses as JSON (python3 -m json.tool) and PYTHON_EXPR, over the
+# parsed array `f`, is true.
+json_check() {
+  local name="$1" expr="$2"
+  if ! python3 -m json.tool "$work/$name.out" >/dev/null 2>&1; then
+    fail "$name: the output is not JSON: $(head -c 400 "$work/$name.out")"
+  elif ! python3 -c "import json,sys; f=json.load(open(sys.argv[1])); sys.exit(0 if ($expr) else 1)" \
+      "$work/$name.out"; then
+    fail "$name: not ($expr): $(head -c 1200 "$work/$name.out")"
+  else
+    pass "$name: $expr"
+  fi
+}
+
+crds=(--crds "$UPSTREAM_CRDS")
+rc_yaml() {  # rc_yaml NAME [EXTRA_SPEC_LINE]: a RayCluster in flow style, valid unless the extra line breaks it
+  echo "{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: $1, namespace: team-a}, spec: {rayVersion: \"2.46.0\",${2:-}
+  headGroupSpec: {template: {spec: {containers: [{name: ray-head, image: \"rayproject/ray:2.46.0\",
+    resources: {requests: {cpu: \"1\", memory: 4Gi}, limits: {cpu: \"1\", memory: 4Gi}}}]}}}}}"
+}
+
+# --- a v1 List ---
+{ echo "apiVersion: v1"; echo "kind: List"; echo "items:"
+  echo "- $(rc_yaml list-a)"; echo "- $(rc_yaml list-b)"; } >"$work/list.yaml"
+run list validate -f "$work/list.yaml" "${crds[@]}"
+expect "validate of a v1 List of two valid RayClusters" 0 "2 object(s) valid"
+{ echo "apiVersion: v1"; echo "kind: List"; echo "items:"
+  echo "- $(rc_yaml list-a)"; echo "- $(rc_yaml list-b " bogusField: 1,")"; echo "- not an object"; } >"$work/list-bad.yaml"
+run list-bad validate -f "$work/list-bad.yaml" "${crds[@]}" -o json
+expect "validate of a v1 List with one invalid item and one that is not a map" 1
+json_check list-bad 'sorted((e["item"], e["path"], e["rule"]) for e in f if e["severity"] == "error") == [("1", "spec.bogusField", "schema:unknownField"), ("2", "", "list:itemNotAnObject")] and all(e["document"] == 0 for e in f)'
+run list-bad-text validate -f "$work/list-bad.yaml" "${crds[@]}"
+expect "validate of the same List, text" 1 "RayCluster team-a/list-b (document 0, item 1): error: spec.bogusField" \
+  "document 0, item 2: error: <object>: an item of a v1 List must be an object"
+
+# --- objects of API groups that no CRD serves ---
+mkdir "$work/mixed"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: default}\ndata: {a: b}\n' >"$work/mixed/a-configmap.yaml"
+printf 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [b-raycluster.yaml]\n' \
+  >"$work/mixed/kustomization.yaml"
+rc_yaml mixed-rc >"$work/mixed/b-raycluster.yaml"
+run mixed validate -f "$work/mixed" "${crds[@]}"
+expect "validate of a folder with a ConfigMap, a Kustomization and a valid RayCluster" 0 \
+  "skipped: v1 ConfigMap default/x (no schema for this API group; not checked)" \
+  "skipped: kustomize.config.k8s.io/v1beta1 Kustomization" "1 object(s) valid, 2 skipped"
+run mixed-json validate -f "$work/mixed" "${crds[@]}" -o json
+expect "validate -o json of the same folder" 0
+json_check mixed-json 'sorted(e["kind"] for e in f if e.get("skipped")) == ["ConfigMap", "Kustomization"] and not [e for e in f if e["severity"] == "error"]'
+printf 'apiVersion: ray.io/v1\nkind: RayClustr\nmetadata: {name: typo}\n' >"$work/mixed/c-typo.yaml"
+run typo validate -f "$work/mixed" "${crds[@]}" -o json
+expect "validate of a known group with an unknown kind (a typo)" 1
+json_check typo '[e["rule"] for e in f if e["severity"] == "error"] == ["schema:unknownKind"]'
+
+# --- a file that is not YAML next to an invalid object ---
+mkdir "$work/broken"
+printf 'apiVersion: ray.io/v1\nkind: RayCluster\nmetadata: {name: [unclosed\n' >"$work/broken/a-syntax.yaml"
+printf 'apiVersion: v1\nkind: ConfigMap\nkind: Secret\n' >"$work/broken/b-duplicate-key.yaml"
+rc_yaml broken-rc " bogusField: 1," >"$work/broken/c-invalid.yaml"
+run broken validate -f "$work/broken" "${crds[@]}"
+expect "validate of a folder with two unparsable files and an invalid RayCluster, text" 1 \
+  "a-syntax.yaml: whole file: error: <object>: the file is not valid YAML" "[yaml:syntax, yaml]" \
+  "b-duplicate-key.yaml: whole file: error" "c-invalid.yaml: RayCluster team-a/broken-rc: error: spec.bogusField" \
+  "1 object(s) checked, 1 invalid, 2 input(s) not readable as objects"
+run broken-json validate -f "$work/broken" "${crds[@]}" -o json
+expect "validate -o json of the same folder" 1
+json_check broken-json 'sorted((e["file"].split("/")[-1], e["document"], e["rule"]) for e in f if e["severity"] == "error") == [("a-syntax.yaml", None, "yaml:syntax"), ("b-duplicate-key.yaml", None, "yaml:syntax"), ("c-invalid.yaml", 0, "schema:unknownField")]'
+
+# --- I/O errors stay exit 2 ---
+run missing validate -f "$work/no-such-file.yaml" "${crds[@]}"
+expect "validate of a missing file" 2
+run missing-mixed validate -f "$work/mixed" -f "$work/no-such-folder/" "${crds[@]}" -o json
+expect "validate of a folder and a missing folder" 2
+
+# --- render shares the input layer ---
+{ echo "apiVersion: v1"; echo "kind: List"; echo "items:"
+  grep -v '^#' "$repo/config/samples/cfw_cpu.yaml" | sed -e '1s/^/- /' -e '2,$s/^/  /'; } >"$work/render-list.yaml"
+run render-list render -f "$work/render-list.yaml" "${crds[@]}"
+expect "render of a v1 List holding a CodeFlareWorkload" 0 "kind: RayCluster" "name: raytest-cpu"
+run render-broken render -f "$work/broken/a-syntax.yaml" -f "$work/render-list.yaml" "${crds[@]}"
+if [[ $rc -eq 1 ]] && grep -qF "[yaml:syntax, yaml]" "$work/render-broken.err" &&
+  grep -qF "kind: RayCluster" "$work/render-broken.out"; then
+  pass "render of an unparsable file and a workload: exit 1, the error on stderr, the workload still printed"
+else
+  fail "render of an unparsable file and a workload: exit $rc: $(head -c 400 "$work/render-broken.err")"
+fi
+run render-missing render -f "$work/no-such-file.yaml" "${crds[@]}"
+expect "render of a missing file" 2
+
+# --- the public bug-report cases ---
+if [[ -z "${CFO_SHARED_DIR:-}" || ! -d "$CFO_SHARED_DIR/cases/public-bugs" ]]; then
+  echo "skip: public bug-report cases: CFO_SHARED_DIR is unset or has no cases/public-bugs"
+else
+  for case_file in "$CFO_SHARED_DIR"/cases/public-bugs/*.yaml; do
+    name="$(basename "$case_file")"
+    verdict="$(sed -n 's/^# expect: *//p' "$case_file" | head -n1)"
+    path="$(sed -n 's/^# path: *//p' "$case_file" | head -n1)"
+    set +e
+    "$CFO_OPERATOR_BIN" validate -f "$case_file" --crds "$UPSTREAM_CRDS" -o json >"$work/out.json" 2>"$work/err"
+    rc=$?
+    set -e
+    want=0
+    [[ "$verdict" == invalid ]] && want=1
+    if [[ $rc -ne $want ]]; then
+      fail "$name: exit code $rc, expected $want ($verdict): $(head -c 400 "$work/out.json") $(head -c 200 "$work/err")"
+    elif [[ $want -eq 1 ]] && ! grep -qF "\"path\": \"$path" "$work/out.json"; then
+      fail "$name: no finding at $path: $(head -c 600 "$work/out.json")"
+    else
+      pass "$name: $verdict${path:+ at $path}"
+    fi
+  done
+fi
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -1,0 +1,188 @@
+// The input layer of `validate` and `render`: v1 List unwrapping, YAML errors as findings, skipped API groups, and
+// how entries are named in the text and JSON output.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "cmd/findings_output.hpp"
+#include "cmd/input_files.hpp"
+#include "cmd/offline_inputs.hpp"
+
+using namespace cfo;
+using namespace cfo::cmd;
+
+namespace {
+std::string kind_of(const InputDocument& in) { return json::get_string(in.doc, "kind").value_or(""); }
+std::string name_of(const InputDocument& in) {
+  const json::Value* meta = json::find(in.doc, "metadata");
+  return meta ? json::get_string(*meta, "name").value_or("") : "";
+}
+}  // namespace
+
+TEST(InputFiles, PlainDocumentsKeepTheirIndex) {
+  auto docs = documents_of_text("f.yaml", "kind: A\napiVersion: x/v1\n---\nkind: B\napiVersion: x/v1\n");
+  ASSERT_EQ(docs.size(), 2u);
+  EXPECT_EQ(docs[1].index, 1u);
+  EXPECT_TRUE(docs[1].item.empty());
+  EXPECT_TRUE(docs[1].problems.empty());
+  EXPECT_EQ(kind_of(docs[1]), "B");
+  EXPECT_EQ(position(docs[1]), "document 1");
+}
+
+TEST(InputFiles, AV1ListIsReplacedByItsItems) {
+  auto docs = documents_of_text("l.yaml",
+                                "apiVersion: ray.io/v1\nkind: RayCluster\nmetadata: {name: before}\n---\n"
+                                "apiVersion: v1\nkind: List\nmetadata: {resourceVersion: \"\"}\nitems:\n"
+                                "- {apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: a, namespace: ns}}\n"
+                                "- {apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: b}}\n");
+  ASSERT_EQ(docs.size(), 3u);
+  EXPECT_EQ(name_of(docs[0]), "before");
+  EXPECT_EQ(name_of(docs[1]), "a");
+  EXPECT_EQ(name_of(docs[2]), "b");
+  EXPECT_EQ(docs[2].index, 1u);
+  EXPECT_EQ(docs[2].item, std::vector<std::size_t>{1});
+  EXPECT_EQ(position(docs[2]), "document 1, item 1");
+  EXPECT_EQ(describe_object(docs[1]), "RayCluster ns/a (document 1, item 0)");
+  EXPECT_EQ(describe_object(docs[0]), "RayCluster before");
+  for (const auto& d : docs) EXPECT_TRUE(d.problems.empty());
+}
+
+TEST(InputFiles, NestedListsAreNumberedPerLevel) {
+  auto docs = documents_of_text("n.yaml",
+                                "apiVersion: v1\nkind: List\nitems:\n"
+                                "- {apiVersion: v1, kind: ConfigMap, metadata: {name: c0}}\n"
+                                "- apiVersion: v1\n  kind: List\n  items:\n"
+                                "  - {apiVersion: v1, kind: ConfigMap, metadata: {name: c10}}\n"
+                                "  - {apiVersion: v1, kind: ConfigMap, metadata: {name: c11}}\n");
+  ASSERT_EQ(docs.size(), 3u);
+  EXPECT_EQ(name_of(docs[2]), "c11");
+  EXPECT_EQ((docs[2].item), (std::vector<std::size_t>{1, 1}));
+  EXPECT_EQ(position(docs[2]), "document 0, item 1.1");
+  EXPECT_EQ(position(docs[0]), "document 0, item 0");
+}
+
+TEST(InputFiles, AnItemThatIsNotAMapIsAProblemOfThatItemOnly) {
+  auto docs = documents_of_text("s.yaml",
+                                "apiVersion: v1\nkind: List\nitems:\n- just a string\n"
+                                "- {apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: ok}}\n");
+  ASSERT_EQ(docs.size(), 2u);
+  ASSERT_EQ(docs[0].problems.size(), 1u);
+  EXPECT_EQ(docs[0].problems[0].rule, "list:itemNotAnObject");
+  EXPECT_EQ(docs[0].problems[0].severity, Severity::Error);
+  EXPECT_NE(docs[0].problems[0].reason.find("string"), std::string::npos);
+  EXPECT_EQ(position(docs[0]), "document 0, item 0");
+  EXPECT_TRUE(docs[1].problems.empty());
+  EXPECT_EQ(name_of(docs[1]), "ok");
+}
+
+TEST(InputFiles, EmptyAndMalformedLists) {
+  EXPECT_TRUE(documents_of_text("e.yaml", "apiVersion: v1\nkind: List\nitems: []\n").empty());
+  EXPECT_TRUE(documents_of_text("e.yaml", "apiVersion: v1\nkind: List\n").empty());
+  auto docs = documents_of_text("m.yaml", "apiVersion: v1\nkind: List\nitems: {a: 1}\n");
+  ASSERT_EQ(docs.size(), 1u);
+  ASSERT_EQ(docs[0].problems.size(), 1u);
+  EXPECT_EQ(docs[0].problems[0].path, "items");
+  EXPECT_EQ(docs[0].problems[0].rule, "list:items");
+  // Only the core v1 List is unwrapped: a typed list or another version is an object like any other.
+  auto typed = documents_of_text("t.yaml", "apiVersion: ray.io/v1\nkind: RayClusterList\nitems: []\n");
+  ASSERT_EQ(typed.size(), 1u);
+  EXPECT_EQ(kind_of(typed[0]), "RayClusterList");
+}
+
+TEST(InputFiles, SyntaxErrorsAndDuplicateKeysAreFindingsOfTheWholeFile) {
+  for (const char* text : {"a: [1, 2\nb: c\n", "kind: A\nkind: B\n"}) {
+    auto docs = documents_of_text("bad.yaml", text);
+    ASSERT_EQ(docs.size(), 1u) << text;
+    EXPECT_TRUE(docs[0].whole_file);
+    EXPECT_EQ(docs[0].file, "bad.yaml");
+    ASSERT_EQ(docs[0].problems.size(), 1u);
+    EXPECT_EQ(docs[0].problems[0].rule, "yaml:syntax");
+    EXPECT_EQ(docs[0].problems[0].source, "yaml");
+    EXPECT_EQ(docs[0].problems[0].path, "");
+    EXPECT_NE(docs[0].problems[0].reason.find("line"), std::string::npos) << docs[0].problems[0].reason;
+    EXPECT_EQ(position(docs[0]), "whole file");
+  }
+}
+
+TEST(InputFiles, ReadInputsGoesOnPastABrokenFileButNotPastAMissingOne) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("cfo_input_files_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "a.yaml") << "a: [1\n";
+  std::ofstream(dir / "b.yaml") << "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap}\n";
+  std::ofstream(dir / "c.txt") << "ignored: [\n";
+  // --crds: a broken file is an error naming it.
+  auto strict = read_inputs({dir.string()});
+  ASSERT_FALSE(strict.has_value());
+  EXPECT_NE(strict.error().message.find("a.yaml: "), std::string::npos) << strict.error().message;
+  // -f: it is an entry, and the other files are still read.
+  auto docs = read_inputs({dir.string()}, OnYamlError::kAsEntry);
+  ASSERT_TRUE(docs.has_value()) << docs.error().message;
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_TRUE((*docs)[0].whole_file);
+  EXPECT_EQ(kind_of((*docs)[1]), "ConfigMap");
+  EXPECT_FALSE(read_inputs({(dir / "missing.yaml").string()}, OnYamlError::kAsEntry).has_value());
+  fs::remove_all(dir);
+}
+
+TEST(SkippedGroups, GroupsOfApiVersions) {
+  EXPECT_EQ(api_group("ray.io/v1"), "ray.io");
+  EXPECT_EQ(api_group("v1"), "");
+  EXPECT_EQ(api_group("ray.io/v1/extra"), "ray.io");
+}
+
+TEST(SkippedGroups, OnlyObjectsOfUnknownGroupsAreSkipped) {
+  const std::set<std::string> groups{"ray.io", "kueue.x-k8s.io", "codeflare.dev"};
+  auto doc = [](const char* text) { return std::move(*json::parse(text)); };
+  EXPECT_TRUE(skip_reason(doc(R"({"apiVersion":"v1","kind":"ConfigMap"})"), groups));
+  EXPECT_TRUE(skip_reason(doc(R"({"apiVersion":"apps/v1","kind":"Deployment"})"), groups));
+  EXPECT_TRUE(skip_reason(doc(R"({"apiVersion":"kustomize.config.k8s.io/v1beta1","kind":"Kustomization"})"), groups));
+  // A known group with a wrong version or kind is most likely a typo: judged (and rejected).
+  EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"kueue.x-k8s.io/v1beta9","kind":"LocalQueue"})"), groups));
+  EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"ray.io/v1","kind":"RayClustr"})"), groups));
+  EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"codeflare.dev/v1","kind":"CodeFlareWorkload"})"), groups));
+  EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"ray.io","kind":"RayCluster"})"), groups));
+  // Without apiVersion or kind, nothing says what it is: judged (and rejected).
+  EXPECT_FALSE(skip_reason(doc(R"({"kind":"ConfigMap"})"), groups));
+  EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"v1"})"), groups));
+  EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"","kind":"ConfigMap"})"), groups));
+  EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":1,"kind":"ConfigMap"})"), groups));
+  EXPECT_FALSE(skip_reason(doc(R"("text")"), groups));
+}
+
+TEST(FindingsOutput, JsonNamesTheItemAndTheSkip) {
+  auto docs = documents_of_text("l.yaml",
+                                "apiVersion: v1\nkind: List\nitems:\n"
+                                "- {apiVersion: v1, kind: ConfigMap, metadata: {name: x, namespace: default}}\n");
+  ASSERT_EQ(docs.size(), 1u);
+  json::Document arr(rapidjson::kArrayType);
+  append_skipped_json(arr, arr.GetAllocator(), docs[0], "no schema for this API group; not checked");
+  ASSERT_EQ(arr.Size(), 1u);
+  const json::Value& e = arr[0];
+  EXPECT_EQ(json::get_string(e, "item"), "0");
+  EXPECT_EQ(e["document"].GetUint64(), 0u);
+  EXPECT_TRUE(e["skipped"].GetBool());
+  EXPECT_EQ(json::get_string(e, "severity"), "info");
+  EXPECT_EQ(json::get_string(e, "rule"), kSkippedRule);
+  std::ostringstream text;
+  print_skipped_text(text, docs[0], "no schema for this API group; not checked");
+  EXPECT_EQ(text.str(),
+            "l.yaml: skipped: v1 ConfigMap default/x (document 0, item 0) (no schema for this API group; not "
+            "checked)\n");
+
+  auto bad = documents_of_text("bad.yaml", "a: [\n");
+  json::Document arr2(rapidjson::kArrayType);
+  append_findings_json(arr2, arr2.GetAllocator(), bad[0], bad[0].problems);
+  ASSERT_EQ(arr2.Size(), 1u);
+  EXPECT_TRUE(arr2[0]["document"].IsNull());
+  EXPECT_FALSE(arr2[0].HasMember("item"));
+  EXPECT_EQ(json::get_string(arr2[0], "severity"), "error");
+  std::ostringstream line;
+  print_findings_text(line, bad[0], bad[0].problems);
+  EXPECT_EQ(line.str().rfind("bad.yaml: whole file: error: <object>: the file is not valid YAML: ", 0), 0u)
+      << line.str();
+}
