@@ -57,3 +57,25 @@ PY
 }
 
 cfo_cache_dir() { echo "${CODEFLARE_CACHE:-$HOME/.cache/codeflare-operator}"; }
+
+# Prints the Kueue objects that config/samples name but the operator does not create (LocalQueue team-a-queue in
+# namespace $1, WorkloadPriorityClass high-priority), for `kubectl apply -f -`. Without them those samples are held
+# with Queued=False; cfw_managed_queue.yaml's LocalQueue is left to the operator.
+cfo_sample_prerequisites() {
+  cat <<KUEUE
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata:
+  name: team-a-queue
+  namespace: $1
+spec:
+  clusterQueue: team-a-cq
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: WorkloadPriorityClass
+metadata:
+  name: high-priority
+value: 1000
+description: Samples that should go first.
+KUEUE
+}

@@ -49,24 +49,8 @@ operator_pid=$!
 cfo_log "operator running (pid $operator_pid, log $oplog)"
 
 k get namespace "$ns" >/dev/null 2>&1 || k create namespace "$ns" >/dev/null
-# The Kueue objects the samples name (a LocalQueue and a WorkloadPriorityClass): without them those workloads would
-# be held with Queued=False. cfw_managed_queue.yaml's LocalQueue is left to the operator to create.
-k apply -f - >/dev/null <<KUEUE
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: LocalQueue
-metadata:
-  name: team-a-queue
-  namespace: $ns
-spec:
-  clusterQueue: team-a-cq
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: WorkloadPriorityClass
-metadata:
-  name: high-priority
-value: 1000
-description: Samples that should go first.
-KUEUE
+# The Kueue objects the samples name (lib.sh); without them those workloads would be held with Queued=False.
+cfo_sample_prerequisites "$ns" | k apply -f - >/dev/null
 shopt -s nullglob
 samples=()
 for f in "$CFO_REPO_DIR"/config/samples/*.yaml; do

@@ -326,6 +326,8 @@ TEST(DryRunGate, AServerRejectionIsReportedAndNothingIsWritten) {
   EXPECT_EQ(sample(text, "codeflare_objects_applied_total", {{"kind", "RayCluster"}}), 0.0);
   EXPECT_NE(op.log_tail().find("BUG: validation accepted RayCluster gated"), std::string::npos) << op.log_tail();
   EXPECT_EQ(op.terminate(), 0);
+  // Not left for the cluster-wide operators of later tests, which would meet the quota too.
+  EXPECT_TRUE(api().remove(kWorkloads.object_path(ns, "gated")).has_value());
 }
 
 TEST(DryRunGate, WithTheGateOffTheRealWriteFailsAsApplyFailed) {
@@ -339,6 +341,7 @@ TEST(DryRunGate, WithTheGateOffTheRealWriteFailsAsApplyFailed) {
   EXPECT_FALSE(get(kRayClusters, ns, "ungated").has_value());
   EXPECT_EQ(sum_samples(op.scrape(), "codeflare_dryrun_disagreements_total", {}), 0);
   EXPECT_EQ(op.terminate(), 0);
+  EXPECT_TRUE(api().remove(kWorkloads.object_path(ns, "ungated")).has_value());
 }
 
 // --label-selector: an instance reconciles only the workloads it selects (a shard), and takes a workload over as
