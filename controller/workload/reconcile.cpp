@@ -306,6 +306,9 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     if (!children.empty() && json::get_string(children.back(), "kind") != std::string(kLocalQueueKind)) {
       // An existing child is updated in place, unless it is replaced (then the new one is created).
       const json::Value* live = s.job ? observed.ray_job : s.app_wrapper ? observed.app_wrapper : observed.ray_cluster;
+      // A RayJob or AppWrapper still on its way out (deletionTimestamp: a replacement whose finalizers still run) is
+      // waited for as during the replacement, not written to: the new one is created once it is gone.
+      if (live && (s.job || s.app_wrapper) && json::find_path(*live, "metadata.deletionTimestamp")) out.recreate = true;
       const std::size_t bytes = stamp_spec_hash(children.back());
       validate_child(children.back(), label, schemas, facts, out.errors, out.recreate ? nullptr : live);
       check_size(bytes, label, s, out.errors);
@@ -357,7 +360,14 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
                    kMaxEventMessage)});
   }
 
-  WorkloadStatus status = compute_status(in, observed, previous, now);
+  // A child being replaced says nothing about the new one: the status is computed as if it were gone (else a
+  // finished RayJob run again would report the old run's end for the new generation, and never be run again).
+  Observed seen = observed;
+  if (out.recreate) {
+    (w.spec.job ? seen.ray_job : seen.app_wrapper) = nullptr;
+    seen.kueue_workload = nullptr;
+  }
+  WorkloadStatus status = compute_status(in, seen, previous, now);
   // One event per transition: a held workload says why once; every other phase change is announced; warnings about
   // a spec once per generation.
   std::string before = phase_of(previous);

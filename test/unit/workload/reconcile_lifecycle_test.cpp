@@ -161,6 +161,26 @@ TEST(ReconcileLifecycle, AFinishedJobIsNotRunAgainUnlessItsSpecChanges) {
   out = reconcile(changed, observed, ClusterFacts{}, schemas, kNow);
   ASSERT_EQ(out.desired.size(), 1u);
   EXPECT_TRUE(out.recreate);
+  // The status written while the old RayJob is deleted speaks of the new run, not of the old one's end: otherwise the
+  // next reconcile would take the new generation as finished and never create the new RayJob.
+  EXPECT_NE(json::get_string(out.status, "phase"), "Succeeded") << json::dump(out.status);
+  EXPECT_EQ(json::get_int(out.status, "observedGeneration"), 2);
+  json::Document after_replace = wl("{job: {entrypoint: python y.py}}", 2);
+  set_status(after_replace, out.status);
+  // While the old RayJob is still terminating (a finalizer runs), it is waited for, not written to.
+  json::Document terminating = yaml_doc(
+      "metadata: {name: demo, deletionTimestamp: '2026-01-01T00:00:00Z'}\n"
+      "status: {jobDeploymentStatus: Complete, jobStatus: SUCCEEDED}");
+  Observed going;
+  going.ray_job = &terminating;
+  Outcome waiting = reconcile(after_replace, going, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(waiting.recreate);
+  EXPECT_NE(json::get_string(waiting.status, "phase"), "Succeeded") << json::dump(waiting.status);
+  // Once it is gone, the new RayJob is created.
+  Outcome next = reconcile(after_replace, Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(next.desired.size(), 1u) << json::dump(next.status);
+  EXPECT_FALSE(next.recreate);
+  EXPECT_EQ(json::get_string(next.desired[0], "kind"), "RayJob");
 }
 
 TEST(ReconcileLifecycle, ChangedAppWrapperComponentsMeanReplacingIt) {
@@ -215,4 +235,67 @@ TEST(ReconcileLifecycle, AnInvalidEditKeepsWhatRunsInTheStatusAndWarnsOnce) {
   set_status(again, out.status);
   Outcome second = reconcile(again, observed, ClusterFacts{}, schemas, kNow);
   EXPECT_FALSE(has_event(second, "InvalidSpec"));
+}
+
+namespace {
+// Paths of `value` that `schema` (a CRD structural schema) does not declare: the apiserver would prune them.
+void undeclared(const json::Value& value, const json::Value& schema, const std::string& path,
+                std::vector<std::string>& out) {
+  const json::Value* props = json::find(schema, "properties");
+  const json::Value* items = json::find(schema, "items");
+  if (value.IsObject() && props) {
+    for (const auto& m : value.GetObject()) {
+      const std::string key = m.name.GetString();
+      const json::Value* sub = json::find(*props, key);
+      if (!sub)
+        out.push_back(path + "." + key);
+      else
+        undeclared(m.value, *sub, path + "." + key, out);
+    }
+  } else if (value.IsArray() && items) {
+    for (const auto& v : value.GetArray()) undeclared(v, *items, path + "[]", out);
+  }
+}
+}  // namespace
+
+// Every status field the operator writes must be in the CRD's status schema, or the apiserver drops it on the write
+// (status.managedLocalQueue once was, and a released managed LocalQueue leaked).
+TEST(ReconcileLifecycle, EveryStatusFieldIsDeclaredInTheCrd) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document crd = yaml_doc(read_text(source_dir() + "/crds/codeflare.dev_codeflareworkloads.yaml"));
+  const json::Value* status_schema =
+      json::find_path(crd["spec"]["versions"][0], "schema.openAPIV3Schema.properties.status");
+  ASSERT_NE(status_schema, nullptr);
+
+  std::vector<json::Document> statuses;
+  ClusterFacts kueue;
+  kueue.kueue_version = "v1beta2";
+  kueue.local_queue_presence = Presence::kAbsent;
+  statuses.push_back(std::move(reconcile(wl("{queue: {localQueue: lq-b, clusterQueue: cq}}"), Observed{}, kueue,
+                                         schemas, kNow).status));
+  json::Document job = yaml_doc(
+      "metadata: {name: demo, uid: j1}\nstatus: {jobStatus: RUNNING, jobDeploymentStatus: Running,"
+      " dashboardURL: 'demo-head-svc:8265', rayClusterStatus: {state: ready, readyWorkerReplicas: 1,"
+      " head: {serviceName: demo-head-svc}}}");
+  json::Document admitted = yaml_doc(
+      "status: {admission: {clusterQueue: cq, podSetAssignments: [{name: head, flavors: {cpu: default}}]},"
+      " conditions: [{type: QuotaReserved, status: 'True'}, {type: Admitted, status: 'True'}]}");
+  Observed running;
+  running.ray_job = &job;
+  running.kueue_workload = &admitted;
+  statuses.push_back(std::move(
+      reconcile(wl("{job: {entrypoint: python x.py}, queue: {localQueue: q}}"), running, kueue, schemas, kNow).status));
+  json::Document cluster = yaml_doc(
+      "metadata: {name: demo, uid: c1}\nstatus: {state: ready, readyWorkerReplicas: 1,"
+      " head: {serviceName: demo-head-svc, podIP: 10.0.0.1}}");
+  statuses.push_back(std::move(reconcile(wl("{}"), Observed{&cluster, nullptr}, ClusterFacts{}, schemas, kNow).status));
+  json::Document aw = yaml_doc("metadata: {name: demo, uid: a1}\nstatus: {phase: Running}");
+  Observed wrapped;
+  wrapped.app_wrapper = &aw;
+  statuses.push_back(std::move(reconcile(wl("{appWrapper: true}"), wrapped, ClusterFacts{}, schemas, kNow).status));
+
+  std::vector<std::string> missing;
+  for (const auto& st : statuses) undeclared(st, *status_schema, "status", missing);
+  EXPECT_TRUE(missing.empty()) << "not in the CRD's status schema: " << ::testing::PrintToString(missing);
+  EXPECT_EQ(json::get_string(statuses[0], "managedLocalQueue"), "lq-b") << "the test must cover this field";
 }
