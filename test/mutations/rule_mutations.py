@@ -190,6 +190,14 @@ def metadata_rules(c):
                             "generateName that is no name prefix", server="judged")
                 yield c.ok(fam, chain(deleter(P("name")), setter(P("generateName"), "gen-")),
                            "generateName instead of name", server=None)
+            # Finalizers, OwnerReferences (ValidateObjectMeta)
+            if not wrapped:
+                yield c.bad(fam, ptr_path(P("finalizers", 0)), ("Finalizers",), setter(P("finalizers"), ["bad name!"]),
+                            "finalizer that is no qualified name", server="judged")
+                yield c.ok(fam, setter(P("finalizers"), ["example.com/cleanup"]), "qualified finalizer", server=None)
+                yield c.bad(fam, ptr_path(P("ownerReferences", 0, "uid")), ("OwnerReferences",),
+                            setter(P("ownerReferences"), [{"apiVersion": "v1", "kind": "ConfigMap", "name": "owner"}]),
+                            "owner reference without a uid", server="judged")
         # namespace (namespaced kinds only; the documents without one get the default namespace)
         cluster_scoped = kind in ("ClusterQueue", "ResourceFlavor", "WorkloadPriorityClass", "Cohort")
         if not cluster_scoped:

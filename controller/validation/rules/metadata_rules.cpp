@@ -9,6 +9,7 @@
 
 #include "core/names.hpp"
 #include "validation/rules/rule_util.hpp"
+#include "validation/schema_formats.hpp"
 #include "validation/rules/rules.hpp"
 
 namespace cfo::validation::rules {
@@ -77,16 +78,84 @@ void DNS1123SubdomainName(const json::Value& meta, const Sink& sink) {
     sink.error("metadata.name", "DNS1123SubdomainName", kObjectMeta, "name " + dq(*name) + " " + joined(msgs));
 }
 
-// apimachinery ValidateObjectMeta: generateName is checked as a name prefix (trailing '-' allowed).
+// apimachinery ValidateObjectMeta: a non-empty generateName is checked as a name prefix, even when a name is set
+// (a trailing '-' is allowed: it is read as a letter, maskTrailingDash).
 void GenerateName(const json::Value& meta, const Sink& sink) {
   auto prefix = string_at(meta, "generateName");
-  if (!prefix || prefix->empty() || !string_at(meta, "name").value_or("").empty()) return;
-  std::string trimmed = *prefix;
-  while (!trimmed.empty() && trimmed.back() == '-') trimmed.pop_back();
-  if (auto msgs = names::dns1123_subdomain(trimmed); !msgs.empty() || trimmed.empty())
-    sink.error(
-        "metadata.generateName", "GenerateName", kObjectMeta,
-        "generateName " + dq(*prefix) + " is not a valid name prefix" + (msgs.empty() ? "" : ": " + joined(msgs)));
+  if (!prefix || prefix->empty()) return;
+  std::string masked = *prefix;
+  if (masked.size() > 1 && masked.back() == '-') masked.back() = 'a';
+  if (auto msgs = names::dns1123_subdomain(masked); !msgs.empty())
+    sink.error("metadata.generateName", "GenerateName", kObjectMeta,
+               "generateName " + dq(*prefix) + " is not a valid name prefix: " + joined(msgs));
+}
+
+// apimachinery ValidateFinalizers: each finalizer is a qualified name ("example.com/cleanup"); "orphan" and
+// "foregroundDeletion" exclude each other.
+void Finalizers(const json::Value& meta, const Sink& sink) {
+  const json::Value* list = member(meta, "finalizers");
+  if (!list || !list->IsArray()) return;
+  bool orphan = false, foreground = false;
+  for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
+    const json::Value& f = (*list)[i];
+    const std::string path = index_path("metadata.finalizers", i);
+    if (!f.IsString()) {
+      sink.error(path, "schema:type", kObjectMeta, std::string("must be a string, found ") + json::type_name(f));
+      continue;
+    }
+    const std::string name = text(f);
+    orphan = orphan || name == "orphan";
+    foreground = foreground || name == "foregroundDeletion";
+    if (auto msgs = names::qualified_name(name); !msgs.empty())
+      sink.error(path, "Finalizers", kObjectMeta, "finalizer " + dq(name) + ": " + joined(msgs));
+  }
+  if (orphan && foreground)
+    sink.error("metadata.finalizers", "Finalizers", kObjectMeta,
+               "\"orphan\" and \"foregroundDeletion\" cannot both be set");
+}
+
+// apimachinery ValidateOwnerReferences: each reference names apiVersion, kind, name and uid; at most one is the
+// controller.
+void OwnerReferences(const json::Value& meta, const Sink& sink) {
+  const json::Value* refs = member(meta, "ownerReferences");
+  if (!refs || refs->IsNull()) return;
+  if (!refs->IsArray()) {
+    sink.error("metadata.ownerReferences", "schema:type", kObjectMeta,
+               std::string("must be a list, found ") + json::type_name(*refs));
+    return;
+  }
+  int controllers = 0;
+  for (rapidjson::SizeType i = 0; i < refs->Size(); ++i) {
+    const json::Value& r = (*refs)[i];
+    const std::string path = index_path("metadata.ownerReferences", i);
+    if (!r.IsObject()) {
+      sink.error(path, "schema:type", kObjectMeta, std::string("must be a map, found ") + json::type_name(r));
+      continue;
+    }
+    for (const char* key : {"apiVersion", "kind", "name", "uid"}) {
+      const json::Value* v = member(r, key);
+      if (!v || !v->IsString() || v->GetStringLength() == 0)
+        sink.error(key_path(path, key), "OwnerReferences", kObjectMeta,
+                   v && !v->IsString() && !v->IsNull() ? std::string("must be a string, found ") + json::type_name(*v)
+                                                       : std::string("must not be empty"));
+    }
+    const json::Value* controller = member(r, "controller");
+    if (controller && controller->IsBool() && controller->GetBool()) ++controllers;
+  }
+  if (controllers > 1)
+    sink.error("metadata.ownerReferences", "OwnerReferences", kObjectMeta,
+               "only one reference can have controller set to true, found " + std::to_string(controllers));
+}
+
+// metav1.Time: creationTimestamp and deletionTimestamp are decoded with Go's RFC 3339 parser, which refuses what it
+// cannot read (kubectl stops there; the server cannot decode the object).
+void Timestamps(const json::Value& meta, const Sink& sink) {
+  for (const char* key : {"creationTimestamp", "deletionTimestamp"}) {
+    auto t = string_at(meta, key);
+    if (t && !t->empty() && !structural::is_go_rfc3339(*t))
+      sink.error(key_path("metadata", key), "schema:format", kObjectMeta,
+                 "value " + dq(*t) + " is not an RFC 3339 time Go can decode (e.g. \"2024-05-01T12:00:00Z\")");
+  }
 }
 
 // apimachinery ValidateObjectMeta (ValidateNamespaceName): a namespace is a DNS-1123 label.
@@ -233,6 +302,9 @@ void validate_object_meta(const Scope& scope, const json::Value& obj, const Sink
   ObjectMetaShape(*meta, sink);
   DNS1123SubdomainName(*meta, sink);
   GenerateName(*meta, sink);
+  Finalizers(*meta, sink);
+  OwnerReferences(*meta, sink);
+  Timestamps(*meta, sink);
   const std::string api_version = string_at(obj, "apiVersion").value_or("");
   const std::string kind = string_at(obj, "kind").value_or("");
   if (scope.in_appwrapper() || scope.schemas.namespaced(api_version, kind))

@@ -37,6 +37,38 @@ TEST(MetadataRules, GenerateName) {
   EXPECT_TRUE(has(errs, "metadata.generateName", "GenerateName")) << describe(errs);
 }
 
+TEST(MetadataRules, GenerateNameIsCheckedEvenWithAName) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = validate_object(schemas, patched(yaml1(localqueue_yaml()), {{"metadata.generateName", "x_"}}));
+  EXPECT_TRUE(has(errs, "metadata.generateName", "GenerateName")) << describe(errs);
+}
+
+TEST(MetadataRules, FinalizersOwnerReferencesAndTimestamps) {
+  CFO_REQUIRE_SCHEMAS();
+  const auto lq = yaml1(localqueue_yaml());
+  auto good = validate_object(
+      schemas, patched(lq, {{"metadata.finalizers", "[example.com/cleanup, kubernetes]"},
+                            {"metadata.ownerReferences",
+                             "[{apiVersion: v1, kind: ConfigMap, name: owner, uid: u-1, controller: true}]"},
+                            {"metadata.creationTimestamp", "'2024-01-01T00:00:00Z'"}}));
+  EXPECT_EQ(error_count(good), 0u) << describe(good);
+  auto bad = validate_object(
+      schemas, patched(lq, {{"metadata.finalizers", "['', 'bad name!', null]"},
+                            {"metadata.ownerReferences",
+                             "[{}, null, {apiVersion: v1, kind: A, name: a, uid: '1', controller: true},"
+                             " {apiVersion: v1, kind: B, name: b, uid: '2', controller: true}]"},
+                            {"metadata.creationTimestamp", "'2024-01-01t00:00:00z'"}}));
+  EXPECT_TRUE(has(bad, "metadata.finalizers[0]", "Finalizers")) << describe(bad);
+  EXPECT_TRUE(has(bad, "metadata.finalizers[1]", "Finalizers")) << describe(bad);
+  EXPECT_TRUE(has(bad, "metadata.finalizers[2]", "schema:type")) << describe(bad);
+  EXPECT_TRUE(has(bad, "metadata.ownerReferences[0].uid", "OwnerReferences")) << describe(bad);
+  EXPECT_TRUE(has(bad, "metadata.ownerReferences[1]", "schema:type")) << describe(bad);
+  EXPECT_TRUE(has(bad, "metadata.ownerReferences", "OwnerReferences")) << describe(bad);
+  EXPECT_TRUE(has(bad, "metadata.creationTimestamp", "schema:format")) << describe(bad);
+  auto both = validate_object(schemas, patched(lq, {{"metadata.finalizers", "[orphan, foregroundDeletion]"}}));
+  EXPECT_TRUE(has(both, "metadata.finalizers", "Finalizers")) << describe(both);
+}
+
 TEST(MetadataRules, DNS1123LabelNamespace) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = validate_object(schemas, patched(yaml1(localqueue_yaml()), {{"metadata.namespace", "team.a"}}));
