@@ -33,8 +33,14 @@ std::string position(const InputDocument& in) {
 
 namespace {
 
+// A list kubectl flattens: v1 List (`kubectl get -o yaml`), or a typed list such as ray.io/v1 RayClusterList (an API
+// list response), recognised as kubectl does by its kind ending in "List" with an `items` list.
 bool is_list(const json::Value& v) {
-  return v.IsObject() && json::get_string(v, "apiVersion") == "v1" && json::get_string(v, "kind") == "List";
+  if (!v.IsObject()) return false;
+  const std::string kind = json::get_string(v, "kind").value_or("");
+  if (json::get_string(v, "apiVersion") == "v1" && kind == "List") return true;
+  const json::Value* items = json::find(v, "items");
+  return kind.size() > 4 && kind.ends_with("List") && items && items->IsArray();
 }
 
 // Adds `value` (found at `index` / `item` of `file`) to `out`: as it is, or, for a v1 List, each of its items in turn.

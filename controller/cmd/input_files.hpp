@@ -27,9 +27,9 @@ struct InputDocument {
 /// inside a List), or "whole file". Indexes are 0-based, as in the JSON output.
 std::string position(const InputDocument& in);
 
-/// The entries of one file's text, named `name`: one per YAML document, except that a document with apiVersion "v1"
-/// and kind "List" (what `kubectl get -o yaml` prints) is replaced by its items, recursively, as `kubectl apply`
-/// does. A text that does not parse (syntax error, duplicate key...) gives one `whole_file` entry with a "yaml:syntax"
+/// The entries of one file's text, named `name`: one per YAML document, except that a list is replaced by its items,
+/// recursively, as `kubectl apply` does: a `v1 List` (what `kubectl get -o yaml` prints) or a typed list (a kind
+/// ending in "List" with an `items` list, e.g. ray.io/v1 RayClusterList). A text that does not parse (syntax error, duplicate key...) gives one `whole_file` entry with a "yaml:syntax"
 /// problem that carries the parser's message (line and column).
 std::vector<InputDocument> documents_of_text(const std::string& name, std::string_view text);
 

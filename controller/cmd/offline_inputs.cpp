@@ -16,17 +16,20 @@ std::string api_group(std::string_view api_version) {
   return slash == std::string_view::npos ? std::string() : std::string(api_version.substr(0, slash));
 }
 
-std::set<std::string> checked_groups(const validation::SchemaSet& schemas) {
-  std::set<std::string> out{"codeflare.dev"};
+CheckedApis checked_apis(const validation::SchemaSet& schemas) {
+  CheckedApis out{{"codeflare.dev"}, {"CodeFlareWorkload"}};
   for (const auto& k : schemas.kinds()) {
     // "<apiVersion>/<Kind>": the apiVersion is everything before the last "/".
     auto last = k.rfind('/');
-    if (last != std::string::npos) out.insert(api_group(std::string_view(k).substr(0, last)));
+    if (last == std::string::npos) continue;
+    out.groups.insert(api_group(std::string_view(k).substr(0, last)));
+    out.kinds.insert(k.substr(last + 1));
   }
   return out;
 }
 
-std::optional<std::string> skip_reason(const json::Value& doc, const std::set<std::string>& groups) {
+std::optional<std::string> skip_reason(const json::Value& doc, const CheckedApis& apis) {
+  const std::set<std::string>& groups = apis.groups;
   if (!doc.IsObject()) return std::nullopt;
   auto api_version = json::get_string(doc, "apiVersion");
   auto kind = json::get_string(doc, "kind");
@@ -34,6 +37,7 @@ std::optional<std::string> skip_reason(const json::Value& doc, const std::set<st
   if (groups.count(*api_version) > 0) return std::nullopt;  // "ray.io" with its version left out
   const std::string group = api_group(*api_version);
   if (groups.count(group) > 0) return std::nullopt;
+  if (apis.kinds.count(*kind) > 0) return std::nullopt;  // a known kind under a wrong group: a typo to report
   return std::string("no schema for this API group; not checked");
 }
 

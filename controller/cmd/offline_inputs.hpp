@@ -23,15 +23,21 @@ bool is_workload(const json::Value& doc);
 /// The API group of an apiVersion: "ray.io" for "ray.io/v1", "" (the core group) for "v1".
 std::string api_group(std::string_view api_version);
 
-/// The API groups the offline commands can judge: those of the loaded CRDs (SchemaSet::kinds()), plus codeflare.dev.
-std::set<std::string> checked_groups(const validation::SchemaSet& schemas);
+/// What the offline commands can judge: the API groups of the loaded CRDs (SchemaSet::kinds()) plus codeflare.dev,
+/// and the kinds they serve (CodeFlareWorkload included).
+struct CheckedApis {
+  std::set<std::string> groups;
+  std::set<std::string> kinds;
+};
+CheckedApis checked_apis(const validation::SchemaSet& schemas);
 
 /// Why `doc` is not checked at all, or nullopt when it is. An object is skipped when it has a non-empty apiVersion
-/// and kind and its API group is none of `groups` (a ConfigMap, a Deployment, a Kustomization...): nothing here knows
-/// its schema. An object of a known group but an unknown version or kind, or one without apiVersion or kind, is not
+/// and kind, its API group is none of `apis.groups` and its kind none of `apis.kinds` (a ConfigMap, a Deployment, a
+/// Kustomization...): nothing here knows its schema. An object of a known group but an unknown version or kind, a
+/// known kind under another group ("v1 RayCluster", "Ray.io/v1"), or one without apiVersion or kind, is not
 /// skipped: its checks report it (most likely a typo). An apiVersion without "/" that names a known group ("ray.io")
 /// is not skipped either.
-std::optional<std::string> skip_reason(const json::Value& doc, const std::set<std::string>& groups);
+std::optional<std::string> skip_reason(const json::Value& doc, const CheckedApis& apis);
 
 /// The loaded inputs of an offline command.
 struct OfflineInputs {

@@ -16,7 +16,7 @@ constexpr const char* kRenderHelp =
     "Exit code: 0 every workload rendered, 1 a workload is invalid or an input is not readable (a file that is not\n"
     "valid YAML, a malformed v1 List): its findings go to stderr and the other workloads are still printed, 2 usage\n"
     "or I/O error (a missing or unreadable file or folder, unloadable --crds).\n"
-    "The items of a v1 List (`kubectl get -o yaml`) are rendered one by one; documents that are not\n"
+    "The items of a v1 List (`kubectl get -o yaml`) or a typed list are rendered one by one; documents that are not\n"
     "codeflare.dev/v1alpha1 CodeFlareWorkloads are skipped with a note on stderr.\n"
     "\n"
     "Flags:\n"

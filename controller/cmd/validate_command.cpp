@@ -20,10 +20,11 @@ constexpr const char* kValidateHelp =
     "Exit code: 0 valid, 1 invalid (a file that is not valid YAML included), 2 usage or I/O error (a missing or\n"
     "unreadable file or folder, unloadable --crds). Warnings do not change the exit code.\n"
     "\n"
-    "A v1 List (what `kubectl get -o yaml` prints) is checked item by item. An object whose API group is served by\n"
-    "none of the --crds (and is not codeflare.dev), such as a ConfigMap, a Deployment or a Kustomization, is reported\n"
-    "as skipped and does not change the exit code; an unknown version or kind of a known group is an error. A file\n"
-    "that is not valid YAML is one error finding (rule yaml:syntax); the other files are still checked.\n"
+    "A v1 List (what `kubectl get -o yaml` prints) or a typed list (RayClusterList) is checked item by item. An\n"
+    "object whose API group is served by none of the --crds (and is not codeflare.dev), such as a ConfigMap, a\n"
+    "Deployment or a Kustomization, is reported as skipped and does not change the exit code; an unknown version or\n"
+    "kind of a known group, or a known kind under another group, is an error. A file that is not valid YAML is one\n"
+    "error finding (rule yaml:syntax); the other files are still checked.\n"
     "\n"
     "Flags:\n"
     "  -f, --filename FILE        a manifest file (multi-document), a folder of them, or - for stdin (repeatable)\n"
@@ -97,7 +98,7 @@ int validate_command(int argc, char** argv, int first) {
   // expansion (workload::reconcile), which also validates every object they generate. Entries with a problem found
   // while reading (YAML syntax, a List item that is no object) have that as their findings; objects of an API group
   // no schema covers are skipped.
-  const auto groups = checked_groups(schemas);
+  const auto apis = checked_apis(schemas);
   std::vector<FieldErrors> findings(inputs.size());
   std::vector<std::optional<std::string>> skipped(inputs.size());
   std::size_t judged_count = 0, skipped_count = 0;
@@ -111,7 +112,7 @@ int validate_command(int argc, char** argv, int first) {
         findings[i] = inputs[i].problems;
         continue;
       }
-      if ((skipped[i] = skip_reason(inputs[i].doc, groups))) {
+      if ((skipped[i] = skip_reason(inputs[i].doc, apis))) {
         ++skipped_count;
         continue;
       }

@@ -69,8 +69,9 @@ bool is_go_rfc3339(std::string_view s) {
   }
   const std::string_view zone = t.substr(pos);
   if (zone == "Z") return true;
+  // Go's general parser (used when its RFC 3339 fast path gives up) takes offsets up to 24 hours and 60 minutes.
   return zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && digits(zone, 1, 2) && zone[3] == ':' &&
-         digits(zone, 4, 2) && number(zone, 1, 2) <= 23 && number(zone, 4, 2) <= 59;
+         digits(zone, 4, 2) && number(zone, 1, 2) <= 24 && number(zone, 4, 2) <= 60;
 }
 
 bool is_date_time(std::string_view text) {
@@ -103,13 +104,13 @@ std::optional<std::string> format_violation(const json::Value& schema, const jso
     if (!value.IsNumber() || value.IsDouble()) return std::nullopt;  // not an integer: the type check says so
     const bool fits = f == "int32" ? value.IsInt() : value.IsInt64();
     if (fits) return std::nullopt;
-    if (f == "int32")
+    if (f == "int32" && value.IsInt64())
       return "value " + as_text(value) +
              " does not fit format int32 (-2147483648..2147483647): the apiserver stores it, but the controller "
              "that reads the object cannot decode it";
-    return "value " + as_text(value) +
-           " does not fit format int64 (-9223372036854775808..9223372036854775807): the apiserver reads it as a "
-           "number that is not an integer";
+    return "value " + as_text(value) + " does not fit format " + std::string(f) +
+           " and is beyond int64 (-9223372036854775808..9223372036854775807): the apiserver reads it as a number "
+           "that is not an integer";
   }
   return std::nullopt;
 }

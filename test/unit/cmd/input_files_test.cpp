@@ -51,6 +51,19 @@ TEST(InputFiles, AV1ListIsReplacedByItsItems) {
   for (const auto& d : docs) EXPECT_TRUE(d.problems.empty());
 }
 
+TEST(InputFiles, ATypedListIsReplacedByItsItemsToo) {
+  auto docs = documents_of_text("t.json",
+                                R"({"apiVersion":"ray.io/v1","kind":"RayClusterList","metadata":{},"items":[)"
+                                R"({"apiVersion":"ray.io/v1","kind":"RayCluster","metadata":{"name":"x"}}]})");
+  ASSERT_EQ(docs.size(), 1u);
+  EXPECT_EQ(name_of(docs[0]), "x");
+  EXPECT_EQ(docs[0].item, std::vector<std::size_t>{0});
+  // A kind ending in "List" without an items list is an object like any other.
+  auto plain = documents_of_text("p.yaml", "apiVersion: example.com/v1\nkind: WatchList\nspec: {}\n");
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_TRUE(plain[0].item.empty());
+}
+
 TEST(InputFiles, NestedListsAreNumberedPerLevel) {
   auto docs = documents_of_text("n.yaml",
                                 "apiVersion: v1\nkind: List\nitems:\n"
@@ -87,8 +100,9 @@ TEST(InputFiles, EmptyAndMalformedLists) {
   ASSERT_EQ(docs[0].problems.size(), 1u);
   EXPECT_EQ(docs[0].problems[0].path, "items");
   EXPECT_EQ(docs[0].problems[0].rule, "list:items");
-  // Only the core v1 List is unwrapped: a typed list or another version is an object like any other.
-  auto typed = documents_of_text("t.yaml", "apiVersion: ray.io/v1\nkind: RayClusterList\nitems: []\n");
+  // A typed list with no items holds nothing either; one whose items is not a list is an object like any other.
+  EXPECT_TRUE(documents_of_text("t.yaml", "apiVersion: ray.io/v1\nkind: RayClusterList\nitems: []\n").empty());
+  auto typed = documents_of_text("t.yaml", "apiVersion: ray.io/v1\nkind: RayClusterList\nitems: {a: 1}\n");
   ASSERT_EQ(typed.size(), 1u);
   EXPECT_EQ(kind_of(typed[0]), "RayClusterList");
 }
@@ -136,7 +150,7 @@ TEST(SkippedGroups, GroupsOfApiVersions) {
 }
 
 TEST(SkippedGroups, OnlyObjectsOfUnknownGroupsAreSkipped) {
-  const std::set<std::string> groups{"ray.io", "kueue.x-k8s.io", "codeflare.dev"};
+  const CheckedApis groups{{"ray.io", "kueue.x-k8s.io", "codeflare.dev"}, {"RayCluster", "LocalQueue"}};
   auto doc = [](const char* text) { return std::move(*json::parse(text)); };
   EXPECT_TRUE(skip_reason(doc(R"({"apiVersion":"v1","kind":"ConfigMap"})"), groups));
   EXPECT_TRUE(skip_reason(doc(R"({"apiVersion":"apps/v1","kind":"Deployment"})"), groups));
@@ -146,6 +160,9 @@ TEST(SkippedGroups, OnlyObjectsOfUnknownGroupsAreSkipped) {
   EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"ray.io/v1","kind":"RayClustr"})"), groups));
   EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"codeflare.dev/v1","kind":"CodeFlareWorkload"})"), groups));
   EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"ray.io","kind":"RayCluster"})"), groups));
+  // A known kind under another group is a typo too ("v1" for "ray.io/v1", a capital letter in the group).
+  EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"v1","kind":"RayCluster"})"), groups));
+  EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"Ray.io/v1","kind":"RayCluster"})"), groups));
   // Without apiVersion or kind, nothing says what it is: judged (and rejected).
   EXPECT_FALSE(skip_reason(doc(R"({"kind":"ConfigMap"})"), groups));
   EXPECT_FALSE(skip_reason(doc(R"({"apiVersion":"v1"})"), groups));

@@ -294,7 +294,8 @@ TEST(SchemaSetToy, StatusIsIgnoredOnlyWithTheStatusSubresource) {
 
 TEST(SchemaSetToy, DateTimeFormat) {
   auto set = toy_set();
-  for (const char* ok : {"2024-05-01T12:00:00Z", "2024-02-29T23:59:59.123456+05:30", "2024-05-01T00:00:00-08:00"}) {
+  for (const char* ok : {"2024-05-01T12:00:00Z", "2024-02-29T23:59:59.123456+05:30", "2024-05-01T00:00:00-08:00",
+                         "2024-05-01T00:00:00+24:00", "2024-05-01T00:00:00,5Z"}) {
     auto errs = set.validate(toy(std::string("{mode: fast, since: \"") + ok + "\"}"));
     EXPECT_TRUE(errs.empty()) << ok << ": " << describe(errs);
   }
