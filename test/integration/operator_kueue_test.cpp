@@ -100,6 +100,20 @@ TEST(Lifecycle, RayJobIsCreatedQueuedAndFollowedToSuccess) {
   w = get(kWorkloads, ns, "train");
   EXPECT_EQ(condition_status(*w, "Succeeded"), "True");
   EXPECT_EQ(json::get_string((*w)["status"], "jobStatus"), "SUCCEEDED");
+
+  // A new spec runs again: the finished RayJob is replaced by one with the new entrypoint.
+  ASSERT_NO_FATAL_FAILURE(apply_workload(
+      ns, cpu_workload("train", 1,
+                       "  queue: {localQueue: team-q}\n  job:\n    entrypoint: python train2.py\n"
+                       "    runtimeEnvYAML: |\n      pip: [torch]\n    activeDeadlineSeconds: 600\n")));
+  ASSERT_TRUE(eventually(
+      [&] {
+        rj = get(kRayJobs, ns, "train");
+        return rj && json::get_string((*rj)["spec"], "entrypoint") == std::string("python train2.py");
+      },
+      std::chrono::seconds(30)))
+      << operator_log();
+  EXPECT_NE(phase_of(ns, "train"), "Succeeded") << "the new run has not finished";
 }
 
 TEST(Lifecycle, MissingLocalQueueIsAConditionUntilItAppears) {
@@ -182,6 +196,28 @@ TEST(Lifecycle, ManagedLocalQueueIsCreatedSharedAndCleanedUp) {
   ASSERT_TRUE(api().remove(kWorkloads.object_path(ns, "second")).has_value());
   ASSERT_TRUE(eventually([&] { return !get(kWorkloads, ns, "second") && !get(kLocalQueues, ns, "team-cq"); }))
       << operator_log();
+}
+
+// The managed LocalQueue is remembered in the stored status (the CRD declares the field), so a workload that moves to
+// another queue releases the one it made, which then goes when nobody uses it.
+TEST(Lifecycle, AManagedLocalQueueIsReleasedWhenTheWorkloadMovesAway) {
+  const std::string ns = unique_namespace("mlqmove");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(create_local_queue(ns, "team-q"));
+  ASSERT_NO_FATAL_FAILURE(
+      apply_workload(ns, cpu_workload("mover", 1, "  suspend: true\n  queue: {clusterQueue: cq-m, localQueue: lq-m}\n")));
+  ASSERT_TRUE(eventually([&] {
+    auto w = get(kWorkloads, ns, "mover");
+    return w && json::string_at(*w, "status.managedLocalQueue") == "lq-m";
+  })) << "status.managedLocalQueue is not stored" << operator_log();
+  ASSERT_TRUE(get(kLocalQueues, ns, "lq-m").has_value());
+  // Suspended, it may change queue; the LocalQueue it made is no longer used and goes.
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("mover", 1, "  suspend: true\n  queue: {localQueue: team-q}\n")));
+  ASSERT_TRUE(eventually([&] { return !get(kLocalQueues, ns, "lq-m").has_value(); })) << operator_log();
+  auto w = get(kWorkloads, ns, "mover");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(json::string_at(*w, "status.managedLocalQueue"), "");
+  ASSERT_TRUE(api().remove(kWorkloads.object_path(ns, "mover")).has_value());
 }
 
 TEST(Lifecycle, PhasesFollowKueueAndKubeRay) {
