@@ -17,7 +17,14 @@ Result<Args> Args::parse(int argc, char** argv, int first, const std::map<std::s
     } else if (a.size() > 1 && a[0] == '-') {
       name = a.substr(1);
       auto al = aliases.find(name.substr(0, name.find('=')));
-      if (al == aliases.end()) return fail("unknown flag: " + a);
+      if (al == aliases.end()) {
+        // A one-letter flag with its value attached, as pflag (kubectl) takes it: "-lshard=a", "-nteam-a".
+        auto one = aliases.find(name.substr(0, 1));
+        auto takes_value = one == aliases.end() ? known.end() : known.find(one->second);
+        if (takes_value == known.end() || !takes_value->second) return fail("unknown flag: " + a);
+        out.values_[one->second].push_back(name.substr(1));
+        continue;
+      }
       name = al->second + (name.find('=') == std::string::npos ? "" : name.substr(name.find('=')));
     } else {
       return fail("unexpected argument: " + a);

@@ -159,6 +159,11 @@ TEST(RunOptions, LabelSelectorIsCheckedAndKept) {
   auto short_form = parse({"-l", "shard=a"});
   ASSERT_TRUE(short_form.has_value()) << short_form.error().message;
   EXPECT_EQ(short_form->label_selector, "shard=a");
+  // The value may be attached to the one-letter form, as kubectl's flags allow.
+  auto attached = parse({"-lshard=a", "-nteam-a"});
+  ASSERT_TRUE(attached.has_value()) << attached.error().message;
+  EXPECT_EQ(attached->label_selector, "shard=a");
+  EXPECT_EQ(attached->namespaces, std::vector<std::string>{"team-a"});
   EXPECT_EQ(parse({})->label_selector, "");
   const std::string bad = error_of({"--label-selector=shard in a"});
   EXPECT_NE(bad.find("--label-selector"), std::string::npos) << bad;
