@@ -1,5 +1,7 @@
 #include "validation/schema_nulls.hpp"
 
+#include <type_traits>
+
 namespace cfo::validation::structural {
 
 namespace {
@@ -21,8 +23,11 @@ const json::Value* property_schema(const json::Value* props, const json::Value& 
   return it == props->MemberEnd() ? nullptr : &it->value;
 }
 
-/// Walks `obj` alongside `schema`; with `remove`, deletes what it finds, else stops at the first find.
-bool visit(const json::Value& schema, json::Value& obj, bool remove) {
+/// Walks `obj` alongside `schema`. A mutable `obj` has what it finds deleted; a const one is only searched, and the
+/// walk stops at the first find.
+template <class V>
+bool visit(const json::Value& schema, V& obj) {
+  constexpr bool remove = !std::is_const_v<V>;
   if (!schema.IsObject()) return false;
   bool found = false;
   if (obj.IsObject()) {
@@ -34,12 +39,15 @@ bool visit(const json::Value& schema, json::Value& obj, bool remove) {
       const json::Value* sub = property_schema(props, it->name);
       if (!sub) sub = additional;
       if (it->value.IsNull() && sub && prunable(*sub)) {
-        if (!remove) return true;
-        found = true;
-        it = obj.EraseMember(it);
-        continue;
+        if constexpr (!remove) {
+          return true;
+        } else {
+          found = true;
+          it = obj.EraseMember(it);
+          continue;
+        }
       }
-      if (sub && visit(*sub, it->value, remove)) {
+      if (sub && visit(*sub, it->value)) {
         if (!remove) return true;
         found = true;
       }
@@ -49,7 +57,7 @@ bool visit(const json::Value& schema, json::Value& obj, bool remove) {
     const json::Value* items = json::find(schema, "items");
     if (!items || !items->IsObject()) return false;
     for (auto it = obj.Begin(); it != obj.End(); ++it)
-      if (visit(*items, *it, remove)) {
+      if (visit(*items, *it)) {
         if (!remove) return true;
         found = true;
       }
@@ -73,10 +81,9 @@ bool contains_null(const json::Value& v) {
 
 bool has_prunable_nulls(const json::Value& schema, const json::Value& obj) {
   // Most objects hold no null at all, which a walk without schema lookups finds out fastest.
-  // visit() only reads when remove is false.
-  return contains_null(obj) && visit(schema, const_cast<json::Value&>(obj), false);
+  return contains_null(obj) && visit(schema, obj);
 }
 
-void prune_nulls(const json::Value& schema, json::Value& obj) { visit(schema, obj, true); }
+void prune_nulls(const json::Value& schema, json::Value& obj) { visit(schema, obj); }
 
 }  // namespace cfo::validation::structural

@@ -903,20 +903,15 @@ Result<SchemaSet> SchemaSet::load_dir(const std::string& dir) {
 }
 
 namespace {
-/// True when metadata.labels or metadata.annotations has a null value; with `fix`, such values become "".
-bool null_meta_values(json::Value& obj, json::Allocator* fix) {
-  json::Value* meta = json::find(obj, "metadata");
-  if (!meta || !meta->IsObject()) return false;
-  bool found = false;
+/// The null values of metadata.labels and metadata.annotations: each is given to `f`.
+template <class V, class F>
+void each_null_meta_value(V& obj, F f) {
+  auto* meta = json::find(obj, "metadata");
+  if (!meta || !meta->IsObject()) return;
   for (const char* key : {"labels", "annotations"})
-    if (json::Value* m = json::find(*meta, key); m && m->IsObject())
+    if (auto* m = json::find(*meta, key); m && m->IsObject())
       for (auto it = m->MemberBegin(); it != m->MemberEnd(); ++it)
-        if (it->value.IsNull()) {
-          if (!fix) return true;
-          found = true;
-          it->value.SetString("", *fix);
-        }
-  return found;
+        if (it->value.IsNull()) f(it->value);
 }
 }  // namespace
 
@@ -927,14 +922,14 @@ bool SchemaSet::prepare(const json::Value& obj, json::Document& out) const {
   if (it == impl_->entries.end()) return false;
   const Entry& e = it->second;
   const bool drop_status = e.status_subresource && json::find(obj, "status");
-  // The two checks below only read when not asked to fix.
   const bool nulls = structural::has_prunable_nulls(*e.compiled.schema, obj);
-  const bool meta = null_meta_values(const_cast<json::Value&>(obj), nullptr);
+  bool meta = false;
+  each_null_meta_value(obj, [&](const json::Value&) { meta = true; });
   if (!drop_status && !nulls && !meta) return false;
   out.CopyFrom(obj, out.GetAllocator());
   if (drop_status) out.RemoveMember("status");
   if (nulls) structural::prune_nulls(*e.compiled.schema, out);
-  if (meta) null_meta_values(out, &out.GetAllocator());
+  if (meta) each_null_meta_value(out, [&](json::Value& v) { v.SetString("", out.GetAllocator()); });
   return true;
 }
 

@@ -92,11 +92,11 @@ void check_object(const Scope& scope, const json::Value& obj, const Sink& sink,
                std::string("a Kubernetes object must be a map, found ") + json::type_name(obj));
     return;
   }
-  check_schema(scope, obj, sink, pod_spec_paths);
-  // The other rules judge what the cluster's webhooks and controllers will see (SchemaSet::prepare): the schema
-  // check above prepares the object itself, keeping track of what it changed.
+  // Every check judges the object as the cluster's webhooks and controllers will see it (SchemaSet::prepare: status
+  // dropped, nulls pruned), prepared once here; the schema check then finds nothing left to prepare.
   json::Document prepared_doc;
   const json::Value& prepared = scope.schemas.prepare(obj, prepared_doc) ? prepared_doc : obj;
+  check_schema(scope, prepared, sink, pod_spec_paths);
   check_rules(scope, prepared, sink, pod_spec_paths);
 }
 

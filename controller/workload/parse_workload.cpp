@@ -2,6 +2,7 @@
 
 #include <regex>
 #include <set>
+#include <type_traits>
 
 #include "core/names.hpp"
 #include "workload/check_spec_conflicts.hpp"
@@ -273,23 +274,26 @@ namespace {
 // CRD is nullable or has a default (null pruning; list items are kept). A spec.volumes item passes its volume
 // source through (x-kubernetes-preserve-unknown-fields), so only its declared `name` is pruned there. The operator
 // reads objects the apiserver already pruned; `render` and `validate` read files, and prune here to judge the same.
-bool prune_spec_nulls(json::Value& v, bool volume_item, bool remove) {
-  bool found = false;
+// A mutable `v` has its prunable nulls removed; a const one is only searched (true at the first find).
+template <class V>
+bool prune_spec_nulls(V& v, bool volume_item) {
+  constexpr bool remove = !std::is_const_v<V>;
   if (v.IsObject()) {
     for (auto it = v.MemberBegin(); it != v.MemberEnd();) {
-      const bool declared = !volume_item || std::string_view(it->name.GetString()) == "name";
-      if (declared && it->value.IsNull()) {
-        if (!remove) return true;
-        found = true;
-        it = v.EraseMember(it);
-        continue;
+      const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+      if ((!volume_item || name == "name") && it->value.IsNull()) {
+        if constexpr (!remove) {
+          return true;
+        } else {
+          it = v.EraseMember(it);
+          continue;
+        }
       }
       if (!volume_item) {
-        const bool volumes = std::string_view(it->name.GetString()) == "volumes" && it->value.IsArray();
-        if (volumes) {
+        if (name == "volumes" && it->value.IsArray()) {
           for (auto& item : it->value.GetArray())
-            if (prune_spec_nulls(item, true, remove) && !remove) return true;
-        } else if (prune_spec_nulls(it->value, false, remove) && !remove) {
+            if (prune_spec_nulls(item, true) && !remove) return true;
+        } else if (prune_spec_nulls(it->value, false) && !remove) {
           return true;
         }
       }
@@ -297,9 +301,9 @@ bool prune_spec_nulls(json::Value& v, bool volume_item, bool remove) {
     }
   } else if (v.IsArray()) {
     for (auto& item : v.GetArray())
-      if (prune_spec_nulls(item, false, remove) && !remove) return true;
+      if (prune_spec_nulls(item, false) && !remove) return true;
   }
-  return found;
+  return false;
 }
 
 ParsedWorkload parse_workload_pruned(const json::Value& obj) {
@@ -320,11 +324,10 @@ ParsedWorkload parse_workload_pruned(const json::Value& obj) {
 
 ParsedWorkload parse_workload(const json::Value& obj) {
   const json::Value* spec = obj.IsObject() ? json::find(obj, "spec") : nullptr;
-  // With remove == false prune_spec_nulls only reads.
-  if (spec && spec->IsObject() && prune_spec_nulls(const_cast<json::Value&>(*spec), false, false)) {
+  if (spec && spec->IsObject() && prune_spec_nulls(*spec, false)) {
     json::Document copy;
     copy.CopyFrom(obj, copy.GetAllocator());
-    prune_spec_nulls(copy["spec"], false, true);
+    prune_spec_nulls(copy["spec"], false);
     return parse_workload_pruned(copy);
   }
   return parse_workload_pruned(obj);

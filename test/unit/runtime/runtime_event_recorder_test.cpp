@@ -5,20 +5,16 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "json_doc.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/event_recorder.hpp"
 
 using namespace cfo;
 using namespace cfo::runtime;
+using cfo::runtime::test::doc;
 using namespace std::chrono;
 
 namespace {
-
-json::Document doc(const std::string& text) {
-  auto d = json::parse(text);
-  EXPECT_TRUE(d.has_value()) << text;
-  return d ? std::move(*d) : json::Document{};
-}
 
 const char* kWorkload = R"({"apiVersion":"codeflare.dev/v1alpha1","kind":"CodeFlareWorkload",
   "metadata":{"name":"demo","namespace":"team-a","uid":"0b1c","resourceVersion":"42","generation":3},

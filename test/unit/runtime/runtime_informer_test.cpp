@@ -11,21 +11,17 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "json_doc.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/informer.hpp"
 #include "runtime/work_queue.hpp"
 
 using namespace cfo;
 using namespace cfo::runtime;
+using cfo::runtime::test::doc;
 using namespace std::chrono_literals;
 
 namespace {
-
-json::Document doc(const std::string& text) {
-  auto d = json::parse(text);
-  EXPECT_TRUE(d.has_value()) << text;
-  return d ? std::move(*d) : json::Document{};
-}
 
 std::string item(const std::string& name, const std::string& rv, const std::string& extra_meta = "") {
   return R"({"metadata":{"name":")" + name + R"(","namespace":"ns","resourceVersion":")" + rv + "\"" + extra_meta +

@@ -3,18 +3,14 @@
 #include <string>
 
 #include "core/json.hpp"
+#include "json_doc.hpp"
 #include "runtime/object_key.hpp"
 
 using namespace cfo;
 using namespace cfo::runtime;
+using cfo::runtime::test::doc;
 
 namespace {
-
-json::Document doc(const std::string& text) {
-  auto d = json::parse(text);
-  EXPECT_TRUE(d.has_value()) << text;
-  return d ? std::move(*d) : json::Document{};
-}
 
 json::Document owned_by(const std::string& refs) {
   return doc(R"({"metadata":{"name":"child","namespace":"team-a","ownerReferences":)" + refs + "}}");

@@ -3,18 +3,14 @@
 #include <string>
 
 #include "core/json.hpp"
+#include "json_doc.hpp"
 #include "runtime/predicates.hpp"
 
 using namespace cfo;
 using namespace cfo::runtime;
+using cfo::runtime::test::doc;
 
 namespace {
-
-json::Document doc(const std::string& text) {
-  auto d = json::parse(text);
-  EXPECT_TRUE(d.has_value()) << text;
-  return d ? std::move(*d) : json::Document{};
-}
 
 const std::string kBase = R"({"metadata":{"name":"a","namespace":"ns","generation":3,"resourceVersion":"10",)"
                           R"("labels":{"team":"blue"},"annotations":{"note":"x"},"finalizers":["f"],)"

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/json.hpp"
+#include "json_doc.hpp"
 #include "core/watch_event.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/random.hpp"
@@ -10,14 +11,9 @@
 
 using namespace cfo;
 using namespace cfo::runtime;
+using cfo::runtime::test::doc;
 
 namespace {
-
-json::Document doc(const std::string& text) {
-  auto d = json::parse(text);
-  EXPECT_TRUE(d.has_value()) << text;
-  return d ? std::move(*d) : json::Document{};
-}
 
 json::Document list_page(const std::string& rv, const std::string& cont = "") {
   std::string meta = "\"resourceVersion\":\"" + rv + "\"";
