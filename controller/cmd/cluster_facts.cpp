@@ -27,9 +27,10 @@ client::ResourceType KueueReader::type(const char* plural, bool namespaced) cons
 
 void KueueReader::warn_forbidden(std::atomic<bool>& warned, const std::string& what) {
   if (warned.exchange(true)) return;
-  spdlog::warn("{} is forbidden (403): the check that needs it is skipped from now on; grant it (see config/rbac) "
-               "to have it made",
-               what);
+  spdlog::warn(
+      "{} is forbidden (403): the check that needs it is skipped from now on; grant it (see config/rbac) "
+      "to have it made",
+      what);
 }
 
 Result<void> KueueReader::fill(const json::Value& wl, workload::ClusterFacts& facts, json::Document& local_queue) {

@@ -29,8 +29,9 @@ std::string position(const InputDocument& in);
 
 /// The entries of one file's text, named `name`: one per YAML document, except that a list is replaced by its items,
 /// recursively, as `kubectl apply` does: a `v1 List` (what `kubectl get -o yaml` prints) or a typed list (a kind
-/// ending in "List" with an `items` list, e.g. ray.io/v1 RayClusterList). A text that does not parse (syntax error, duplicate key...) gives one `whole_file` entry with a "yaml:syntax"
-/// problem that carries the parser's message (line and column).
+/// ending in "List" with an `items` list, e.g. ray.io/v1 RayClusterList). A text that does not parse (syntax error,
+/// duplicate key...) gives one `whole_file` entry with a "yaml:syntax" problem that carries the parser's message (line
+/// and column).
 std::vector<InputDocument> documents_of_text(const std::string& name, std::string_view text);
 
 /// What read_inputs does with a file whose YAML does not parse.

@@ -79,8 +79,7 @@ int render_command(int argc, char** argv, int first) {
     // any other Kueue object it names is assumed to be there (the apiserver or Kueue will say otherwise).
     workload::ClusterFacts doc_facts = facts;
     const json::Value* cq = json::find_path(in.doc, "spec.queue.clusterQueue");
-    if (cq && cq->IsString() && cq->GetStringLength() > 0)
-      doc_facts.local_queue_presence = workload::Presence::kAbsent;
+    if (cq && cq->IsString() && cq->GetStringLength() > 0) doc_facts.local_queue_presence = workload::Presence::kAbsent;
     auto outcome = workload::reconcile(in.doc, workload::Observed{}, doc_facts, loaded->schemas, now_rfc3339());
     if (!outcome.valid) {
       print_findings_text(std::cerr, in, outcome.errors);

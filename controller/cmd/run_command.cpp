@@ -64,8 +64,7 @@ int detect_kueue_max_pod_sets(client::RestClient& client) {
   if (!versions || !versions->IsArray()) return 0;
   int found = 0;
   for (const auto& v : versions->GetArray()) {
-    const json::Value* max =
-        json::find_path(v, "schema.openAPIV3Schema.properties.spec.properties.podSets.maxItems");
+    const json::Value* max = json::find_path(v, "schema.openAPIV3Schema.properties.spec.properties.podSets.maxItems");
     if (!max || !max->IsInt()) continue;
     bool storage = json::get_bool(v, "storage").value_or(false);
     if (storage || found == 0) found = max->GetInt();
@@ -147,7 +146,6 @@ runtime::KeyMapper child_to_workload() {
     return *ns + "/" + *name;
   };
 }
-
 
 // Started after the caches synced: with leader election the workers start when the lease is won, without it at once.
 // A lost lease ends the process at once with exit code 1 (controller-runtime skips its graceful shutdown then too).
@@ -288,7 +286,9 @@ int run_command(int argc, char** argv, int first) {
   opts.profile.kueue_max_pod_sets = ro.kueue_max_podsets > 0 ? ro.kueue_max_podsets : detected > 0 ? detected : 8;
   spdlog::info("Kueue API: {}; MaxPodSets {} ({})", opts.kueue_version.empty() ? "not served" : opts.kueue_version,
                opts.profile.kueue_max_pod_sets,
-               ro.kueue_max_podsets > 0 ? "from --kueue-max-podsets" : detected > 0 ? "from the Workload CRD" : "default");
+               ro.kueue_max_podsets > 0 ? "from --kueue-max-podsets"
+               : detected > 0           ? "from the Workload CRD"
+                                        : "default");
 
   std::vector<std::string> namespaces = ro.namespaces;
   if (namespaces.empty()) namespaces.push_back("");
@@ -342,7 +342,9 @@ int run_command(int argc, char** argv, int first) {
   WorkloadCaches caches;
   caches.workloads = workloads.lookup();
   if (ro.label_selector.empty()) {
-    caches.workloads_in = [list = workloads.list()](const std::string& ns) -> Result<CachedObjects> { return list(ns); };
+    caches.workloads_in = [list = workloads.list()](const std::string& ns) -> Result<CachedObjects> {
+      return list(ns);
+    };
   } else {
     // The cache holds this shard's workloads only; a managed LocalQueue may be used by another shard's.
     caches.workloads_in = [&rest](const std::string& ns) { return list_workloads(rest, ns); };

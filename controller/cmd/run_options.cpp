@@ -83,8 +83,9 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
     if (auto errs = names::dns1123_label(ns); !errs.empty())
       return fail("flag --namespace \"" + ns + "\": " + errs.front());
   if (args.all("label-selector").size() > 1)
-    return fail("flag --label-selector is given more than once; write one selector with its requirements separated "
-                "by commas (e.g. shard=a,tier!=test)");
+    return fail(
+        "flag --label-selector is given more than once; write one selector with its requirements separated "
+        "by commas (e.g. shard=a,tier!=test)");
   o.label_selector = args.get("label-selector");
   if (auto errs = names::label_selector(o.label_selector); !errs.empty())
     return fail("flag --label-selector \"" + o.label_selector + "\": " + errs.front());

@@ -130,8 +130,8 @@ runtime::ReconcileResult WorkloadController::finalize(const json::Value& wl, con
     events_.record(wl, "Warning", "LocalQueueLeft", "Delete", failure + " (given up; the LocalQueue is left)");
   }
   // With the uid as precondition: a stale cache must not re-create a workload that is already gone (409 then).
-  auto removed =
-      set_local_queue_finalizer(client_, types::kCodeFlareWorkload, ns, name, false, json::string_at(wl, "metadata.uid"));
+  auto removed = set_local_queue_finalizer(client_, types::kCodeFlareWorkload, ns, name, false,
+                                           json::string_at(wl, "metadata.uid"));
   if (!removed && !removed.error().is_not_found() && !removed.error().is_conflict())
     return runtime::ReconcileResult::failed("removing the finalizer: " + removed.error().message);
   return runtime::ReconcileResult::ok();

@@ -42,8 +42,7 @@ using CacheLookup = std::function<std::shared_ptr<const json::Document>(const st
 /// The cached objects of one namespace.
 using CacheList = std::function<std::vector<std::shared_ptr<const json::Document>>(const std::string& ns)>;
 /// Every CodeFlareWorkload of one namespace, or the error that kept them from being read.
-using WorkloadLister =
-    std::function<Result<std::vector<std::shared_ptr<const json::Document>>>(const std::string& ns)>;
+using WorkloadLister = std::function<Result<std::vector<std::shared_ptr<const json::Document>>>(const std::string& ns)>;
 
 /// The informer caches the controller reads. A lookup may answer nullptr for kinds not installed.
 struct WorkloadCaches {

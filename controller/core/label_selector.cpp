@@ -116,16 +116,14 @@ class Checker {
       case Tok::kGt:
       case Tok::kLt:
         ++pos_;
-        if (peek() != Tok::kIdent || !is_integer(t_[pos_].text))
-          return fail("\">\" and \"<\" need an integer");
+        if (peek() != Tok::kIdent || !is_integer(t_[pos_].text)) return fail("\">\" and \"<\" need an integer");
         ++pos_;
         return true;
       case Tok::kIdent:
         if (t_[pos_].text == "in" || t_[pos_].text == "notin") return set(t_[pos_++].text);
         [[fallthrough]];
       default:
-        return fail("expected an operator (=, ==, !=, in, notin, >, <) after the key, found \"" + t_[pos_].text +
-                    "\"");
+        return fail("expected an operator (=, ==, !=, in, notin, >, <) after the key, found \"" + t_[pos_].text + "\"");
     }
   }
 

@@ -168,13 +168,12 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void drain() {
-    stream_.async_read_some(asio::buffer(discard_),
-                            [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-                              self->drained_ += n;
-                              if (!ec && self->drained_ < kLingerBytes) return self->drain();
-                              beast::error_code ignored;
-                              self->stream_.socket().close(ignored);
-                            });
+    stream_.async_read_some(asio::buffer(discard_), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+      self->drained_ += n;
+      if (!ec && self->drained_ < kLingerBytes) return self->drain();
+      beast::error_code ignored;
+      self->stream_.socket().close(ignored);
+    });
   }
 
   beast::tcp_stream stream_;

@@ -82,7 +82,8 @@ bool is_date_time(std::string_view text) {
   if (t == std::string::npos) return false;
   const std::size_t next = lower.find('t', t + 1);
   const std::string_view all(lower);
-  return is_full_date(all.substr(0, t)) && is_time_part(all.substr(t + 1, next == std::string::npos ? next : next - t - 1));
+  return is_full_date(all.substr(0, t)) &&
+         is_time_part(all.substr(t + 1, next == std::string::npos ? next : next - t - 1));
 }
 
 std::optional<std::string> format_violation(const json::Value& schema, const json::Value& value) {

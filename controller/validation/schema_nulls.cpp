@@ -13,8 +13,7 @@ bool is_true(const json::Value& schema, std::string_view key) {
 
 /// The schema of a property that a null may not hold: declared, not nullable and without a default.
 bool prunable(const json::Value& property_schema) {
-  return property_schema.IsObject() && !is_true(property_schema, "nullable") &&
-         !json::find(property_schema, "default");
+  return property_schema.IsObject() && !is_true(property_schema, "nullable") && !json::find(property_schema, "default");
 }
 
 const json::Value* property_schema(const json::Value* props, const json::Value& name) {

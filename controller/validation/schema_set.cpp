@@ -633,7 +633,8 @@ struct Compiled {
     return copy;
   }
 
-  /// Null pruning and defaults, then RapidJSON's first error, the walker's findings and the CEL rules (with `old` on updates).
+  /// Null pruning and defaults, then RapidJSON's first error, the walker's findings and the CEL rules (with `old` on
+  /// updates).
   FieldErrors check(const Value& obj, const Value* old = nullptr) const {
     FieldErrors out;
     if (depth_of(obj, kMaxDocumentDepth + 1) > kMaxDocumentDepth) {
@@ -917,8 +918,8 @@ void each_null_meta_value(V& obj, F f) {
 
 bool SchemaSet::prepare(const json::Value& obj, json::Document& out) const {
   if (!obj.IsObject()) return false;
-  auto it = impl_->entries.find({json::get_string(obj, "apiVersion").value_or(""),
-                                 json::get_string(obj, "kind").value_or("")});
+  auto it = impl_->entries.find(
+      {json::get_string(obj, "apiVersion").value_or(""), json::get_string(obj, "kind").value_or("")});
   if (it == impl_->entries.end()) return false;
   const Entry& e = it->second;
   const bool drop_status = e.status_subresource && json::find(obj, "status");

@@ -60,8 +60,9 @@ Readiness from_children(const StatusInput& in, const Observed& observed, const A
     RayJobView rj = view_ray_job(observed.ray_job);
     if (!rj.present && in.finished_job && previous_status) {
       std::string before = json::get_string(*previous_status, "phase").value_or(phase::kSucceeded);
-      return {before, false, "JobFinished", "RayJob " + in.ray_job_name + " finished (" + before +
-                                                ") and is gone; the job is not run again unless its spec changes"};
+      return {before, false, "JobFinished",
+              "RayJob " + in.ray_job_name + " finished (" + before +
+                  ") and is gone; the job is not run again unless its spec changes"};
     }
     return from_ray_job(in, rj, admission.admitted);
   }

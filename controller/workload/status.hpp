@@ -89,8 +89,8 @@ struct StatusInput {
 };
 
 /// Derives the status from the verdict and the observed children.
-/// Phase: Invalid when !valid (the Ready condition and the worker counts still follow the children that exist); Pending while held or while the top-level child is absent; Suspended when the user
-/// suspended it; then by kind of child:
+/// Phase: Invalid when !valid (the Ready condition and the worker counts still follow the children that exist); Pending
+/// while held or while the top-level child is absent; Suspended when the user suspended it; then by kind of child:
 ///  - RayJob: Succeeded / Failed by jobStatus and jobDeploymentStatus, Running while jobDeploymentStatus is
 ///    Running, Queued (with a queue) or Suspended while suspended, Admitted once Kueue admitted it, else Pending;
 ///  - AppWrapper: Succeeded / Failed by its phase, Queued / Suspended while Suspended or Suspending, then as the

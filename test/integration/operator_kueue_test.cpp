@@ -71,10 +71,10 @@ TEST(Lifecycle, RayJobIsCreatedQueuedAndFollowedToSuccess) {
   const std::string ns = unique_namespace("job");
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
   ASSERT_NO_FATAL_FAILURE(create_local_queue(ns, "team-q"));
-  ASSERT_NO_FATAL_FAILURE(apply_workload(
-      ns, cpu_workload("train", 1,
-                       "  queue: {localQueue: team-q}\n  job:\n    entrypoint: python train.py\n"
-                       "    runtimeEnvYAML: |\n      pip: [torch]\n    activeDeadlineSeconds: 600\n")));
+  ASSERT_NO_FATAL_FAILURE(
+      apply_workload(ns, cpu_workload("train", 1,
+                                      "  queue: {localQueue: team-q}\n  job:\n    entrypoint: python train.py\n"
+                                      "    runtimeEnvYAML: |\n      pip: [torch]\n    activeDeadlineSeconds: 600\n")));
   std::optional<json::Document> rj;
   ASSERT_TRUE(eventually([&] { return (rj = get(kRayJobs, ns, "train")).has_value(); })) << operator_log();
   EXPECT_EQ(json::get_string((*rj)["metadata"]["labels"], "kueue.x-k8s.io/queue-name"), "team-q");
@@ -102,10 +102,10 @@ TEST(Lifecycle, RayJobIsCreatedQueuedAndFollowedToSuccess) {
   EXPECT_EQ(json::get_string((*w)["status"], "jobStatus"), "SUCCEEDED");
 
   // A new spec runs again: the finished RayJob is replaced by one with the new entrypoint.
-  ASSERT_NO_FATAL_FAILURE(apply_workload(
-      ns, cpu_workload("train", 1,
-                       "  queue: {localQueue: team-q}\n  job:\n    entrypoint: python train2.py\n"
-                       "    runtimeEnvYAML: |\n      pip: [torch]\n    activeDeadlineSeconds: 600\n")));
+  ASSERT_NO_FATAL_FAILURE(
+      apply_workload(ns, cpu_workload("train", 1,
+                                      "  queue: {localQueue: team-q}\n  job:\n    entrypoint: python train2.py\n"
+                                      "    runtimeEnvYAML: |\n      pip: [torch]\n    activeDeadlineSeconds: 600\n")));
   ASSERT_TRUE(eventually(
       [&] {
         rj = get(kRayJobs, ns, "train");
@@ -133,8 +133,7 @@ TEST(Lifecycle, MissingLocalQueueIsAConditionUntilItAppears) {
   // The LocalQueue appears: the operator is woken by it and goes ahead.
   ASSERT_NO_FATAL_FAILURE(create_local_queue(ns, "later-q"));
   std::optional<json::Document> rc;
-  ASSERT_TRUE(eventually([&] { return (rc = get(kRayClusters, ns, "waiting")).has_value(); },
-                         std::chrono::seconds(20)))
+  ASSERT_TRUE(eventually([&] { return (rc = get(kRayClusters, ns, "waiting")).has_value(); }, std::chrono::seconds(20)))
       << operator_log();
   EXPECT_EQ(json::get_string((*rc)["metadata"]["labels"], "kueue.x-k8s.io/queue-name"), "later-q");
   ASSERT_TRUE(eventually([&] {
@@ -159,9 +158,9 @@ TEST(Lifecycle, MissingPriorityClassIsACondition) {
   EXPECT_FALSE(get(kRayClusters, ns, "prio"));
 
   // Once the WorkloadPriorityClass exists (seen at the next re-check, within 30 s), the cluster carries its label.
-  ASSERT_NO_FATAL_FAILURE(create(kPriorityClasses, "",
-                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata:\n  name: " +
-                                     pc + "\nvalue: 1000\n"));
+  ASSERT_NO_FATAL_FAILURE(create(
+      kPriorityClasses, "",
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata:\n  name: " + pc + "\nvalue: 1000\n"));
   std::optional<json::Document> rc;
   ASSERT_TRUE(eventually([&] { return (rc = get(kRayClusters, ns, "prio")).has_value(); }, std::chrono::seconds(45)))
       << operator_log();
@@ -204,15 +203,17 @@ TEST(Lifecycle, AManagedLocalQueueIsReleasedWhenTheWorkloadMovesAway) {
   const std::string ns = unique_namespace("mlqmove");
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
   ASSERT_NO_FATAL_FAILURE(create_local_queue(ns, "team-q"));
-  ASSERT_NO_FATAL_FAILURE(
-      apply_workload(ns, cpu_workload("mover", 1, "  suspend: true\n  queue: {clusterQueue: cq-m, localQueue: lq-m}\n")));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(
+      ns, cpu_workload("mover", 1, "  suspend: true\n  queue: {clusterQueue: cq-m, localQueue: lq-m}\n")));
   ASSERT_TRUE(eventually([&] {
     auto w = get(kWorkloads, ns, "mover");
     return w && json::string_at(*w, "status.managedLocalQueue") == "lq-m";
-  })) << "status.managedLocalQueue is not stored" << operator_log();
+  })) << "status.managedLocalQueue is not stored"
+      << operator_log();
   ASSERT_TRUE(get(kLocalQueues, ns, "lq-m").has_value());
   // Suspended, it may change queue; the LocalQueue it made is no longer used and goes.
-  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("mover", 1, "  suspend: true\n  queue: {localQueue: team-q}\n")));
+  ASSERT_NO_FATAL_FAILURE(
+      apply_workload(ns, cpu_workload("mover", 1, "  suspend: true\n  queue: {localQueue: team-q}\n")));
   ASSERT_TRUE(eventually([&] { return !get(kLocalQueues, ns, "lq-m").has_value(); })) << operator_log();
   auto w = get(kWorkloads, ns, "mover");
   ASSERT_TRUE(w);
@@ -233,13 +234,13 @@ TEST(Lifecycle, PhasesFollowKueueAndKubeRay) {
   ASSERT_NO_FATAL_FAILURE(patch_spec(kRayClusters, ns, "life", "spec: {suspend: true}"));
   ASSERT_TRUE(reaches_phase(ns, "life", "Queued"));
   std::string uid = json::get_string((*rc)["metadata"], "uid").value_or("");
-  ASSERT_NO_FATAL_FAILURE(create(
-      kKueueWorkloads, ns,
-      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: raycluster-life-abc12\n  labels:\n"
-      "    kueue.x-k8s.io/job-uid: " +
-          uid + "\n  ownerReferences:\n  - {apiVersion: ray.io/v1, kind: RayCluster, name: life, uid: " + uid +
-          ", controller: true}\nspec:\n  queueName: team-q\n  podSets:\n"
-          "  - name: head\n    count: 1\n    template: {spec: {containers: [{name: ray-head, image: ray}]}}\n"));
+  ASSERT_NO_FATAL_FAILURE(
+      create(kKueueWorkloads, ns,
+             "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata:\n  name: raycluster-life-abc12\n  labels:\n"
+             "    kueue.x-k8s.io/job-uid: " +
+                 uid + "\n  ownerReferences:\n  - {apiVersion: ray.io/v1, kind: RayCluster, name: life, uid: " + uid +
+                 ", controller: true}\nspec:\n  queueName: team-q\n  podSets:\n"
+                 "  - name: head\n    count: 1\n    template: {spec: {containers: [{name: ray-head, image: ray}]}}\n"));
   ASSERT_NO_FATAL_FAILURE(patch_status(kKueueWorkloads, ns, "raycluster-life-abc12",
                                        "status:\n  conditions:\n  - {type: QuotaReserved, status: 'False', reason: "
                                        "Pending, message: 'insufficient quota for cpu in flavor default', "
@@ -251,7 +252,8 @@ TEST(Lifecycle, PhasesFollowKueueAndKubeRay) {
     auto w = get(kWorkloads, ns, "life");
     return w && condition_status(*w, "Admitted", &message) == "False" &&
            message.find("insufficient quota") != std::string::npos;
-  })) << message << "\n"
+  })) << message
+      << "\n"
       << operator_log();
 
   // Kueue admits it and unsuspends the cluster; the operator leaves Kueue's spec.suspend alone throughout.
@@ -286,8 +288,8 @@ TEST(Lifecycle, DriftIsRepairedAndOthersFieldsAreKept) {
   ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("steady", 1)));
   ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "steady").has_value(); })) << operator_log();
   // Someone else changes a field the operator owns, and adds one of their own.
-  ASSERT_NO_FATAL_FAILURE(patch_spec(kRayClusters, ns, "steady",
-                                     "metadata: {labels: {team: blue}}\nspec: {rayVersion: '2.0.0'}"));
+  ASSERT_NO_FATAL_FAILURE(
+      patch_spec(kRayClusters, ns, "steady", "metadata: {labels: {team: blue}}\nspec: {rayVersion: '2.0.0'}"));
   ASSERT_TRUE(eventually([&] {
     auto rc = get(kRayClusters, ns, "steady");
     return rc && json::get_string((*rc)["spec"], "rayVersion") != "2.0.0";

@@ -358,8 +358,7 @@ TEST(LabelSelector, AnInstanceReconcilesOnlyTheWorkloadsItSelects) {
   ASSERT_NO_FATAL_FAILURE(apply_workload(ns, labelled("mine", "a")));
   ASSERT_NO_FATAL_FAILURE(apply_workload(ns, labelled("theirs", "b")));
   ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "mine").has_value(); }, 30s)) << op.log_tail();
-  EXPECT_NE(op.log_tail().find("matching the label selector \"shard in (a, a2)\""), std::string::npos)
-      << op.log_tail();
+  EXPECT_NE(op.log_tail().find("matching the label selector \"shard in (a, a2)\""), std::string::npos) << op.log_tail();
   // Both were created together: had "theirs" been in the cache, it would have been reconciled by now too.
   std::this_thread::sleep_for(3s);
   auto theirs = get(kWorkloads, ns, "theirs");

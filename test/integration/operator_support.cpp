@@ -141,5 +141,4 @@ class OperatorEnvironment : public ::testing::Environment {
 const auto* const g_env = ::testing::AddGlobalTestEnvironment(new OperatorEnvironment);
 }  // namespace
 
-
 }  // namespace cfo::it

@@ -13,12 +13,12 @@ namespace cfo::it {
 
 using client::ResourceType;
 
-extern const ResourceType kWorkloads;     ///< codeflare.dev/v1alpha1 codeflareworkloads
-extern const ResourceType kRayClusters;   ///< ray.io/v1 rayclusters
-extern const ResourceType kRayJobs;       ///< ray.io/v1 rayjobs
-extern const ResourceType kAppWrappers;   ///< workload.codeflare.dev/v1beta2 appwrappers
-extern const ResourceType kLocalQueues;   ///< kueue.x-k8s.io/v1beta1 localqueues
-extern const ResourceType kNamespaces;    ///< v1 namespaces
+extern const ResourceType kWorkloads;    ///< codeflare.dev/v1alpha1 codeflareworkloads
+extern const ResourceType kRayClusters;  ///< ray.io/v1 rayclusters
+extern const ResourceType kRayJobs;      ///< ray.io/v1 rayjobs
+extern const ResourceType kAppWrappers;  ///< workload.codeflare.dev/v1beta2 appwrappers
+extern const ResourceType kLocalQueues;  ///< kueue.x-k8s.io/v1beta1 localqueues
+extern const ResourceType kNamespaces;   ///< v1 namespaces
 
 /// The client of the test (system:masters on the fixture's apiserver).
 client::RestClient& api();

@@ -40,8 +40,9 @@ TEST(Operator, AppWrapperHoldsRayClusterAndCarriesQueueLabel) {
   const std::string ns = unique_namespace("aw");
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
   // The queue must exist: a workload naming a missing LocalQueue is held (operator_kueue_test.cpp).
-  auto lq = from_yaml("apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: team-queue\n"
-                      "spec:\n  clusterQueue: cq\n");
+  auto lq = from_yaml(
+      "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: team-queue\n"
+      "spec:\n  clusterQueue: cq\n");
   auto created = api().create(kLocalQueues.collection_path(ns), lq);
   ASSERT_TRUE(created.has_value()) << created.error().message;
   ASSERT_NO_FATAL_FAILURE(

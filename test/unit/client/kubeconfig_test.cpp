@@ -272,9 +272,10 @@ TEST(Kubeconfig, AcceptsJsonText) {
 
 TEST(Kubeconfig, ImpersonationFieldsAreRead) {
   std::string text = kTwoContexts;
-  text.replace(text.find("    token: \" dev-token \""), std::string("    token: \" dev-token \"").size(),
-               "    token: dev-token\n    as: nobody\n    as-uid: \"42\"\n    as-groups: [team-a, system:authenticated]\n"
-               "    as-user-extra: {scopes.example.com/level: [low]}");
+  text.replace(
+      text.find("    token: \" dev-token \""), std::string("    token: \" dev-token \"").size(),
+      "    token: dev-token\n    as: nobody\n    as-uid: \"42\"\n    as-groups: [team-a, system:authenticated]\n"
+      "    as-user-extra: {scopes.example.com/level: [low]}");
   auto cfg = parse_kubeconfig(text, "/nowhere");
   ASSERT_TRUE(cfg.has_value()) << cfg.error().message;
   EXPECT_EQ(cfg->impersonate_user, "nobody");

@@ -52,9 +52,9 @@ TEST(InputFiles, AV1ListIsReplacedByItsItems) {
 }
 
 TEST(InputFiles, ATypedListIsReplacedByItsItemsToo) {
-  auto docs = documents_of_text("t.json",
-                                R"({"apiVersion":"ray.io/v1","kind":"RayClusterList","metadata":{},"items":[)"
-                                R"({"apiVersion":"ray.io/v1","kind":"RayCluster","metadata":{"name":"x"}}]})");
+  auto docs =
+      documents_of_text("t.json", R"({"apiVersion":"ray.io/v1","kind":"RayClusterList","metadata":{},"items":[)"
+                                  R"({"apiVersion":"ray.io/v1","kind":"RayCluster","metadata":{"name":"x"}}]})");
   ASSERT_EQ(docs.size(), 1u);
   EXPECT_EQ(name_of(docs[0]), "x");
   EXPECT_EQ(docs[0].item, std::vector<std::size_t>{0});

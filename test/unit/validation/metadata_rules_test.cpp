@@ -52,12 +52,12 @@ TEST(MetadataRules, FinalizersOwnerReferencesAndTimestamps) {
                              "[{apiVersion: v1, kind: ConfigMap, name: owner, uid: u-1, controller: true}]"},
                             {"metadata.creationTimestamp", "'2024-01-01T00:00:00Z'"}}));
   EXPECT_EQ(error_count(good), 0u) << describe(good);
-  auto bad = validate_object(
-      schemas, patched(lq, {{"metadata.finalizers", "['', 'bad name!', null]"},
-                            {"metadata.ownerReferences",
-                             "[{}, null, {apiVersion: v1, kind: A, name: a, uid: '1', controller: true},"
-                             " {apiVersion: v1, kind: B, name: b, uid: '2', controller: true}]"},
-                            {"metadata.creationTimestamp", "'2024-01-01t00:00:00z'"}}));
+  auto bad = validate_object(schemas,
+                             patched(lq, {{"metadata.finalizers", "['', 'bad name!', null]"},
+                                          {"metadata.ownerReferences",
+                                           "[{}, null, {apiVersion: v1, kind: A, name: a, uid: '1', controller: true},"
+                                           " {apiVersion: v1, kind: B, name: b, uid: '2', controller: true}]"},
+                                          {"metadata.creationTimestamp", "'2024-01-01t00:00:00z'"}}));
   EXPECT_TRUE(has(bad, "metadata.finalizers[0]", "Finalizers")) << describe(bad);
   EXPECT_TRUE(has(bad, "metadata.finalizers[1]", "Finalizers")) << describe(bad);
   EXPECT_TRUE(has(bad, "metadata.finalizers[2]", "schema:type")) << describe(bad);

@@ -190,7 +190,8 @@ x-kubernetes-validations:
     messageExpression: "'max ' + string(self.spec.max) + ' is below min ' + string(self.spec.min)"
   - rule: "self.metadata.name.startsWith('w-')"
     messageExpression: "'names start with w-'"
-)yaml", "{}", true);
+)yaml",
+                         "{}", true);
   SchemaSet set;
   ASSERT_TRUE(set.add_crd(doc).has_value());
   auto rules = set.cel_rules();

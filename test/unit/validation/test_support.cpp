@@ -51,13 +51,17 @@ json::Document example_crd(std::string_view kind, std::string_view properties_ya
   std::string plural(kind);
   for (char& c : plural) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   plural += "s";
-  json::Document crd = yaml1("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
-                             "metadata: {name: " + plural + ".example.com}\n"
-                             "spec:\n  group: example.com\n  names: {kind: " + std::string(kind) + ", plural: " +
-                             plural + "}\n  scope: " + (cluster ? "Cluster" : "Namespaced") + "\n"
-                             "  versions:\n  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema:\n"
-                             "      {type: object, properties: {apiVersion: {type: string}, kind: {type: string},\n"
-                             "       metadata: {type: object}}}}}\n");
+  json::Document crd = yaml1(
+      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+      "metadata: {name: " +
+      plural +
+      ".example.com}\n"
+      "spec:\n  group: example.com\n  names: {kind: " +
+      std::string(kind) + ", plural: " + plural + "}\n  scope: " + (cluster ? "Cluster" : "Namespaced") +
+      "\n"
+      "  versions:\n  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema:\n"
+      "      {type: object, properties: {apiVersion: {type: string}, kind: {type: string},\n"
+      "       metadata: {type: object}}}}}\n");
   auto& a = crd.GetAllocator();
   json::Value& version = crd["spec"]["versions"][0];
   json::Value& root = version["schema"]["openAPIV3Schema"];

@@ -14,8 +14,9 @@ namespace {
 constexpr const char* kNow = "2026-01-01T00:00:00Z";
 
 json::Document wl(const std::string& spec, const std::string& name = "demo") {
-  json::Document d = yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: " + name +
-                              "\nspec: " + spec + "\n");
+  json::Document d =
+      yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: " + name +
+               "\nspec: " + spec + "\n");
   set_identity(d);
   return d;
 }
@@ -83,8 +84,7 @@ TEST(KueueReconcile, MissingPriorityClassHoldsTheChildren) {
   facts.kueue_version = "v1beta1";
   facts.local_queue_presence = Presence::kPresent;
   facts.priority_class_presence = Presence::kAbsent;
-  Outcome out =
-      reconcile(wl("{queue: {localQueue: q, priorityClass: urgent}}"), Observed{}, facts, schemas, kNow);
+  Outcome out = reconcile(wl("{queue: {localQueue: q, priorityClass: urgent}}"), Observed{}, facts, schemas, kNow);
   EXPECT_TRUE(out.held);
   EXPECT_EQ(condition_field(out.status, "Queued", &Condition::reason), "PriorityClassNotFound");
   facts.priority_class_presence = Presence::kPresent;
@@ -120,8 +120,7 @@ TEST(KueueReconcile, ForeignLocalQueueIsUsedNotManaged) {
   facts.kueue_version = "v1beta2";
   facts.local_queue_presence = Presence::kPresent;
   facts.local_queue = &foreign;
-  Outcome out =
-      reconcile(wl("{queue: {localQueue: q, clusterQueue: team-cq}}"), Observed{}, facts, schemas, kNow);
+  Outcome out = reconcile(wl("{queue: {localQueue: q, clusterQueue: team-cq}}"), Observed{}, facts, schemas, kNow);
   ASSERT_TRUE(out.valid) << dump(out.errors);
   EXPECT_FALSE(out.needs_finalizer);
   ASSERT_EQ(out.desired.size(), 1u);
@@ -145,12 +144,11 @@ TEST(KueueReconcile, AutoscalingWhileQueuedNeedsAnElasticJob) {
   EXPECT_FALSE(out.valid);
   EXPECT_TRUE(finding(out.errors, "spec.autoscaling.enabled", "KueueAutoscaling")) << dump(out.errors);
   // Without a queue the same spec is fine.
-  out = reconcile(wl("{autoscaling: {enabled: true}, " + groups + "}"), Observed{}, ClusterFacts{}, schemas,
-                  kNow);
+  out = reconcile(wl("{autoscaling: {enabled: true}, " + groups + "}"), Observed{}, ClusterFacts{}, schemas, kNow);
   EXPECT_TRUE(out.valid) << dump(out.errors);
   // Queued as an elastic job it is fine too.
-  out = reconcile(wl("{autoscaling: {enabled: true, elasticJob: true}, " + groups + "}"), Observed{}, facts,
-                  schemas, kNow);
+  out = reconcile(wl("{autoscaling: {enabled: true, elasticJob: true}, " + groups + "}"), Observed{}, facts, schemas,
+                  kNow);
   EXPECT_TRUE(out.valid) << dump(out.errors);
 }
 
@@ -158,8 +156,8 @@ TEST(KueueReconcile, QueuedRayJobMustShutDown) {
   CFO_REQUIRE_SCHEMAS(schemas);
   ClusterFacts facts;
   facts.default_local_queue = "default-q";
-  Outcome out = reconcile(wl("{job: {entrypoint: python x.py, shutdownAfterJobFinishes: false}}"), Observed{},
-                          facts, schemas, kNow);
+  Outcome out = reconcile(wl("{job: {entrypoint: python x.py, shutdownAfterJobFinishes: false}}"), Observed{}, facts,
+                          schemas, kNow);
   EXPECT_FALSE(out.valid);
   EXPECT_TRUE(finding(out.errors, "spec.job.shutdownAfterJobFinishes", "KueueJobShutdown")) << dump(out.errors);
   out = reconcile(wl("{job: {entrypoint: python x.py}}"), Observed{}, facts, schemas, kNow);

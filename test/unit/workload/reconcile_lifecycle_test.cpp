@@ -16,8 +16,10 @@ namespace {
 constexpr const char* kNow = "2026-01-01T00:00:00Z";
 
 json::Document wl(const std::string& spec, int64_t generation = 1) {
-  json::Document d = yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: demo\n"
-                              "spec: " + spec + "\n");
+  json::Document d = yaml_doc(
+      "apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: demo\n"
+      "spec: " +
+      spec + "\n");
   set_identity(d, "team-a", "uid-1", generation);
   return d;
 }
@@ -155,7 +157,8 @@ TEST(ReconcileLifecycle, AFinishedJobIsNotRunAgainUnlessItsSpecChanges) {
   // Its spec changes: the new spec runs, replacing the finished RayJob.
   json::Document changed = wl("{job: {entrypoint: python y.py}}", 2);
   set_status(changed, finished_status);
-  json::Document old_job = yaml_doc("metadata: {name: demo}\nstatus: {jobDeploymentStatus: Complete, jobStatus: SUCCEEDED}");
+  json::Document old_job =
+      yaml_doc("metadata: {name: demo}\nstatus: {jobDeploymentStatus: Complete, jobStatus: SUCCEEDED}");
   Observed observed;
   observed.ray_job = &old_job;
   out = reconcile(changed, observed, ClusterFacts{}, schemas, kNow);
@@ -191,8 +194,8 @@ TEST(ReconcileLifecycle, ChangedAppWrapperComponentsMeanReplacingIt) {
   observed.app_wrapper = &first.desired[0];
   Outcome same = reconcile(wl("{appWrapper: true}"), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_FALSE(same.recreate);
-  Outcome bigger =
-      reconcile(wl("{appWrapper: true, workerGroups: [{name: w, replicas: 3}]}"), observed, ClusterFacts{}, schemas, kNow);
+  Outcome bigger = reconcile(wl("{appWrapper: true, workerGroups: [{name: w, replicas: 3}]}"), observed, ClusterFacts{},
+                             schemas, kNow);
   EXPECT_TRUE(bigger.recreate);
 }
 
@@ -271,8 +274,8 @@ TEST(ReconcileLifecycle, EveryStatusFieldIsDeclaredInTheCrd) {
   ClusterFacts kueue;
   kueue.kueue_version = "v1beta2";
   kueue.local_queue_presence = Presence::kAbsent;
-  statuses.push_back(std::move(reconcile(wl("{queue: {localQueue: lq-b, clusterQueue: cq}}"), Observed{}, kueue,
-                                         schemas, kNow).status));
+  statuses.push_back(std::move(
+      reconcile(wl("{queue: {localQueue: lq-b, clusterQueue: cq}}"), Observed{}, kueue, schemas, kNow).status));
   json::Document job = yaml_doc(
       "metadata: {name: demo, uid: j1}\nstatus: {jobStatus: RUNNING, jobDeploymentStatus: Running,"
       " dashboardURL: 'demo-head-svc:8265', rayClusterStatus: {state: ready, readyWorkerReplicas: 1,"

@@ -105,14 +105,33 @@ TEST(Samples, CoverEveryFieldGroup) {
   // config/samples/ shows each group of the API at least once.
   std::set<std::string> used;
   for (const auto& f : workload_samples()) key_paths(load(f), "", used);
-  for (const char* field :
-       {"spec.extendedResourceMapping", "spec.head.rayStartParams", "spec.head.resources", "spec.head.tolerations",
-        "spec.workerGroups.tolerations", "spec.workerGroups.minReplicas", "spec.autoscaling.enabled",
-        "spec.autoscaling.elasticJob", "spec.autoscaling.resources", "spec.gcsFaultTolerance.redisAddress",
-        "spec.gcsFaultTolerance.redisPassword", "spec.usageStats", "spec.odhTrustedCABundle", "spec.job.entrypoint",
-        "spec.job.runtimeEnvYAML", "spec.job.clusterSelector", "spec.job.activeDeadlineSeconds",
-        "spec.queue.localQueue", "spec.queue.clusterQueue", "spec.queue.priorityClass", "spec.appWrapper",
-        "spec.imagePullSecrets", "spec.env", "spec.volumes", "spec.volumeMounts", "spec.labels", "spec.annotations"})
+  for (const char* field : {"spec.extendedResourceMapping",
+                            "spec.head.rayStartParams",
+                            "spec.head.resources",
+                            "spec.head.tolerations",
+                            "spec.workerGroups.tolerations",
+                            "spec.workerGroups.minReplicas",
+                            "spec.autoscaling.enabled",
+                            "spec.autoscaling.elasticJob",
+                            "spec.autoscaling.resources",
+                            "spec.gcsFaultTolerance.redisAddress",
+                            "spec.gcsFaultTolerance.redisPassword",
+                            "spec.usageStats",
+                            "spec.odhTrustedCABundle",
+                            "spec.job.entrypoint",
+                            "spec.job.runtimeEnvYAML",
+                            "spec.job.clusterSelector",
+                            "spec.job.activeDeadlineSeconds",
+                            "spec.queue.localQueue",
+                            "spec.queue.clusterQueue",
+                            "spec.queue.priorityClass",
+                            "spec.appWrapper",
+                            "spec.imagePullSecrets",
+                            "spec.env",
+                            "spec.volumes",
+                            "spec.volumeMounts",
+                            "spec.labels",
+                            "spec.annotations"})
     EXPECT_TRUE(used.count(field)) << "no sample sets " << field;
 }
 
