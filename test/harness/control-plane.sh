@@ -26,7 +26,7 @@
 #                     sa.key/sa.pub (service-account signing pair), client-ca.crt/.key and admin.crt/.key
 #                     (CN=admin, O=system:masters)
 #   etcd-data/        etcd's data (wiped at every start: each start gives an empty cluster)
-#   etcd.log, kube-apiserver.log, etcd.pid, kube-apiserver.pid
+#   etcd.log, kube-apiserver.log, etcd.pid, kube-apiserver.pid, etcd.exe, kube-apiserver.exe (the programs run)
 #
 # What is missing compared with a real cluster: no controllers run, so namespaces stay Terminating after delete,
 # ownerReferences are not garbage-collected, and no pods are scheduled. The ServiceAccount admission plugin is off.
@@ -53,48 +53,9 @@ fi
 state="$(cd "$state" && pwd)"
 pki="$state/pki"
 
-# --- process bookkeeping -------------------------------------------------------------------------------------------
-
-# Prints the PID recorded in <state>/<name>.pid when that process is alive and is still the program we started.
-running_pid() {
-  local name="$1" pid
-  [[ -f "$state/$name.pid" ]] || return 1
-  pid="$(<"$state/$name.pid")"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
-  # argv[0] must still be our program: guards against a recycled PID.
-  local argv0
-  argv0="$(tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | head -n1)"
-  [[ "$(basename -- "$argv0")" == "$name" ]] || return 1
-  echo "$pid"
-}
-
-stop_one() {
-  local name="$1" pid i
-  if pid="$(running_pid "$name")"; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for ((i = 0; i < 100; i++)); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      cfo_log "$name (pid $pid) still running after 10 s: SIGKILL"
-      kill -KILL "$pid" 2>/dev/null || true
-      sleep 0.2
-    fi
-    cfo_log "stopped $name (pid $pid)"
-  fi
-  rm -f "$state/$name.pid"
-}
-
-# Starts a long-running program detached from the caller (own session, no inherited stdio, so that callers such as
-# ctest do not wait for it), logging to <state>/<name>.log and recording its PID.
-spawn() {
-  local name="$1"
-  shift
-  setsid "$@" </dev/null >"$state/$name.log" 2>&1 &
-  echo $! >"$state/$name.pid"
-}
+# --- process bookkeeping (processes.sh: alive, running_pid, spawn, stop_one; they read $state) ---------------------
+# shellcheck source=test/harness/processes.sh
+source "$CFO_HARNESS_DIR/processes.sh"
 
 log_tails() {
   local f
@@ -212,7 +173,7 @@ start_etcd() {
   spawn etcd "$etcd_bin" "${args[@]}"
   local deadline=$((SECONDS + 20))
   until curl -sf --max-time 2 "http://127.0.0.1:$etcd_port/health" 2>/dev/null | grep -q '"health":"true"'; do
-    if ! running_pid etcd >/dev/null; then
+    if ! alive "$(<"$state/etcd.pid")"; then
       start_error="etcd exited during start"
       return 1
     fi
@@ -252,7 +213,7 @@ start_apiserver() {
   spawn kube-apiserver "$apiserver_bin" "${args[@]}"
   local deadline=$((SECONDS + 60))
   until readyz "$url" "$token"; do
-    if ! running_pid kube-apiserver >/dev/null; then
+    if ! alive "$(<"$state/kube-apiserver.pid")"; then
       start_error="kube-apiserver exited during start"
       return 1
     fi
