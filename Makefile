@@ -3,7 +3,9 @@
 #   make build    install the Debian packages (test/harness/install-deps.sh), configure and build with CMake
 #   make test     build, build kube-apiserver 1.20 (cached), run ctest: unit tests, then the integration tests
 #                 against a local control plane (ctest fixture, test/integration/CMakeLists.txt)
-#   make run      the operator against a local control plane, fed with config/samples/ (test/harness/run-demo.sh)
+#   make run      the operator against a local control plane, fed with config/samples/, left running until Ctrl-C
+#                 (test/harness/run-demo.sh); builds only the binary
+#   make operator build only the codeflare-operator binary
 #   make render   `codeflare-operator render` of each sample in config/samples/
 #   make bench    validation throughput: ours (schema only, full rules) and python3-jsonschema (bench/)
 #   make clean    stop control planes left in the build folder and remove it
@@ -32,7 +34,7 @@ SHELL := /bin/bash
 # Shell snippet for recipes: sets $crds to UPSTREAM_CRDS, or to the folder fetch-upstream-crds.sh prepares.
 resolve_crds = crds="$(UPSTREAM_CRDS)"; if [[ -z "$$crds" ]]; then crds="$$($(HARNESS)/fetch-upstream-crds.sh | tail -n1)"; fi
 
-.PHONY: all deps configure build kube-apiserver upstream-crds test run render bench clean
+.PHONY: all deps configure build operator kube-apiserver upstream-crds test run render bench clean
 
 all: build
 
@@ -44,6 +46,9 @@ configure: deps
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+operator: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target codeflare-operator
 
 kube-apiserver: deps
 	@echo "kube-apiserver and etcd in: $$($(HARNESS)/build-kube-apiserver.sh | tail -n1)"
@@ -57,12 +62,12 @@ test: build kube-apiserver
 	cmake -S . -B $(BUILD_DIR) >/dev/null; \
 	ctest --test-dir $(BUILD_DIR) --output-on-failure
 
-run: build kube-apiserver
+run: operator kube-apiserver
 	@$(resolve_crds); \
 	export UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)"; \
 	$(HARNESS)/run-demo.sh $(BUILD_DIR)
 
-render: build
+render: operator
 	@$(resolve_crds); \
 	failed=0; \
 	for f in config/samples/*.yaml; do \

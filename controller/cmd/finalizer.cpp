@@ -1,20 +1,8 @@
 #include "cmd/finalizer.hpp"
 
-#include <ctime>
-
 #include "workload/local_queue.hpp"
 
 namespace cfo::cmd {
-
-namespace {
-bool parse_time(const std::string& s, std::time_t& out) {
-  std::tm tm{};
-  const char* end = strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-  if (!end) return false;
-  out = timegm(&tm);
-  return true;
-}
-}  // namespace
 
 bool has_local_queue_finalizer(const json::Value& workload) {
   const json::Value* f = json::find_path(workload, "metadata.finalizers");
@@ -82,10 +70,5 @@ Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const cli
   return out;
 }
 
-int64_t seconds_between(const std::string& since, const std::string& now) {
-  std::time_t a = 0, b = 0;
-  if (!parse_time(since, a) || !parse_time(now, b)) return 0;
-  return static_cast<int64_t>(b - a);
-}
 
 }  // namespace cfo::cmd

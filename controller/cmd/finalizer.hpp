@@ -54,8 +54,4 @@ Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const cli
                                            const std::string& self,
                                            const std::vector<std::shared_ptr<const json::Document>>& others);
 
-/// Seconds between RFC 3339 `since` (e.g. metadata.deletionTimestamp) and `now` (both UTC, "Z"); 0 when either does
-/// not parse.
-int64_t seconds_between(const std::string& since, const std::string& now);
-
 }  // namespace cfo::cmd

@@ -360,6 +360,8 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   if (!rejected.empty()) return runtime::ReconcileResult::failed("the apiserver rejects " + rejected);
   if (replacing) return runtime::ReconcileResult::requeue_after(kReplaceRecheckMs);
   if (!conflict.empty() || outcome.held) return runtime::ReconcileResult::requeue_after(kRecheckMs);
+  if (outcome.recheck_after_seconds > 0)
+    return runtime::ReconcileResult::requeue_after(outcome.recheck_after_seconds * 1000);
   // Kueue's Workload is not watched: while queued, its verdict (e.g. why quota is not reserved) is polled.
   if (json::get_string(outcome.status, "phase") == std::string("Queued"))
     return runtime::ReconcileResult::requeue_after(kRecheckMs);

@@ -1,6 +1,5 @@
 #include "core/condition.hpp"
 
-#include <ctime>
 
 namespace cfo {
 
@@ -67,13 +66,5 @@ std::vector<Condition> conditions_from_json(const json::Value& v) {
   return out;
 }
 
-std::string now_rfc3339() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 }  // namespace cfo

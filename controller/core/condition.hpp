@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "core/timestamp.hpp"
 
 namespace cfo {
 
@@ -37,8 +38,5 @@ json::Value conditions_to_json(const std::vector<Condition>& conditions, json::A
 
 /// Reads a JSON array of conditions; entries without a `type` are skipped.
 std::vector<Condition> conditions_from_json(const json::Value& v);
-
-/// The current time in RFC 3339 UTC with second precision, as metav1.Time serialises.
-std::string now_rfc3339();
 
 }  // namespace cfo

@@ -40,15 +40,21 @@ void check_image_version(const WorkloadSpec& s, FieldErrors& errs) {
                 "codeflare-sdk:validate_ray_version_compatibility");
 }
 
-void check_memory(const ResourceRequirements& r, const std::string& path, FieldErrors& errs) {
+// A memory quantity below 1Mi written as a bare number: the SDK reads a bare number as gigabytes, Kubernetes as
+// bytes, and no Ray container starts in a few bytes. An error unless the annotation codeflare.dev/ignore-checks
+// names MemoryUnits.
+void check_memory(const Workload& w, const ResourceRequirements& r, const std::string& path, FieldErrors& errs) {
   static const Quantity one_mi = *Quantity::parse("1Mi");
+  if (w.ignores("MemoryUnits")) return;
   for (const char* side : {"requests", "limits"}) {
     const ResourceList& list = std::string_view(side) == "requests" ? r.requests : r.limits;
     const Quantity* q = list.find("memory");
     if (!q || !(*q < one_mi) || q->nanos() <= 0) continue;
     if (q->text().find_first_not_of("0123456789") != std::string::npos) continue;
-    add_warning(errs, join_path(join_path(path, side), "memory"), "MemoryUnits",
-                "memory " + q->text() + " means " + q->text() + " bytes; did you mean " + q->text() + "G?");
+    add_error(errs, join_path(join_path(path, side), "memory"), "MemoryUnits",
+              "memory " + q->text() + " means " + q->text() + " bytes; write \"" + q->text() +
+                  "G\" for gigabytes (or set the annotation " + kIgnoreChecksAnnotation +
+                  ": MemoryUnits if bytes are really meant)");
   }
 }
 }  // namespace
@@ -63,10 +69,10 @@ FieldErrors check_workload(const Workload& w) {
               "an AppWrapper holds at most 8 pod specs: the head and " + std::to_string(kAppWrapperMaxWorkerGroups) +
                   " worker groups, not " + std::to_string(s.worker_groups.size()),
               "appwrapper:validateAppWrapperCreate");
-  check_image_version(s, errs);
-  check_memory(s.head.resources, "spec.head.resources", errs);
+  if (!w.ignores("RayVersionMatchesImage")) check_image_version(s, errs);
+  check_memory(w, s.head.resources, "spec.head.resources", errs);
   for (std::size_t i = 0; i < s.worker_groups.size(); ++i)
-    check_memory(s.worker_groups[i].resources, index_path("spec.workerGroups", i) + ".resources", errs);
+    check_memory(w, s.worker_groups[i].resources, index_path("spec.workerGroups", i) + ".resources", errs);
   return errs;
 }
 

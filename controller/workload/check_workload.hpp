@@ -19,12 +19,13 @@ inline constexpr std::size_t kAppWrapperMaxWorkerGroups = 7;
 ///    KubeRay ValidateRayClusterMetadata, since the RayCluster takes the workload's name; with spec.job, longer than
 ///    47 (`MaxRayJobNameLength`, KubeRay ValidateRayJobMetadata);
 ///  - `spec.workerGroups` with more than 7 groups when spec.appWrapper is true (`AppWrapperMaxPodSets`, AppWrapper
-///    webhook validateAppWrapperCreate).
+///    webhook validateAppWrapperCreate);
+///  - a memory quantity under 1Mi written as a bare number, almost surely a unit mistake (`MemoryUnits`; the SDK reads
+///    a bare number as gigabytes, Kubernetes as bytes), unless the workload's codeflare.dev/ignore-checks annotation
+///    names MemoryUnits.
 /// Warnings:
 ///  - `spec.image` whose tag names another Ray version than spec.rayVersion (`RayVersionMatchesImage`,
-///    codeflare-sdk validation.py ray version check);
-///  - a memory quantity under 1Mi, which is almost surely a unit mistake (`MemoryUnits`; the SDK reads a bare
-///    number as gigabytes, Kubernetes as bytes).
+///    codeflare-sdk validation.py ray version check), unless ignored the same way.
 FieldErrors check_workload(const Workload& w);
 
 }  // namespace cfo::workload

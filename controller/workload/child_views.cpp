@@ -40,7 +40,11 @@ RayClusterView view_ray_cluster(const json::Value* rc) {
   if (!rc || !rc->IsObject()) return v;
   v.present = true;
   v.suspended = true_at(*rc, "spec.suspend");
-  if (const json::Value* st = json::find(*rc, "status"); st && st->IsObject()) read_cluster_status(*st, v);
+  v.created = json::string_at(*rc, "metadata.creationTimestamp");
+  if (const json::Value* st = json::find(*rc, "status"); st && st->IsObject()) {
+    v.reported = st->MemberCount() > 0;
+    read_cluster_status(*st, v);
+  }
   return v;
 }
 
@@ -49,6 +53,8 @@ RayJobView view_ray_job(const json::Value* rj) {
   if (!rj || !rj->IsObject()) return v;
   v.present = true;
   v.suspended = true_at(*rj, "spec.suspend");
+  v.created = json::string_at(*rj, "metadata.creationTimestamp");
+  if (const json::Value* st = json::find(*rj, "status"); st && st->IsObject()) v.reported = st->MemberCount() > 0;
   v.job_status = json::string_at(*rj, "status.jobStatus");
   v.deployment_status = json::string_at(*rj, "status.jobDeploymentStatus");
   v.message = json::string_at(*rj, "status.message");

@@ -20,6 +20,10 @@ struct RayClusterView {
   int32_t ready_workers = 0;
   /// status.head.serviceName (KubeRay >= 1.1).
   std::string head_service;
+  /// False while the object has no status at all (its controller has not reconciled it yet).
+  bool reported = false;
+  /// metadata.creationTimestamp (RFC 3339), empty when unknown.
+  std::string created;
 };
 
 /// Reads a RayCluster object (null: not present).
@@ -38,6 +42,10 @@ struct RayJobView {
   std::string dashboard_url;
   /// status.rayClusterStatus, with `present` true when the RayJob reports one.
   RayClusterView cluster;
+  /// False while the RayJob has no status at all (KubeRay has not reconciled it yet).
+  bool reported = false;
+  /// metadata.creationTimestamp (RFC 3339), empty when unknown.
+  std::string created;
 };
 
 /// Reads a RayJob object (null: not present).

@@ -1,5 +1,7 @@
 #include "workload/parse_workload.hpp"
 
+#include <algorithm>
+
 #include <regex>
 #include <set>
 #include <type_traits>
@@ -200,6 +202,33 @@ void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
   check_spec_conflicts(v, s, errs);
 }
 
+// metadata.annotations["codeflare.dev/ignore-checks"]: a comma-separated list of the operator's own checks to turn
+// off. A rule id outside kIgnorableChecks is an error: what a cluster enforces cannot be waved through.
+void parse_ignored_checks(const json::Value& meta, Workload& w, FieldErrors& errs) {
+  const json::Value* annotations = json::find(meta, "annotations");
+  if (!annotations || !annotations->IsObject()) return;
+  auto list = json::get_string(*annotations, kIgnoreChecksAnnotation);
+  if (!list) return;
+  const std::string path = "metadata.annotations[" + std::string(kIgnoreChecksAnnotation) + "]";
+  std::string_view rest = *list;
+  while (!rest.empty()) {
+    auto comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) continue;
+    if (std::find(std::begin(kIgnorableChecks), std::end(kIgnorableChecks), item) == std::end(kIgnorableChecks)) {
+      std::string known;
+      for (auto k : kIgnorableChecks) known += (known.empty() ? "" : ", ") + std::string(k);
+      add_error(errs, path, "IgnoreChecks",
+                "\"" + std::string(item) + "\" cannot be ignored; only the operator's own checks can: " + known);
+      continue;
+    }
+    w.ignored_checks.emplace_back(item);
+  }
+}
+
 void parse_metadata(const json::Value& obj, Workload& w, FieldErrors& errs) {
   const json::Value* meta = json::find(obj, "metadata");
   if (!meta || !meta->IsObject()) {
@@ -212,6 +241,7 @@ void parse_metadata(const json::Value& obj, Workload& w, FieldErrors& errs) {
   w.generation = json::get_int(*meta, "generation").value_or(0);
   if (w.name.empty()) add_error(errs, "metadata.name", "schema:required", "is required");
   if (w.namespace_.empty()) add_error(errs, "metadata.namespace", "schema:required", "is required");
+  parse_ignored_checks(*meta, w, errs);
 }
 
 void apply_defaults(Workload& w) {

@@ -31,11 +31,12 @@ std::string truncate(std::string s, std::size_t max) {
 
 std::string describe(const FieldError& e) { return e.path + ": " + e.reason; }
 
-std::string invalid_message(const FieldErrors& errs) {
+// The first findings of one severity, "path: reason; path: reason; and N more", within kMaxConditionMessage.
+std::string findings_message(const FieldErrors& errs, Severity severity) {
   std::string msg;
   std::size_t shown = 0, total = 0;
   for (const auto& e : errs) {
-    if (e.severity != Severity::Error) continue;
+    if (e.severity != severity) continue;
     ++total;
     if (shown == kFindingsInMessage) continue;
     msg += (shown ? "; " : "") + describe(e);
@@ -44,6 +45,8 @@ std::string invalid_message(const FieldErrors& errs) {
   if (total > shown) msg += "; and " + std::to_string(total - shown) + " more";
   return truncate(std::move(msg), kMaxConditionMessage);
 }
+
+std::string invalid_message(const FieldErrors& errs) { return findings_message(errs, Severity::Error); }
 
 // Kueue turns the head and each worker group into one PodSet, plus a `submitter` PodSet for a RayJob in its default
 // K8sJobMode; an object with more than MaxPodSets is rejected by Kueue's webhook (or, for the submitter, fails
@@ -329,6 +332,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
 
   out.valid = !has_errors(out.errors);
   in.valid = out.valid;
+  in.warnings_message = findings_message(out.errors, Severity::Warning);
   out.held = out.valid && !in.held_reason.empty();
   if (out.valid && !out.held) {
     out.desired = std::move(children);  // each stamped with its spec hash above
@@ -387,6 +391,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
                                             kMaxEventMessage)});
   }
   out.status = status.to_json();
+  out.recheck_after_seconds = status.recheck_after_seconds;
   return out;
 }
 

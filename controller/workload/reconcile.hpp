@@ -73,6 +73,9 @@ struct Outcome {
   /// object, e.g. `RayCluster/demo: spec.workerGroupSpecs[0]...`).
   FieldErrors errors;
   std::vector<EventSpec> events;
+  /// Seconds after which this reconcile would decide differently with nothing changing on the cluster (a child
+  /// waiting for its controller's first status); 0 when nothing is pending. The controller looks again then.
+  int64_t recheck_after_seconds = 0;
 };
 
 /// Reconciles one workload (a CodeFlareWorkload object as JSON, with metadata.name, namespace, uid, generation).

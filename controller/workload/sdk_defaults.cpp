@@ -26,10 +26,11 @@ void default_one(const ResourceRequirements& user, const std::string& name, cons
                  const std::string& def_limit, ResourceRequirements& out) {
   const Quantity* req = user.requests.find(name);
   const Quantity* lim = user.limits.find(name);
-  Quantity r = req ? *req : must_quantity(def_request);
+  // Only a limit: the request is the limit, as Kubernetes defaults it (core/v1 SetDefaults_Pod), so that what Kueue
+  // charges (requests) is what the user wrote. Only a request: the default limit, raised to the request.
+  Quantity r = req ? *req : lim ? *lim : must_quantity(def_request);
   Quantity l = lim ? *lim : must_quantity(def_limit);
   if (req && !lim && l < r) l = r;
-  if (lim && !req && r > l) r = l;
   out.requests.set(name, r);
   out.limits.set(name, l);
 }

@@ -52,7 +52,7 @@ std::string default_group_name(const std::string& workload_name);
 
 /// Fills in cpu and memory of user-given requirements from `d`, per resource:
 ///  - neither request nor limit given: both defaults;
-///  - only the limit L given: request = min(default request, L);
+///  - only the limit L given: request = L (Kubernetes defaults a missing request to the limit; Kueue charges requests);
 ///  - only the request R given: limit = max(default limit, R).
 /// Extended resources are mirrored so that each is in both requests and limits (the SDK puts them in both).
 /// Requests and limits keep the order: cpu, memory, then the others in the user's order.

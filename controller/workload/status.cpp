@@ -2,6 +2,8 @@
 
 #include "workload/child_views.hpp"
 
+#include <algorithm>
+
 namespace cfo::workload {
 
 namespace {
@@ -20,7 +22,24 @@ Readiness queued_or_suspended(const StatusInput& in, const std::string& what) {
   return {phase::kSuspended, false, "Suspended", what + " is suspended"};
 }
 
-Readiness from_ray_cluster(const StatusInput& in, const RayClusterView& rc, bool admitted) {
+// A child its controller has not written any status to for kSilentChildSeconds after its creation: that controller
+// is probably not running (or not watching the namespace). Before then, `recheck` is set to when to look again.
+std::optional<Readiness> silent_child(const std::string& what, bool reported, const std::string& created,
+                                      const char* reason, const char* controller, const std::string& now,
+                                      int64_t& recheck) {
+  if (reported || created.empty()) return std::nullopt;
+  const int64_t age = seconds_between(created, now);
+  if (age < kSilentChildSeconds) {
+    recheck = kSilentChildSeconds - std::max<int64_t>(age, 0) + 1;
+    return std::nullopt;
+  }
+  return Readiness{phase::kPending, false, reason,
+                   what + " has no status " + std::to_string(age) + " s after its creation: is " + controller +
+                       " running (and watching this namespace)?"};
+}
+
+Readiness from_ray_cluster(const StatusInput& in, const RayClusterView& rc, bool admitted, const std::string& now,
+                           int64_t& recheck) {
   std::string what = "RayCluster " + in.ray_cluster_name;
   if (!rc.present) {
     if (admitted)
@@ -28,6 +47,8 @@ Readiness from_ray_cluster(const StatusInput& in, const RayClusterView& rc, bool
               "AppWrapper " + in.app_wrapper_name + " is admitted; " + what + " is not created yet"};
     return {phase::kPending, false, "Pending", what + " is not created yet"};
   }
+  if (auto r = silent_child(what, rc.reported, rc.created, "NoStatusFromKubeRay", "the KubeRay operator", now, recheck))
+    return *r;
   if (rc.suspended || rc.state == "suspended") return queued_or_suspended(in, what);
   if (rc.state == "ready") return {phase::kRunning, true, "Ready", what + " is ready"};
   if (rc.state == "failed")
@@ -36,9 +57,12 @@ Readiness from_ray_cluster(const StatusInput& in, const RayClusterView& rc, bool
           what + " is not ready" + (rc.state.empty() ? "" : " (state " + rc.state + ")")};
 }
 
-Readiness from_ray_job(const StatusInput& in, const RayJobView& rj, bool admitted) {
+Readiness from_ray_job(const StatusInput& in, const RayJobView& rj, bool admitted, const std::string& now,
+                       int64_t& recheck) {
   std::string what = "RayJob " + in.ray_job_name;
   if (!rj.present) return {phase::kPending, false, "Pending", what + " is not created yet"};
+  if (auto r = silent_child(what, rj.reported, rj.created, "NoStatusFromKubeRay", "the KubeRay operator", now, recheck))
+    return *r;
   std::string detail = rj.message.empty() ? "" : ": " + rj.message;
   if (rj.job_status == "SUCCEEDED") return {phase::kSucceeded, false, "JobSucceeded", what + " succeeded"};
   if (rj.job_status == "FAILED" || rj.deployment_status == "Failed")
@@ -55,7 +79,7 @@ Readiness from_ray_job(const StatusInput& in, const RayJobView& rj, bool admitte
 
 // Phase and readiness from the children alone (no verdict on the spec).
 Readiness from_children(const StatusInput& in, const Observed& observed, const AdmissionView& admission,
-                        const json::Value* previous_status) {
+                        const json::Value* previous_status, const std::string& now, int64_t& recheck) {
   if (in.job) {
     RayJobView rj = view_ray_job(observed.ray_job);
     if (!rj.present && in.finished_job && previous_status) {
@@ -64,9 +88,10 @@ Readiness from_children(const StatusInput& in, const Observed& observed, const A
               "RayJob " + in.ray_job_name + " finished (" + before +
                   ") and is gone; the job is not run again unless its spec changes"};
     }
-    return from_ray_job(in, rj, admission.admitted);
+    return from_ray_job(in, rj, admission.admitted, now, recheck);
   }
-  if (!in.wrapped) return from_ray_cluster(in, view_ray_cluster(observed.ray_cluster), admission.admitted);
+  if (!in.wrapped)
+    return from_ray_cluster(in, view_ray_cluster(observed.ray_cluster), admission.admitted, now, recheck);
   std::string what = "AppWrapper " + in.app_wrapper_name;
   if (!observed.app_wrapper) return {phase::kPending, false, "Pending", what + " is not created yet"};
   const json::Value* p = json::find_path(*observed.app_wrapper, "status.phase");
@@ -74,23 +99,28 @@ Readiness from_children(const StatusInput& in, const Observed& observed, const A
   if (aw_phase == "Succeeded") return {phase::kSucceeded, false, "Succeeded", what + " succeeded"};
   if (aw_phase == "Failed") return {phase::kFailed, false, "AppWrapperFailed", what + " failed"};
   if (aw_phase == "Suspended" || aw_phase == "Suspending") return queued_or_suspended(in, what);
-  if (aw_phase.empty()) return {phase::kPending, false, "Pending", what + " has no phase yet"};
-  return from_ray_cluster(in, view_ray_cluster(observed.ray_cluster), true);
+  if (aw_phase.empty()) {
+    if (auto r = silent_child(what, false, json::string_at(*observed.app_wrapper, "metadata.creationTimestamp"),
+                              "NoStatusFromAppWrapperController", "the AppWrapper controller", now, recheck))
+      return *r;
+    return {phase::kPending, false, "Pending", what + " has no phase yet"};
+  }
+  return from_ray_cluster(in, view_ray_cluster(observed.ray_cluster), true, now, recheck);
 }
 
 Readiness readiness(const StatusInput& in, const Observed& observed, const AdmissionView& admission,
-                    const json::Value* previous_status) {
+                    const json::Value* previous_status, const std::string& now, int64_t& recheck) {
   if (!in.valid) {
     // The spec is rejected, but what runs keeps running: Ready still says whether it is ready.
     bool any_child = observed.ray_cluster || observed.app_wrapper || observed.ray_job;
-    Readiness r = any_child ? from_children(in, observed, admission, previous_status) : Readiness{};
+    Readiness r = any_child ? from_children(in, observed, admission, previous_status, now, recheck) : Readiness{};
     return {phase::kInvalid, r.ready, r.ready ? r.reason : "Invalid",
             r.ready ? r.message + "; the new spec is invalid (see the Valid condition) and is not applied"
                     : "the spec is invalid; see the Valid condition"};
   }
   if (!in.held_reason.empty()) return {phase::kPending, false, in.held_reason, in.held_message};
   if (in.suspended) return {phase::kSuspended, false, "Suspended", "spec.suspend is true"};
-  return from_children(in, observed, admission, previous_status);
+  return from_children(in, observed, admission, previous_status, now, recheck);
 }
 
 // Queued and Admitted, while a LocalQueue is in effect.
@@ -219,15 +249,15 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   if (previous_status)
     if (const json::Value* c = json::find(*previous_status, "conditions")) st.conditions = conditions_from_json(*c);
 
-  Condition valid{kConditionValid,
-                  in.valid ? "True" : "False",
-                  in.generation,
-                  "",
-                  in.valid ? "Valid" : "InvalidSpec",
-                  in.valid ? "the spec is valid" : in.invalid_message};
+  Condition valid{kConditionValid, "False", in.generation, "", "InvalidSpec", in.invalid_message};
+  if (in.valid)
+    valid = in.warnings_message.empty()
+                ? Condition{kConditionValid, "True", in.generation, "", "Valid", "the spec is valid"}
+                : Condition{kConditionValid, "True", in.generation, "", "ValidWithWarnings",
+                            "the spec is valid, with warnings: " + in.warnings_message};
   set_condition(st.conditions, std::move(valid), now);
 
-  Readiness r = readiness(in, observed, admission, previous_status);
+  Readiness r = readiness(in, observed, admission, previous_status, now, st.recheck_after_seconds);
   st.phase = r.phase;
   set_queue_conditions(in, r, admission, st.conditions, now);
   Condition ready{kConditionReady, r.ready ? "True" : "False", in.generation, "", r.reason, r.message};

@@ -55,9 +55,17 @@ struct WorkloadStatus {
   /// up even after the spec stops naming it.
   std::string managed_local_queue;
   std::vector<Condition> conditions;
+  /// Not written: seconds after which the status may change with nothing else changing (a child still waiting for
+  /// its controller's first status, see kSilentChildSeconds); 0 when nothing is pending.
+  int64_t recheck_after_seconds = 0;
 
   json::Document to_json() const;
 };
+
+/// How long a child may go without any status from its controller (KubeRay, the AppWrapper controller) before the
+/// workload says that controller is probably not running (Ready=False, reason NoStatusFromKubeRay or
+/// NoStatusFromAppWrapperController).
+inline constexpr int64_t kSilentChildSeconds = 60;
 
 /// What reconcile decided, as input to the status.
 struct StatusInput {
@@ -66,6 +74,9 @@ struct StatusInput {
   bool valid = false;
   /// Message of the Valid=False condition (the first findings), when !valid.
   std::string invalid_message;
+  /// The first warnings ("path: reason; ..."), empty when there are none; when valid, Valid=True says them with
+  /// reason ValidWithWarnings, so that they stay visible after their events expire.
+  std::string warnings_message;
   /// The top-level child: an AppWrapper holding the RayCluster (wrapped), a RayJob (job), else the RayCluster.
   bool wrapped = false;
   bool job = false;
@@ -99,7 +110,8 @@ struct StatusInput {
 ///    when "failed", Admitted when Kueue admitted it, else Pending.
 /// Conditions, each with observedGeneration = `in.generation`, merged into `previous_status`'s (may be null) with
 /// set_condition, so lastTransitionTime changes only when a condition's status changes:
-///  - Valid; Ready (True while Running);
+///  - Valid (True with reason Valid, or ValidWithWarnings naming the warnings; False with reason InvalidSpec);
+///    Ready (True while Running);
 ///  - with a queue: Queued (True once submitted to an existing LocalQueue, False with the held reason) and Admitted
 ///    (from the Kueue Workload's Admitted condition, or implied by a running child); removed without a queue;
 ///  - for jobs: Succeeded (Unknown until the job ends, then True or False).

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "workload/fragment.hpp"
@@ -16,6 +17,12 @@ namespace cfo::workload {
 
 inline constexpr const char* kWorkloadApiVersion = "codeflare.dev/v1alpha1";
 inline constexpr const char* kWorkloadKind = "CodeFlareWorkload";
+/// Annotation of a CodeFlareWorkload that turns off some of the operator's own checks: a comma-separated list of
+/// rule ids, e.g. "MemoryUnits" for a memory below 1Mi that is really meant.
+inline constexpr const char* kIgnoreChecksAnnotation = "codeflare.dev/ignore-checks";
+/// The rule ids kIgnoreChecksAnnotation may name: the operator's own guesses at a mistake, never a rule that a
+/// cluster enforces.
+inline constexpr std::string_view kIgnorableChecks[] = {"MemoryUnits", "RayVersionMatchesImage"};
 
 /// spec.head: resources of the Ray head container, tolerations of the head pod and extra `ray start` parameters.
 struct HeadSpec {
@@ -145,7 +152,17 @@ struct Workload {
   std::string namespace_;
   std::string uid;
   int64_t generation = 0;
+  /// The rule ids the user turned off with the annotation codeflare.dev/ignore-checks (kIgnoreChecksAnnotation);
+  /// only the operator's own heuristics (kIgnorableChecks) can be.
+  std::vector<std::string> ignored_checks;
   WorkloadSpec spec;
+
+  /// True when the user turned off the check `rule` on this workload.
+  bool ignores(std::string_view rule) const {
+    for (const auto& r : ignored_checks)
+      if (r == rule) return true;
+    return false;
+  }
 };
 
 }  // namespace cfo::workload

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make run`: the operator against a local control plane, fed with the samples in config/samples/.
+# `make run`: the operator against a local control plane, fed with the samples in config/samples/, then left running
+# for you to try your own workloads (as kubebuilder's `make run` stays up).
 #
 # Usage: run-demo.sh <build-dir>
 #   1. starts a control plane in <build-dir>/run-control-plane and installs the CRDs (install-crds.sh defaults:
@@ -8,9 +9,11 @@
 #      <build-dir>/run-operator.log
 #   3. creates namespace demo when missing and applies every config/samples/*.yaml (not kustomization.yaml) into it
 #   4. waits up to CFO_DEMO_WAIT_SECONDS (default 60) until every CodeFlareWorkload has status.observedGeneration
-#   5. prints the generated RayClusters and AppWrappers, then each workload's status and conditions
-#   On exit (success, failure or Ctrl-C) the operator and the control plane are stopped; their logs stay.
-# Output: the objects and statuses on stdout; exit 1 when a step fails or a workload is never observed.
+#   5. prints a summary: the workloads, the objects generated for them, each workload's conditions, and the commands
+#      to look further (the KUBECONFIG line, the YAML of a generated object, your own workload)
+#   6. keeps the control plane and the operator running until Ctrl-C (or SIGTERM), then stops both; their logs stay.
+#      CFO_DEMO_KEEP_RUNNING=0 skips the wait (tests).
+# Output: the summary on stdout; exit 1 when a step fails, a workload is never observed or the operator exits.
 set -euo pipefail
 # shellcheck source=test/harness/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -23,6 +26,7 @@ state="$build/run-control-plane"
 oplog="$build/run-operator.log"
 ns=demo
 wait_s="${CFO_DEMO_WAIT_SECONDS:-60}"
+keep_running="${CFO_DEMO_KEEP_RUNNING:-1}"
 
 operator_pid=""
 cleanup() {
@@ -79,11 +83,35 @@ while :; do
   sleep 1
 done
 
-echo "===== generated objects (kubectl get rayclusters,rayjobs,appwrappers,localqueues -n $ns -o yaml)"
-k get rayclusters.ray.io,rayjobs.ray.io,appwrappers.workload.codeflare.dev,localqueues.kueue.x-k8s.io -n "$ns" -o yaml
-echo
-echo "===== workloads (kubectl get $cfw -n $ns)"
+echo "===== workloads (kubectl get cfw -n $ns)"
 k get "$cfw" -n "$ns"
+echo
+echo "===== generated objects (kubectl get rayclusters,rayjobs,appwrappers,localqueues -n $ns)"
+k get rayclusters.ray.io,rayjobs.ray.io,appwrappers.workload.codeflare.dev,localqueues.kueue.x-k8s.io -n "$ns"
 echo
 echo "===== conditions"
 k get "$cfw" -n "$ns" -o jsonpath='{range .items[*]}{.metadata.name}{" (generation "}{.metadata.generation}{", observed "}{.status.observedGeneration}{")\n"}{range .status.conditions[*]}{"  "}{.type}{"="}{.status}{"  "}{.reason}{": "}{.message}{"\n"}{end}{end}'
+echo
+first="$(k get "$cfw" -n "$ns" -o jsonpath='{.items[0].metadata.name}')"
+cat <<EOT
+===== try it (from another terminal)
+  export KUBECONFIG=$KUBECONFIG
+  kubectl get cfw -n $ns                                   # the workloads (printer columns of the CRD)
+  kubectl describe cfw $first -n $ns                       # conditions and events of one workload
+  kubectl get raycluster $first -n $ns -o yaml             # the YAML of what was generated for it
+  $operator render -f config/samples/cfw_cpu.yaml   # the same expansion, offline
+  kubectl apply -n $ns -f my-workload.yaml                 # your own workload (start from config/samples/)
+  tail -f $oplog                                           # the operator's log
+No KubeRay, Kueue or kubelet runs here: clusters stay Pending, and what the operator generates is what you see.
+EOT
+if [[ "$keep_running" == 0 ]]; then
+  exit 0
+fi
+echo "The control plane and the operator keep running; press Ctrl-C to stop them."
+# Waits for the operator; Ctrl-C (or SIGTERM) ends the wait through the traps above, and cleanup stops everything.
+while kill -0 "$operator_pid" 2>/dev/null; do
+  sleep 1 &
+  wait $! || true
+done
+tail -n 40 "$oplog" >&2
+cfo_die "the operator exited; last lines of $oplog above"

@@ -258,10 +258,10 @@ TEST(BuildRayCluster, AutoscalingOnFollowsTheSpec) {
   EXPECT_TRUE(at(spec, {"enableInTreeAutoscaling"}).GetBool());
   EXPECT_EQ(s(at(spec, {"autoscalerOptions", "upscalingMode"})), "Aggressive");
   EXPECT_EQ(at(spec, {"autoscalerOptions", "idleTimeoutSeconds"}).GetInt(), 120);
-  // One-sided limits: requests take the SDK's 500m / 512Mi (below the limits).
-  EXPECT_EQ(s(at(spec, {"autoscalerOptions", "resources", "requests", "cpu"})), "500m");
+  // Limits alone: the requests are the limits, as Kubernetes defaults them.
+  EXPECT_EQ(s(at(spec, {"autoscalerOptions", "resources", "requests", "cpu"})), "1");
   EXPECT_EQ(s(at(spec, {"autoscalerOptions", "resources", "limits", "cpu"})), "1");
-  EXPECT_EQ(s(at(spec, {"autoscalerOptions", "resources", "requests", "memory"})), "512Mi");
+  EXPECT_EQ(s(at(spec, {"autoscalerOptions", "resources", "requests", "memory"})), "1Gi");
   EXPECT_EQ(s(at(spec, {"autoscalerOptions", "resources", "limits", "memory"})), "1Gi");
   const auto& g = at(spec, {"workerGroupSpecs"});
   EXPECT_EQ(at(g, {0, "replicas"}).GetInt(), 1);

@@ -75,6 +75,21 @@ TEST(ParseWorkload, DefaultGroupNameIsCutToALabel) {
   EXPECT_EQ(p.workload.spec.worker_groups[0].name.size(), 63u);
 }
 
+// Kubernetes defaults a missing request to the limit, and Kueue charges requests: a limit alone is the request too,
+// even where the SDK's default request would be lower (head cpu 1 < 2, worker memory 3G < 4G).
+TEST(ParseWorkload, OnlyLimitsGivenMeansRequestsEqualLimits) {
+  auto p = parse_spec(
+      "{head: {resources: {limits: {cpu: 2, memory: 16G}}}, "
+      "workerGroups: [{name: w, resources: {limits: {cpu: 3, memory: 4G}}}]}");
+  ASSERT_TRUE(p.ok()) << dump(p.errors);
+  const auto& h = p.workload.spec.head.resources;
+  EXPECT_EQ(q(h.requests, "cpu"), "2");
+  EXPECT_EQ(q(h.requests, "memory"), "16G");
+  const auto& g = p.workload.spec.worker_groups[0].resources;
+  EXPECT_EQ(q(g.requests, "cpu"), "3");
+  EXPECT_EQ(q(g.requests, "memory"), "4G");
+}
+
 TEST(ParseWorkload, OneSidedCpuAndMemoryKeepRequestsWithinLimits) {
   auto p = parse_spec(
       "{head: {resources: {limits: {cpu: 500m}}}, "
@@ -530,17 +545,48 @@ TEST(ParseWorkloadChecks, MissingMetadata) {
   EXPECT_NE(finding(p.errors, "metadata"), nullptr) << dump(p.errors);
 }
 
-TEST(ParseWorkloadWarnings, BareMemoryNumberAndImageVersionMismatch) {
-  auto p = parse_spec(
-      "{rayVersion: '2.52.1', image: 'rayproject/ray:2.46.0', "
-      "workerGroups: [{name: w, resources: {requests: {memory: 8}, limits: {memory: 8G}}}]}");
+TEST(ParseWorkloadWarnings, ImageVersionMismatchIsAWarning) {
+  auto p = parse_spec("{rayVersion: '2.52.1', image: 'rayproject/ray:2.46.0'}");
   EXPECT_TRUE(p.ok()) << dump(p.errors);
-  const FieldError* mem = finding(p.errors, "spec.workerGroups[0].resources.requests.memory", "MemoryUnits");
-  ASSERT_NE(mem, nullptr) << dump(p.errors);
-  EXPECT_EQ(mem->severity, Severity::Warning);
   const FieldError* img = finding(p.errors, "spec.image", "RayVersionMatchesImage");
   ASSERT_NE(img, nullptr) << dump(p.errors);
   EXPECT_EQ(img->severity, Severity::Warning);
+}
+
+// `memory: 8` meant as 8 GB would give a Ray container 8 bytes: an error, not a warning that lets the cluster be made.
+TEST(ParseWorkloadChecks, BareMemoryNumberBelow1MiIsAnError) {
+  auto p = parse_spec("{workerGroups: [{name: w, resources: {requests: {memory: 8}, limits: {memory: 8G}}}]}");
+  expect_error(p, "spec.workerGroups[0].resources.requests.memory", "MemoryUnits");
+  EXPECT_NE(finding(p.errors, "spec.workerGroups[0].resources.requests.memory")->reason.find("\"8G\""),
+            std::string::npos)
+      << dump(p.errors);
+  expect_error(parse_spec("{head: {resources: {limits: {memory: 512}}}}"), "spec.head.resources.limits.memory",
+               "MemoryUnits");
+  // A unit, or 1Mi and above, is taken as written.
+  EXPECT_TRUE(parse_spec("{head: {resources: {requests: {memory: 512Ki}, limits: {memory: 1048576}}}}").ok());
+}
+
+static ParsedWorkload parse_annotated(const std::string& ignore, const std::string& spec) {
+  json::Document d = yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: demo\n"
+                              "  annotations: {codeflare.dev/ignore-checks: '" +
+                              ignore + "'}\nspec: " + spec + "\n");
+  set_identity(d);
+  return parse_workload(d);
+}
+
+TEST(ParseWorkloadChecks, IgnoreChecksAnnotationTurnsOffOnlyTheOperatorsOwnChecks) {
+  const std::string tiny = "{image: 'rayproject/ray:2.46.0', head: {resources: {limits: {memory: 8}}}}";
+  auto p = parse_annotated("MemoryUnits", tiny);
+  EXPECT_TRUE(p.ok()) << dump(p.errors);
+  EXPECT_EQ(finding(p.errors, "spec.head.resources.limits.memory"), nullptr) << dump(p.errors);
+  EXPECT_NE(finding(p.errors, "spec.image", "RayVersionMatchesImage"), nullptr) << dump(p.errors);
+  p = parse_annotated(" MemoryUnits , RayVersionMatchesImage ", tiny);
+  EXPECT_TRUE(p.ok()) << dump(p.errors);
+  EXPECT_TRUE(p.errors.empty()) << dump(p.errors);
+  EXPECT_EQ(p.workload.ignored_checks, (std::vector<std::string>{"MemoryUnits", "RayVersionMatchesImage"}));
+  // A rule a cluster enforces cannot be waved through.
+  expect_error(parse_annotated("MemoryUnits,RequestsWithinLimits", tiny),
+               "metadata.annotations[codeflare.dev/ignore-checks]", "IgnoreChecks");
 }
 
 TEST(ParseWorkloadChecks, GarbageNeverCrashes) {

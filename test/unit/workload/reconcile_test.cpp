@@ -130,6 +130,13 @@ TEST(Reconcile, PriorityClassWithoutAnyQueueIsAWarning) {
   const FieldError* w = finding(out.errors, "spec.queue.priorityClass", "PriorityClassWithoutQueue");
   ASSERT_NE(w, nullptr);
   EXPECT_EQ(w->severity, Severity::Warning);
+  // The warning stays in the status, not only in an event that expires.
+  auto conds = conditions_from_json(*json::find(out.status, "conditions"));
+  const Condition* valid = find_condition(conds, "Valid");
+  ASSERT_NE(valid, nullptr);
+  EXPECT_EQ(valid->status, "True");
+  EXPECT_EQ(valid->reason, "ValidWithWarnings");
+  EXPECT_NE(valid->message.find("spec.queue.priorityClass: has no effect"), std::string::npos) << valid->message;
 }
 
 TEST(Reconcile, LongUserInputDoesNotOverflowTheMessages) {

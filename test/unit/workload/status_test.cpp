@@ -143,3 +143,44 @@ TEST(Status, ToJsonShape) {
   EXPECT_FALSE(json::find(d, "rayJobName"));
   EXPECT_FALSE(json::find(d, "admission"));
 }
+
+TEST(Status, WarningsStayVisibleInTheValidCondition) {
+  StatusInput in = valid_input();
+  in.warnings_message = "spec.image: image is Ray 2.46.0 but spec.rayVersion is 2.52.1";
+  auto st = compute_status(in, Observed{}, nullptr, kT0);
+  EXPECT_EQ(cond(st, "Valid").status, "True");
+  EXPECT_EQ(cond(st, "Valid").reason, "ValidWithWarnings");
+  EXPECT_NE(cond(st, "Valid").message.find("spec.image: image is Ray 2.46.0"), std::string::npos);
+}
+
+// No KubeRay (or no AppWrapper controller) answering: after kSilentChildSeconds the reason says what is missing;
+// before, the status asks to be looked at again when that time comes.
+TEST(Status, AChildWithoutAnyStatusNamesTheControllerThatIsProbablyMissing) {
+  json::Document rc = yaml_doc("metadata: {creationTimestamp: '2026-01-01T00:00:00Z'}\nspec: {}\n");
+  auto st = compute_status(valid_input(), Observed{&rc, nullptr}, nullptr, "2026-01-01T00:00:20Z");
+  EXPECT_EQ(cond(st, "Ready").reason, "ClusterNotReady");
+  EXPECT_EQ(st.recheck_after_seconds, kSilentChildSeconds - 20 + 1);
+  st = compute_status(valid_input(), Observed{&rc, nullptr}, nullptr, kT1);
+  EXPECT_EQ(st.phase, "Pending");
+  EXPECT_EQ(cond(st, "Ready").reason, "NoStatusFromKubeRay");
+  EXPECT_NE(cond(st, "Ready").message.find("is the KubeRay operator running"), std::string::npos);
+  EXPECT_EQ(st.recheck_after_seconds, 0);
+
+  // Any status from KubeRay, even without a state yet, means it runs.
+  json::Document reported =
+      yaml_doc("metadata: {creationTimestamp: '2026-01-01T00:00:00Z'}\nstatus: {desiredWorkerReplicas: 2}\n");
+  st = compute_status(valid_input(), Observed{&reported, nullptr}, nullptr, kT1);
+  EXPECT_EQ(cond(st, "Ready").reason, "ClusterNotReady");
+
+  json::Document aw = yaml_doc("metadata: {creationTimestamp: '2026-01-01T00:00:00Z'}\nspec: {}\n");
+  st = compute_status(valid_input(true), Observed{nullptr, &aw}, nullptr, kT1);
+  EXPECT_EQ(cond(st, "Ready").reason, "NoStatusFromAppWrapperController");
+  EXPECT_NE(cond(st, "Ready").message.find("the AppWrapper controller"), std::string::npos);
+
+  StatusInput job = valid_input();
+  job.job = true;
+  job.ray_job_name = "demo";
+  json::Document rj = yaml_doc("metadata: {creationTimestamp: '2026-01-01T00:00:00Z'}\nspec: {}\n");
+  st = compute_status(job, Observed{nullptr, nullptr, &rj}, nullptr, kT1);
+  EXPECT_EQ(cond(st, "Ready").reason, "NoStatusFromKubeRay");
+}
