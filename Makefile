@@ -41,8 +41,10 @@ all: build
 deps:
 	@$(HARNESS)/install-deps.sh
 
+# The upstream CRDs are resolved first: the binary ships their schemas (hack/bundle-upstream-crds.py).
 configure: deps
-	UPSTREAM_CRDS="$(UPSTREAM_CRDS)" CFO_SHARED_DIR="$(CFO_SHARED_DIR)" cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS)
+	@$(resolve_crds); \
+	UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)" cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS)
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)

@@ -42,13 +42,23 @@ Result<validation::SchemaSet> load_schemas_from_files(const std::vector<std::str
   if (!docs) return std::unexpected(docs.error());
   validation::SchemaSet set;
   int added = 0;
-  for (const auto& d : *docs) {
+  for (const auto& d : docs->docs) {
     if (!is_crd(d.doc)) continue;
     if (auto r = set.add_crd(d.doc); !r) return fail(d.file + ": " + r.error().message);
     ++added;
   }
   if (added == 0) return fail("no CustomResourceDefinition found in the --crds inputs");
   return set;
+}
+
+std::optional<std::string> bundled_crds_path(std::string* looked_at) {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return std::nullopt;
+  fs::path bundle = exe.parent_path().parent_path() / "share" / "codeflare-operator" / "upstream-crds.json";
+  if (looked_at) *looked_at = bundle.string();
+  if (!fs::is_regular_file(bundle, ec)) return std::nullopt;
+  return bundle.string();
 }
 
 Result<validation::SchemaSet> load_schemas_from_cluster(client::RestClient& client, std::vector<std::string>& missing) {

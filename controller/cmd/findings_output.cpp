@@ -90,7 +90,8 @@ void append_findings_json(json::Value& arr, json::Allocator& a, const InputDocum
 }
 
 void print_skipped_text(std::ostream& out, const InputDocument& in, const std::string& reason) {
-  out << printable(in.file) << ": skipped: " << printable(top_field(in.doc, "apiVersion")) << " "
+  const std::string api_version = top_field(in.doc, "apiVersion");
+  out << printable(in.file) << ": skipped: " << (api_version.empty() ? "" : printable(api_version) + " ")
       << printable(describe_object(in)) << " (" << printable(reason) << ")\n";
 }
 

@@ -14,8 +14,10 @@ namespace cfo::cmd {
 namespace fs = std::filesystem;
 
 Result<std::string> read_file(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return fail("cannot read " + path + ": no such file or folder");
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail("cannot read " + path);
+  if (!in) return fail("cannot read " + path + ": permission denied or not a file");
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -109,13 +111,78 @@ void ensure_namespace(json::Document& doc, const std::string& ns) {
     json::set(*meta, "namespace", json::str(ns, doc.GetAllocator()), doc.GetAllocator());
 }
 
-Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& paths, OnYamlError on_yaml_error) {
-  std::vector<InputDocument> out;
+namespace {
+
+bool is_kustomize_file(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return name == "kustomization.yaml" || name == "kustomization.yml" || name == "Kustomization";
+}
+
+bool has_manifest_extension(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json" || is_kustomize_file(p);
+}
+
+// The files of folder `dir` that kubectl reads (recursing with `recursive`), in name order; the others go to `skipped`.
+Result<std::vector<std::string>> folder_files(const std::string& dir, bool recursive,
+                                              std::vector<std::string>& skipped) {
+  std::vector<fs::path> entries;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) entries.push_back(e.path());
+  if (ec) return fail("cannot list " + dir + ": " + ec.message());
+  std::sort(entries.begin(), entries.end());
+  std::vector<std::string> files;
+  for (const auto& path : entries) {
+    if (fs::is_directory(path, ec)) {
+      if (!recursive) continue;
+      auto inner = folder_files(path.string(), true, skipped);
+      if (!inner) return std::unexpected(inner.error());
+      files.insert(files.end(), inner->begin(), inner->end());
+    } else if (!has_manifest_extension(path)) {
+      skipped.push_back(path.string());
+    } else {
+      files.push_back(path.string());
+    }
+  }
+  return files;
+}
+
+// One JSON value, parsed with RapidJSON (far faster than the YAML route for large files such as the CRD bundle); the
+// other texts (and JSON that RapidJSON refuses, e.g. a stream of several values) go through the YAML conversion,
+// which also gives line and column for errors.
+std::vector<InputDocument> documents_of_file(const std::string& name, std::string_view text) {
+  if (name.ends_with(".json")) {
+    auto doc = json::parse(text);
+    if (doc) {
+      std::vector<InputDocument> out;
+      if (is_list(*doc)) {
+        add_value(name, 0, {}, *doc, out);
+      } else {
+        InputDocument entry;
+        entry.file = name;
+        entry.doc = std::move(*doc);
+        out.push_back(std::move(entry));
+      }
+      return out;
+    }
+  }
+  return documents_of_text(name, text);
+}
+
+}  // namespace
+
+Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions options) {
+  Inputs out;
   auto add = [&](const std::string& name, const std::string& text) -> Result<void> {
-    auto docs = documents_of_text(name, text);
-    if (on_yaml_error == OnYamlError::kFail && docs.size() == 1 && docs[0].whole_file)
+    auto docs = documents_of_file(name, text);
+    if (options.on_yaml_error == OnYamlError::kFail && docs.size() == 1 && docs[0].whole_file)
       return fail(name + ": " + docs[0].problems.front().reason);
-    for (auto& d : docs) out.push_back(std::move(d));
+    if (docs.empty()) out.empty_inputs.push_back(name);
+    const bool kustomize = name != "<stdin>" && is_kustomize_file(name);
+    for (auto& d : docs) {
+      d.kustomize = kustomize;
+      out.docs.push_back(std::move(d));
+    }
     return {};
   };
   for (const auto& p : paths) {
@@ -126,14 +193,9 @@ Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& p
     }
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
-      std::vector<std::string> files;
-      for (const auto& e : fs::directory_iterator(p, ec)) {
-        auto ext = e.path().extension().string();
-        if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) files.push_back(e.path());
-      }
-      if (ec) return fail("cannot list " + p + ": " + ec.message());
-      std::sort(files.begin(), files.end());
-      for (const auto& f : files) {
+      auto files = folder_files(p, options.recursive, out.skipped_files);
+      if (!files) return std::unexpected(files.error());
+      for (const auto& f : *files) {
         auto text = read_file(f);
         if (!text) return std::unexpected(text.error());
         if (auto r = add(f, *text); !r) return std::unexpected(r.error());

@@ -17,6 +17,9 @@ struct InputDocument {
   std::vector<std::size_t> item;  ///< for an object taken out of a v1 List: its 0-based position in `items`, one
                                   ///< entry per level of nesting (a List inside a List); empty otherwise
   bool whole_file = false;        ///< true for the entry that stands for a file whose YAML does not parse
+  /// True for a document of a kustomize file (kustomization.yaml, kustomization.yml, Kustomization): it describes a
+  /// build for `kubectl apply -k`, not an object, and is reported as skipped whatever it holds.
+  bool kustomize = false;
   json::Document doc;             ///< the object (null when `whole_file`)
   /// Problems found while reading, before any check: a YAML syntax error (the whole file), a List item that is not
   /// an object, a List whose `items` is not a list. When set, these are the entry's findings and `doc` is not judged.
@@ -40,11 +43,28 @@ enum class OnYamlError {
   kAsEntry,  ///< the file becomes one `whole_file` entry with a "yaml:syntax" problem (the manifests of -f)
 };
 
-/// Reads every document of every input (YAML multi-document files; a folder means its *.yaml, *.yml and *.json files
-/// in name order), as documents_of_text (v1 Lists are unwrapped). Errors: an unreadable path (missing file,
-/// unlistable folder), and with OnYamlError::kFail a file whose YAML does not parse.
-Result<std::vector<InputDocument>> read_inputs(const std::vector<std::string>& paths,
-                                               OnYamlError on_yaml_error = OnYamlError::kFail);
+/// How read_inputs reads folders and files, as `kubectl apply -f` does.
+struct ReadOptions {
+  OnYamlError on_yaml_error = OnYamlError::kFail;
+  /// Folders are read with their sub-folders (kubectl -R, --recursive); otherwise only their own files.
+  bool recursive = false;
+};
+
+/// What read_inputs found.
+struct Inputs {
+  std::vector<InputDocument> docs;
+  /// Files of a folder that were not read: not .yaml, .yml or .json.
+  std::vector<std::string> skipped_files;
+  /// Inputs that hold no object at all (an empty file, comments only, `---` only).
+  std::vector<std::string> empty_inputs;
+};
+
+/// Reads files, folders and "-" (stdin) as `kubectl apply -f` reads them: a folder gives its .yaml, .yml and .json
+/// files in name order (with options.recursive, its sub-folders' too, depth first). A .json file is parsed with
+/// RapidJSON when it is one JSON value; otherwise (and for every other file) through the YAML conversion.
+/// Errors: a missing or unreadable path (message "cannot read <path>: <why>"), an unlistable folder, and with
+/// OnYamlError::kFail a file whose YAML does not parse.
+Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions options = {});
 
 /// Gives a namespaced object without metadata.namespace the namespace `ns`, as kubectl does with its context's
 /// namespace. Objects without a metadata object are left alone (their checks report it).

@@ -11,6 +11,18 @@ bool is_workload(const json::Value& doc) {
          json::get_string(doc, "apiVersion") == "codeflare.dev/v1alpha1";
 }
 
+std::optional<FieldError> unserved_workload(const json::Value& doc) {
+  if (!doc.IsObject() || is_workload(doc)) return std::nullopt;
+  const std::string api_version = json::get_string(doc, "apiVersion").value_or("");
+  const std::string kind = json::get_string(doc, "kind").value_or("");
+  if (api_group(api_version) != "codeflare.dev" && kind != "CodeFlareWorkload") return std::nullopt;
+  const bool right_version = api_version == "codeflare.dev/v1alpha1";
+  return FieldError{right_version ? "kind" : "apiVersion", "schema:unknownKind", "crd:codeflare.dev",
+                    (api_version.empty() ? std::string("<no apiVersion>") : api_version) + " " +
+                        (kind.empty() ? std::string("<no kind>") : kind) +
+                        " is not served: this operator serves CodeFlareWorkload as codeflare.dev/v1alpha1"};
+}
+
 std::string api_group(std::string_view api_version) {
   auto slash = api_version.find('/');
   return slash == std::string_view::npos ? std::string() : std::string(api_version.substr(0, slash));
@@ -47,16 +59,35 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     if (usage) std::cerr << "\n" << help;
     return std::unexpected(2);
   };
-  if (!args.has("filename") || !args.has("crds")) return fail_with("-f and --crds are required", true);
+  if (!args.has("filename")) return fail_with("-f is required (a manifest file, a folder, or - for stdin)", true);
   auto max_podsets = args.integer("kueue-max-podsets", 8);
   if (!max_podsets) return fail_with(max_podsets.error().message, true);
   if (*max_podsets < 1 || *max_podsets > kMaxPodSetsFlagLimit)
     return fail_with("--kueue-max-podsets must be between 1 and " + std::to_string(kMaxPodSetsFlagLimit), true);
-  auto schemas = load_schemas_from_files(args.all("crds"));
-  if (!schemas) return fail_with(schemas.error().message, false);
-  auto docs = read_inputs(args.all("filename"), OnYamlError::kAsEntry);
-  if (!docs) return fail_with(docs.error().message, false);
-  OfflineInputs out{std::move(*schemas), std::move(*docs), {}};
+  std::vector<std::string> crds = args.all("crds");
+  if (crds.empty()) {
+    std::string looked_at;
+    auto bundled = bundled_crds_path(&looked_at);
+    if (!bundled)
+      return fail_with("no upstream CRD schemas: pass --crds DIR (the schemas that ship with the binary were not found" +
+                           (looked_at.empty() ? std::string(")") : " at " + looked_at + ")"),
+                       false);
+    crds.push_back(*bundled);
+  }
+  auto schemas = load_schemas_from_files(crds);
+  if (!schemas) return fail_with("--crds: " + schemas.error().message, false);
+  auto docs = read_inputs(args.all("filename"), ReadOptions{OnYamlError::kAsEntry, args.flag("recursive")});
+  if (!docs) return fail_with("-f: " + docs.error().message, false);
+  if (!docs->skipped_files.empty()) {
+    std::cerr << command << ": note: " << docs->skipped_files.size()
+              << " file(s) of the folders given are not read (not .yaml, .yml or .json):";
+    for (const auto& f : docs->skipped_files) std::cerr << " " << f;
+    std::cerr << "\n";
+  }
+  for (const auto& f : docs->empty_inputs) std::cerr << command << ": warning: " << f << " holds no object\n";
+  if (docs->docs.empty() && docs->empty_inputs.empty())
+    std::cerr << command << ": warning: no manifest found in the inputs given with -f\n";
+  OfflineInputs out{std::move(*schemas), std::move(docs->docs), {}};
   out.profile.kueue_max_pod_sets = static_cast<int>(*max_podsets);
   return out;
 }

@@ -20,6 +20,11 @@ inline constexpr long kMaxPodSetsFlagLimit = 1000;
 /// True when `doc` is a CodeFlareWorkload of the version this operator serves (codeflare.dev/v1alpha1).
 bool is_workload(const json::Value& doc);
 
+/// For an object that claims the codeflare.dev group or the CodeFlareWorkload kind but is not a
+/// codeflare.dev/v1alpha1 CodeFlareWorkload (a version or kind this operator does not serve): the error to report
+/// (rule schema:unknownKind, naming what is served); std::nullopt for any other object.
+std::optional<FieldError> unserved_workload(const json::Value& doc);
+
 /// The API group of an apiVersion: "ray.io" for "ray.io/v1", "" (the core group) for "v1".
 std::string api_group(std::string_view api_version);
 
@@ -46,10 +51,12 @@ struct OfflineInputs {
   validation::ClusterProfile profile;
 };
 
-/// Reads `-f`, `--crds` and `--kueue-max-podsets` from `args` (`-f` and `--crds` required). A file whose YAML does
-/// not parse is not an error here: it is an entry of `docs` with a problem (OnYamlError::kAsEntry); one of the
-/// --crds is. On a usage or I/O
-/// error it prints "<command>: <reason>" (with `help` for usage errors) to stderr and returns the exit code 2.
+/// Reads `-f` (required), `-R`, `--crds` and `--kueue-max-podsets` from `args`. Without --crds, the schemas that ship
+/// with the binary are used (bundled_crds_path). A file whose YAML does not parse is not an error here: it is an
+/// entry of `docs` with a problem (OnYamlError::kAsEntry); one of the --crds is. Notes on stderr: the files of a
+/// folder that are not read, and warnings for inputs that hold no object. On a usage or I/O error it prints
+/// "<command>: <reason>" (naming the flag: "-f: cannot read x.yaml: no such file or folder", "--crds: ...", with
+/// `help` for usage errors) to stderr and returns the exit code 2.
 std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const char* command, const char* help);
 
 }  // namespace cfo::cmd

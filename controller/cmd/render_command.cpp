@@ -16,12 +16,15 @@ constexpr const char* kRenderHelp =
     "Exit code: 0 every workload rendered, 1 a workload is invalid or an input is not readable (a file that is not\n"
     "valid YAML, a malformed v1 List): its findings go to stderr and the other workloads are still printed, 2 usage\n"
     "or I/O error (a missing or unreadable file or folder, unloadable --crds).\n"
-    "The items of a v1 List (`kubectl get -o yaml`) or a typed list are rendered one by one; documents that are not\n"
-    "codeflare.dev/v1alpha1 CodeFlareWorkloads are skipped with a note on stderr.\n"
+    "The items of a v1 List (`kubectl get -o yaml`) or a typed list are rendered one by one; objects of other kinds\n"
+    "are skipped with a note on stderr, except a codeflare.dev object that is not a v1alpha1 CodeFlareWorkload (an\n"
+    "unknown version or kind), which is an error, as in `validate`.\n"
     "\n"
     "Flags:\n"
     "  -f, --filename FILE          a manifest file, a folder of them, or - for stdin (repeatable)\n"
-    "      --crds DIR               folder (or file) of the upstream CRDs to check against (repeatable)\n"
+    "  -R, --recursive              read the folders given with -f and their sub-folders\n"
+    "      --crds DIR               folder (or file) of the upstream CRDs to check against (repeatable); default:\n"
+    "                               the pinned KubeRay, AppWrapper and Kueue schemas that ship with the binary\n"
     "  -n, --namespace NS           namespace for workloads that do not name one (default \"default\")\n"
     "      --default-local-queue Q  act as if the namespace's default LocalQueue were Q\n"
     "      --kueue-max-podsets N    Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n"
@@ -32,13 +35,14 @@ constexpr const char* kRenderHelp =
 int render_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first,
                           {{"filename", true},
+                           {"recursive", false},
                            {"crds", true},
                            {"namespace", true},
                            {"default-local-queue", true},
                            {"kueue-max-podsets", true},
                            {"kueue-version", true},
                            {"help", false}},
-                          {{"f", "filename"}, {"n", "namespace"}, {"h", "help"}});
+                          {{"f", "filename"}, {"R", "recursive"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
     std::cerr << "render: " << args.error().message << "\n\n" << kRenderHelp;
     return 2;
@@ -62,12 +66,24 @@ int render_command(int argc, char** argv, int first) {
   int exit_code = 0;
   bool first_doc = true;
   for (auto& in : loaded->docs) {
+    if (in.kustomize) {
+      std::cerr << in.file << ": a kustomize file (for kubectl apply -k), not an object; skipped\n";
+      continue;
+    }
     if (!in.problems.empty()) {  // not YAML, or a malformed List: nothing of it is rendered
       print_findings_text(std::cerr, in, in.problems);
       exit_code = 1;
       continue;
     }
     if (!is_workload(in.doc)) {
+      // An object that claims the codeflare.dev group or the CodeFlareWorkload kind but is not one this operator
+      // serves is a mistake to report, as validate does (an unknown version would otherwise render nothing, and a
+      // GitOps sync of the output would silently drop the workload).
+      if (auto unserved = unserved_workload(in.doc)) {
+        print_findings_text(std::cerr, in, FieldErrors{*unserved});
+        exit_code = 1;
+        continue;
+      }
       // describe_object already names the position of a List item.
       std::cerr << in.file << ": "
                 << (in.item.empty() ? position(in) + " (" + describe_object(in) + ")" : describe_object(in))

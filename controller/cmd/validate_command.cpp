@@ -28,7 +28,9 @@ constexpr const char* kValidateHelp =
     "\n"
     "Flags:\n"
     "  -f, --filename FILE        a manifest file (multi-document), a folder of them, or - for stdin (repeatable)\n"
-    "      --crds DIR             folder (or file) of the upstream CRDs to check against (repeatable)\n"
+    "  -R, --recursive            read the folders given with -f and their sub-folders\n"
+    "      --crds DIR             folder (or file) of the upstream CRDs to check against (repeatable); default: the\n"
+    "                             pinned KubeRay, AppWrapper and Kueue schemas that ship with the binary\n"
     "  -o, --output text|json     output format (default text); json is an array with one entry per finding and\n"
     "                             per skipped object (\"skipped\": true, severity \"info\")\n"
     "  -n, --namespace NS         namespace for CodeFlareWorkloads that do not name one (default \"default\")\n"
@@ -62,13 +64,14 @@ int list_unsupported_rules(const Args& args) {
 int validate_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first,
                           {{"filename", true},
+                           {"recursive", false},
                            {"crds", true},
                            {"output", true},
                            {"kueue-max-podsets", true},
                            {"namespace", true},
                            {"list-unsupported-rules", false},
                            {"help", false}},
-                          {{"f", "filename"}, {"o", "output"}, {"n", "namespace"}, {"h", "help"}});
+                          {{"f", "filename"}, {"R", "recursive"}, {"o", "output"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
     std::cerr << "validate: " << args.error().message << "\n\n" << kValidateHelp;
     return 2;
@@ -108,6 +111,11 @@ int validate_command(int argc, char** argv, int first) {
     std::vector<const json::Value*> set;
     std::vector<std::size_t> set_index;
     for (std::size_t i = begin; i < end; ++i) {
+      if (inputs[i].kustomize) {
+        skipped[i] = "a kustomize file (for kubectl apply -k), not an object; not checked";
+        ++skipped_count;
+        continue;
+      }
       if (!inputs[i].problems.empty()) {
         findings[i] = inputs[i].problems;
         continue;
@@ -117,7 +125,9 @@ int validate_command(int argc, char** argv, int first) {
         continue;
       }
       ++judged_count;
-      if (is_workload(inputs[i].doc)) {
+      if (auto unserved = unserved_workload(inputs[i].doc)) {
+        findings[i] = {*unserved};
+      } else if (is_workload(inputs[i].doc)) {
         ensure_namespace(inputs[i].doc, args->get("namespace", "default"));
         workload::ClusterFacts facts;
         facts.profile = profile;
@@ -159,7 +169,7 @@ int validate_command(int argc, char** argv, int first) {
       std::cout << judged_count << " object(s) valid";
     if (unreadable_count > 0)
       std::cout << ", " << unreadable_count << " input(s) not readable as objects (a YAML error or a malformed List)";
-    if (skipped_count > 0) std::cout << ", " << skipped_count << " skipped (no schema for their API group)";
+    if (skipped_count > 0) std::cout << ", " << skipped_count << " skipped";
     std::cout << "\n";
   }
   return invalid ? 1 : 0;

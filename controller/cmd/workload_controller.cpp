@@ -296,7 +296,8 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
       }
       events_.record(
           *wl, "Normal", "Replaced", "Delete",
-          std::string(kChildKinds[i].kind) + " " + name + " removed: the workload now runs as a " + top_kind);
+          std::string(kChildKinds[i].kind) + " " + name + " removed: the workload now runs as " +
+              (std::string_view(top_kind) == "AppWrapper" ? "an " : "a ") + top_kind);
     }
   }
   // A LocalQueue this workload managed and no longer uses is deleted unless another workload uses it.

@@ -17,8 +17,29 @@ std::string with_article(std::string_view noun) {
 
 std::string a_type_name(const json::Value& v) { return v.IsNull() ? "null" : with_article(json::type_name(v)); }
 
+namespace {
+// What to write instead, for the common YAML slips: an unquoted yes/no/on/off/y/n/true/false is a boolean, an unquoted
+// number a number; a fractional CPU goes in millicores, a fractional memory needs its unit.
+std::string hint(const json::Value& v, std::string_view want, std::string_view path) {
+  const bool wants_string = want.find("string") != std::string_view::npos;
+  if (v.IsBool() && wants_string)
+    return " (YAML reads an unquoted y, n, yes, no, on, off, true or false as a boolean: quote it)";
+  if (v.IsNumber() && !v.IsInt64() && !v.IsUint64() && want.find("quantity") != std::string_view::npos) {
+    const double d = v.GetDouble();
+    const std::string text = json::dump(v);
+    if (path.ends_with(".cpu") && d > 0 && d < 1e6 && d * 1000 == static_cast<double>(static_cast<int64_t>(d * 1000)))
+      return " (write \"" + std::to_string(static_cast<int64_t>(d * 1000)) + "m\" for " + text + " CPU)";
+    if (path.ends_with(".memory"))
+      return " (write \"" + text + "G\" for " + text + " gigabytes: a quantity with a fraction is a quoted string)";
+    return " (write it as a quoted quantity: \"" + text + "\")";
+  }
+  if (v.IsNumber() && wants_string) return " (quote it: \"" + json::dump(v) + "\")";
+  return "";
+}
+}  // namespace
+
 bool expect_type(const json::Value& v, bool ok, const char* want, const std::string& path, FieldErrors& errs) {
-  if (!ok) add_error(errs, path, "schema:type", std::string("must be ") + want + ", not " + a_type_name(v));
+  if (!ok) add_error(errs, path, "schema:type", std::string("must be ") + want + ", not " + a_type_name(v) + hint(v, want, path));
   return ok;
 }
 

@@ -1,5 +1,7 @@
 #include "workload/reconcile.hpp"
 
+#include "workload/finding_paths.hpp"
+
 #include <algorithm>
 
 #include "workload/apply_plan.hpp"
@@ -87,14 +89,14 @@ void check_queued(const Workload& w, const ClusterFacts& facts, FieldErrors& err
 
 // The verdict on one child, with paths prefixed by `label` ("RayCluster/name"). With `live`, the child as the cluster
 // holds it, the child is judged as an update of it (CEL transition rules, ratcheting), as the apiserver will.
-void validate_child(const json::Document& obj, const std::string& label, const validation::SchemaSet& schemas,
-                    const ClusterFacts& facts, FieldErrors& errs, const json::Value* live = nullptr) {
+// Validates a generated object; its findings go to `errs` at the user's field when they come from one
+// (add_child_findings), else prefixed with `label` ("RayCluster/demo: spec...").
+void validate_child(const json::Document& obj, const std::string& label, const json::Value& workload,
+                    const validation::SchemaSet& schemas, const ClusterFacts& facts, FieldErrors& errs,
+                    const json::Value* live = nullptr) {
   FieldErrors found = live ? validation::validate_update(schemas, obj, *live, facts.profile)
                            : validation::validate_object(schemas, obj, facts.profile);
-  for (auto& e : found) {
-    e.path = label + ": " + e.path;
-    errs.push_back(std::move(e));
-  }
+  add_child_findings(std::move(found), json::get_string(obj, "kind").value_or(""), label, workload, errs);
 }
 }  // namespace
 
@@ -281,8 +283,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     ManagedQueue managed = managed_local_queue(w, facts, out.errors);
     if (managed.create) {
       stamp_spec_hash(*managed.create);
-      validate_child(*managed.create, std::string(kLocalQueueKind) + "/" + s.queue.local_queue, schemas, facts,
-                     out.errors);
+      validate_child(*managed.create, std::string(kLocalQueueKind) + "/" + s.queue.local_queue, workload, schemas,
+                     facts, out.errors);
       children.push_back(std::move(*managed.create));
     }
     out.needs_finalizer = managed.in_use;
@@ -313,7 +315,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       // waited for as during the replacement, not written to: the new one is created once it is gone.
       if (live && (s.job || s.app_wrapper) && json::find_path(*live, "metadata.deletionTimestamp")) out.recreate = true;
       const std::size_t bytes = stamp_spec_hash(children.back());
-      validate_child(children.back(), label, schemas, facts, out.errors, out.recreate ? nullptr : live);
+      validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live);
       check_size(bytes, label, s, out.errors);
     }
     in.finished_job = run.finished && !run.rerun;

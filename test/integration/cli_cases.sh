@@ -140,6 +140,55 @@ fi
 run render-missing render -f "$work/no-such-file.yaml" "${crds[@]}"
 expect "render of a missing file" 2
 
+# --- what a new user runs into first ---
+printf 'apiVersion: codeflare.dev/v1beta1\nkind: CodeFlareWorkload\nmetadata: {name: old}\nspec: {}\n' >"$work/wrong-version.yaml"
+run render-wrong-version render -f "$work/wrong-version.yaml" "${crds[@]}"
+if [[ $rc -eq 1 ]] && grep -qF "is not served: this operator serves CodeFlareWorkload as codeflare.dev/v1alpha1" \
+  "$work/render-wrong-version.err"; then
+  pass "render of a CodeFlareWorkload of another version fails as validate does (a GitOps sync must not go empty)"
+else
+  fail "render of a CodeFlareWorkload of another version: exit $rc: $(head -c 400 "$work/render-wrong-version.err")"
+fi
+run validate-wrong-version validate -f "$work/wrong-version.yaml" "${crds[@]}"
+expect "validate of a CodeFlareWorkload of another version" 1 "[schema:unknownKind, crd:codeflare.dev]"
+run bundled validate -f "$repo/config/samples"
+expect "validate without --crds uses the schemas that ship with the binary" 0 "object(s) valid" \
+  "kustomization.yaml: skipped: kustomize.config.k8s.io/v1beta1 Kustomization <no name> (a kustomize file"
+run bundled-render render -f "$repo/config/samples/cfw_cpu.yaml"
+expect "render without --crds uses the schemas that ship with the binary" 0 "kind: RayCluster"
+run which-flag-f validate -f "$work/no-such-file.yaml"
+if [[ $rc -eq 2 ]] && grep -qF -- "-f: cannot read $work/no-such-file.yaml: no such file or folder" "$work/which-flag-f.err"; then
+  pass "a missing input file names -f"
+else
+  fail "a missing input file: exit $rc: $(cat "$work/which-flag-f.err")"
+fi
+run which-flag-crds validate -f "$repo/config/samples" --crds "$work/no-such-crds"
+if [[ $rc -eq 2 ]] && grep -qF -- "--crds: cannot read $work/no-such-crds: no such file or folder" "$work/which-flag-crds.err"; then
+  pass "a missing CRD folder names --crds"
+else
+  fail "a missing CRD folder: exit $rc: $(cat "$work/which-flag-crds.err")"
+fi
+: >"$work/empty.yaml"
+run empty validate -f "$work/empty.yaml" "${crds[@]}"
+if [[ $rc -eq 0 ]] && grep -qF "warning: $work/empty.yaml holds no object" "$work/empty.err"; then
+  pass "an empty input is a warning"
+else
+  fail "an empty input: exit $rc: $(cat "$work/empty.err")"
+fi
+mkdir -p "$work/tree/sub"
+printf 'resources: [sub]\n' >"$work/tree/kustomization.yaml"
+printf 'see sub/\n' >"$work/tree/README.md"
+rc_yaml deep-rc " bogusField: 1," >"$work/tree/sub/deep.yaml"
+run tree-flat validate -f "$work/tree" "${crds[@]}"
+if [[ $rc -eq 0 ]] && grep -qF "not .yaml, .yml or .json" "$work/tree-flat.err" && grep -qF "README.md" "$work/tree-flat.err" &&
+  grep -qF "kustomization.yaml: skipped: document 0 (a kustomize file" "$work/tree-flat.out"; then
+  pass "a folder without -R: sub-folders are not read, other files are named, a bare kustomization.yaml is skipped"
+else
+  fail "a folder without -R: exit $rc: $(cat "$work/tree-flat.out" "$work/tree-flat.err")"
+fi
+run tree-deep validate -R -f "$work/tree" "${crds[@]}"
+expect "a folder with -R reads its sub-folders" 1 "deep.yaml: RayCluster team-a/deep-rc: error: spec.bogusField"
+
 # --- the public bug-report cases ---
 if [[ -z "${CFO_SHARED_DIR:-}" || ! -d "$CFO_SHARED_DIR/cases/public-bugs" ]]; then
   echo "skip: public bug-report cases: CFO_SHARED_DIR is unset or has no cases/public-bugs"

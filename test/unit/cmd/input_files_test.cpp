@@ -134,12 +134,44 @@ TEST(InputFiles, ReadInputsGoesOnPastABrokenFileButNotPastAMissingOne) {
   ASSERT_FALSE(strict.has_value());
   EXPECT_NE(strict.error().message.find("a.yaml: "), std::string::npos) << strict.error().message;
   // -f: it is an entry, and the other files are still read.
-  auto docs = read_inputs({dir.string()}, OnYamlError::kAsEntry);
+  auto docs = read_inputs({dir.string()}, ReadOptions{OnYamlError::kAsEntry});
   ASSERT_TRUE(docs.has_value()) << docs.error().message;
-  ASSERT_EQ(docs->size(), 2u);
-  EXPECT_TRUE((*docs)[0].whole_file);
-  EXPECT_EQ(kind_of((*docs)[1]), "ConfigMap");
-  EXPECT_FALSE(read_inputs({(dir / "missing.yaml").string()}, OnYamlError::kAsEntry).has_value());
+  ASSERT_EQ(docs->docs.size(), 2u);
+  EXPECT_TRUE(docs->docs[0].whole_file);
+  EXPECT_EQ(kind_of(docs->docs[1]), "ConfigMap");
+  auto missing = read_inputs({(dir / "missing.yaml").string()}, ReadOptions{OnYamlError::kAsEntry});
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_NE(missing.error().message.find("missing.yaml: no such file or folder"), std::string::npos)
+      << missing.error().message;
+  fs::remove_all(dir);
+}
+
+// As `kubectl apply -f DIR`: .yaml, .yml and .json files, sub-folders only with -R; what is not read is reported, and
+// so is an input that holds no object. A kustomize file is read but marked (it describes a build, not an object).
+TEST(InputFiles, FoldersAreReadAsKubectlReadsThem) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("cfo_input_folders_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "a.yaml") << "{apiVersion: v1, kind: ConfigMap}\n";
+  std::ofstream(dir / "b.json") << R"({"apiVersion": "v1", "kind": "List", "items": [{"kind": "Secret"}]})";
+  std::ofstream(dir / "c.json") << "# YAML, named .json: the YAML route\n{kind: A}\n---\n{kind: B}\n";
+  std::ofstream(dir / "empty.yml") << "# nothing here\n---\n";
+  std::ofstream(dir / "kustomization.yaml") << "resources: [a.yaml]\n";
+  std::ofstream(dir / "notes.txt") << "not a manifest\n";
+  std::ofstream(dir / "sub" / "d.yaml") << "{kind: Deep}\n";
+  auto flat = read_inputs({dir.string()}, ReadOptions{OnYamlError::kAsEntry});
+  ASSERT_TRUE(flat.has_value()) << flat.error().message;
+  std::vector<std::string> kinds;
+  for (const auto& d : flat->docs) kinds.push_back(d.whole_file ? "<broken>" : kind_of(d));
+  EXPECT_EQ(kinds, (std::vector<std::string>{"ConfigMap", "Secret", "A", "B", ""}));
+  EXPECT_TRUE(flat->docs.back().kustomize);
+  EXPECT_FALSE(flat->docs.front().kustomize);
+  EXPECT_EQ(flat->skipped_files, (std::vector<std::string>{(dir / "notes.txt").string()}));
+  EXPECT_EQ(flat->empty_inputs, (std::vector<std::string>{(dir / "empty.yml").string()}));
+  auto deep = read_inputs({dir.string()}, ReadOptions{OnYamlError::kAsEntry, true});
+  ASSERT_TRUE(deep.has_value()) << deep.error().message;
+  ASSERT_EQ(deep->docs.size(), 6u);
+  EXPECT_EQ(kind_of(deep->docs.back()), "Deep");
   fs::remove_all(dir);
 }
 

@@ -652,3 +652,18 @@ TEST(ParseWorkload, NullMembersOfTheSpecAreAbsentAsAfterTheApiserversPruning) {
   // A null list item is not pruned: it is still an error.
   EXPECT_FALSE(parse_spec("{workerGroups: [null]}").ok());
 }
+
+// The commonest YAML slips get a hint that says what to write.
+TEST(ParseWorkloadChecks, TypeErrorsOfCommonSlipsSayWhatToWrite) {
+  auto reason = [](const ParsedWorkload& p, const std::string& path) {
+    const FieldError* e = finding(p.errors, path, "schema:type");
+    return e ? e->reason : "<no schema:type finding at " + path + ">\n" + dump(p.errors);
+  };
+  auto p = parse_spec("{head: {resources: {limits: {cpu: 0.5, memory: 1.5}}}, env: [{name: F, value: y}, {name: N, "
+                      "value: 3}]}");
+  EXPECT_NE(reason(p, "spec.head.resources.limits.cpu").find("write \"500m\" for 0.5 CPU"), std::string::npos);
+  EXPECT_NE(reason(p, "spec.head.resources.limits.memory").find("write \"1.5G\""), std::string::npos);
+  EXPECT_NE(reason(p, "spec.env[0].value").find("quote it"), std::string::npos);
+  EXPECT_NE(reason(p, "spec.env[1].value").find("quote it: \"3\""), std::string::npos);
+}
+

@@ -200,3 +200,19 @@ TEST(Reconcile, ExistingChildIsJudgedAsAnUpdateOfTheLiveObject) {
   Outcome same = reconcile(d, Observed{&live, nullptr}, ClusterFacts{}, schemas, kNow);
   EXPECT_TRUE(same.valid) << dump(same.errors);
 }
+
+// A rule broken by what the user wrote names the user's field, once, not each generated container it was copied to.
+TEST(ParseWorkloadChecks, FindingsOnCopiedFieldsNameTheSpecOnce) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  auto d = yaml_doc("metadata: {name: demo}\nspec: {env: [{name: '1BAD', value: x}], workerGroups: [{name: a}, "
+                    "{name: b}]}\n");
+  set_identity(d);
+  Outcome out = reconcile(d, Observed{}, ClusterFacts{}, schemas, "2026-01-01T00:00:00Z");
+  int env_findings = 0;
+  for (const auto& e : out.errors)
+    if (e.rule == "EnvVarName") {
+      ++env_findings;
+      EXPECT_EQ(e.path, "spec.env[0].name");
+    }
+  EXPECT_EQ(env_findings, 1) << dump(out.errors);
+}

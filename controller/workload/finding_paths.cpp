@@ -1,0 +1,146 @@
+#include "workload/finding_paths.hpp"
+
+#include <cctype>
+#include <vector>
+
+namespace cfo::workload {
+
+namespace {
+
+// One step of a finding path: a member name, or an index ("[2]") / a quoted map key ("[nvidia.com/gpu]").
+struct Step {
+  std::string name;
+  bool bracket = false;
+};
+
+std::vector<Step> split_path(std::string_view path) {
+  std::vector<Step> out;
+  std::size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '.') {
+      ++i;
+      continue;
+    }
+    if (path[i] == '[') {
+      auto close = path.find(']', i);
+      if (close == std::string_view::npos) close = path.size();
+      out.push_back({std::string(path.substr(i + 1, close - i - 1)), true});
+      i = close + 1;
+      continue;
+    }
+    auto end = path.find_first_of(".[", i);
+    if (end == std::string_view::npos) end = path.size();
+    out.push_back({std::string(path.substr(i, end - i)), false});
+    i = end;
+  }
+  return out;
+}
+
+bool all_digits(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+// True when the field at `path` exists in `obj` (a bracketed step is an index into an array, else a map key).
+bool exists(const json::Value& obj, std::string_view path) {
+  const json::Value* at = &obj;
+  for (const auto& step : split_path(path)) {
+    if (step.bracket && at->IsArray()) {
+      if (!all_digits(step.name)) return false;
+      std::size_t i = std::stoul(step.name);
+      if (i >= at->Size()) return false;
+      at = &(*at)[static_cast<rapidjson::SizeType>(i)];
+    } else if (at->IsObject()) {
+      at = json::find(*at, step.name);
+      if (!at) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string join_steps(const std::vector<Step>& steps, std::size_t from) {
+  std::string out;
+  for (std::size_t i = from; i < steps.size(); ++i)
+    out += steps[i].bracket ? "[" + steps[i].name + "]" : (out.empty() ? "" : ".") + steps[i].name;
+  return out;
+}
+
+bool is(const std::vector<Step>& s, std::size_t i, std::string_view name, bool bracket = false) {
+  return i < s.size() && s[i].bracket == bracket && s[i].name == name;
+}
+
+// Where the RayClusterSpec sits in a generated object of `kind`: the number of steps before it, or npos.
+std::size_t cluster_spec_start(std::string_view kind, const std::vector<Step>& s) {
+  if (kind == "RayCluster") return is(s, 0, "spec") ? 1 : std::string::npos;
+  if (kind == "RayJob") return is(s, 0, "spec") && is(s, 1, "rayClusterSpec") ? 2 : std::string::npos;
+  if (kind == "AppWrapper")  // spec.components[0].template.spec
+    return is(s, 0, "spec") && is(s, 1, "components") && s.size() > 4 && s[2].bracket && is(s, 3, "template") &&
+                   is(s, 4, "spec")
+               ? 5
+               : std::string::npos;
+  return std::string::npos;
+}
+
+// The candidate spec path for a path inside one group of the RayClusterSpec (`rest` starts after headGroupSpec or
+// workerGroupSpecs[g]); `group` is "spec.head" or "spec.workerGroups[g]".
+std::optional<std::string> in_group(const std::vector<Step>& s, std::size_t i, const std::string& group) {
+  if (is(s, i, "rayStartParams")) return group + "." + join_steps(s, i);
+  if (is(s, i, "groupName")) return group + ".name";
+  if (is(s, i, "replicas") || is(s, i, "minReplicas") || is(s, i, "maxReplicas")) return group + "." + s[i].name;
+  if (!is(s, i, "template")) return std::nullopt;
+  ++i;
+  if (is(s, i, "metadata") && (is(s, i + 1, "labels") || is(s, i + 1, "annotations")))
+    return "spec." + join_steps(s, i + 1);
+  if (!is(s, i, "spec")) return std::nullopt;
+  ++i;
+  if (is(s, i, "volumes")) return "spec." + join_steps(s, i);
+  if (is(s, i, "imagePullSecrets")) return "spec." + join_steps(s, i);
+  if (is(s, i, "tolerations")) return group + "." + join_steps(s, i);
+  // The Ray container is the first one of each group's Pod.
+  if (!is(s, i, "containers") || !is(s, i + 1, "0", true)) return std::nullopt;
+  i += 2;
+  if (is(s, i, "env") || is(s, i, "volumeMounts")) return "spec." + join_steps(s, i);
+  if (is(s, i, "image")) return std::string("spec.image");
+  if (is(s, i, "resources")) return group + "." + join_steps(s, i);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> spec_path_of(std::string_view kind, std::string_view child_path,
+                                        const json::Value& workload) {
+  const std::vector<Step> s = split_path(child_path);
+  std::optional<std::string> candidate;
+  if (is(s, 0, "metadata") && (is(s, 1, "labels") || is(s, 1, "annotations"))) {
+    candidate = "spec." + join_steps(s, 1);
+  } else if (std::size_t i = cluster_spec_start(kind, s); i != std::string::npos) {
+    if (is(s, i, "headGroupSpec"))
+      candidate = in_group(s, i + 1, "spec.head");
+    else if (is(s, i, "workerGroupSpecs") && i + 1 < s.size() && s[i + 1].bracket)
+      candidate = in_group(s, i + 2, "spec.workerGroups[" + s[i + 1].name + "]");
+  }
+  if (!candidate || !exists(workload, *candidate)) return std::nullopt;
+  return candidate;
+}
+
+void add_child_findings(FieldErrors found, std::string_view kind, const std::string& label, const json::Value& workload,
+                        FieldErrors& errs) {
+  for (auto& e : found) {
+    if (auto user = spec_path_of(kind, e.path, workload)) {
+      bool told = false;
+      for (const auto& prior : errs)
+        told = told || (prior.path == *user && prior.rule == e.rule && prior.severity == e.severity);
+      if (told) continue;
+      e.path = *user;
+    } else {
+      e.path = label + ": " + e.path;
+    }
+    errs.push_back(std::move(e));
+  }
+}
+
+}  // namespace cfo::workload

@@ -1,0 +1,29 @@
+#pragma once
+// Findings on the generated objects, told in the user's terms: a rule broken by a field the user wrote in the
+// CodeFlareWorkload names that field (spec.env[0].name), once, not the place in each generated container it was
+// copied to (RayCluster/demo: spec.workerGroupSpecs[1].template.spec.containers[0].env[0].name).
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/field_error.hpp"
+#include "core/json.hpp"
+
+namespace cfo::workload {
+
+/// The field of `workload` (the CodeFlareWorkload as written) that the field `child_path` of a generated object of
+/// `kind` (RayCluster, AppWrapper, RayJob) was copied from, or std::nullopt when that field is the operator's own
+/// (derived, defaulted, or not written by the user). `child_path` is relative to the generated object
+/// ("spec.headGroupSpec.template.spec.containers[0].env[2].value"). Mapped: a group's Ray container env, volumeMounts,
+/// resources and image, the Pod's volumes, tolerations and imagePullSecrets, a group's rayStartParams, name and
+/// replica counts, and labels and annotations; a candidate counts only when that field exists in `workload`.
+std::optional<std::string> spec_path_of(std::string_view kind, std::string_view child_path, const json::Value& workload);
+
+/// Adds the findings on one generated object (`found`, paths relative to it) to `errs`: each one that spec_path_of
+/// maps is reported at the user's field, once (a finding with the same path, rule and severity already in `errs` is
+/// not repeated, e.g. an env var copied into every container); the others keep the object's path, prefixed with
+/// `label` ("RayCluster/demo: ...").
+void add_child_findings(FieldErrors found, std::string_view kind, const std::string& label, const json::Value& workload,
+                        FieldErrors& errs);
+
+}  // namespace cfo::workload

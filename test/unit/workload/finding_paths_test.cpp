@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include "parse_test_util.hpp"
+#include "test_support.hpp"
+#include "workload/finding_paths.hpp"
+
+using namespace cfo;
+using namespace cfo::workload;
+using namespace cfo::workload::test;
+
+namespace {
+const char* kWorkload = R"(
+metadata: {name: demo}
+spec:
+  image: rayproject/ray:2.52.1
+  env: [{name: A, value: a}, {name: B, value: b}]
+  volumes: [{name: data, emptyDir: {}}]
+  volumeMounts: [{name: data, mountPath: /data}]
+  imagePullSecrets: [{name: pull}]
+  labels: {team: a}
+  annotations: {note: x}
+  head:
+    resources: {limits: {cpu: '2'}}
+    tolerations: [{key: k, operator: Exists}]
+    rayStartParams: {object-store-memory: '100'}
+  workerGroups:
+    - {name: w0}
+    - name: w1
+      replicas: 2
+      resources: {limits: {nvidia.com/gpu: 1}}
+      tolerations: [{key: gpu, operator: Exists}]
+)";
+
+std::string mapped(std::string_view kind, std::string_view path) {
+  static const json::Document wl = yaml_doc(kWorkload);
+  return spec_path_of(kind, path, wl).value_or("<operator's own>");
+}
+}  // namespace
+
+TEST(FindingPaths, FieldsCopiedFromTheSpecNameTheSpec) {
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.spec.containers[0].env[1].value"), "spec.env[1].value");
+  EXPECT_EQ(mapped("RayCluster", "spec.workerGroupSpecs[1].template.spec.containers[0].env[0].name"),
+            "spec.env[0].name");
+  EXPECT_EQ(mapped("RayCluster", "spec.workerGroupSpecs[0].template.spec.containers[0].volumeMounts[0].mountPath"),
+            "spec.volumeMounts[0].mountPath");
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.spec.volumes[0].name"), "spec.volumes[0].name");
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.spec.imagePullSecrets[0]"), "spec.imagePullSecrets[0]");
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.spec.containers[0].image"), "spec.image");
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu"),
+            "spec.head.resources.limits.cpu");
+  EXPECT_EQ(mapped("RayCluster", "spec.workerGroupSpecs[1].template.spec.containers[0].resources.limits[nvidia.com/gpu]"),
+            "spec.workerGroups[1].resources.limits[nvidia.com/gpu]");
+  EXPECT_EQ(mapped("RayCluster", "spec.workerGroupSpecs[1].template.spec.tolerations[0].key"),
+            "spec.workerGroups[1].tolerations[0].key");
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.rayStartParams[object-store-memory]"),
+            "spec.head.rayStartParams[object-store-memory]");
+  EXPECT_EQ(mapped("RayCluster", "spec.workerGroupSpecs[1].groupName"), "spec.workerGroups[1].name");
+  EXPECT_EQ(mapped("RayCluster", "spec.workerGroupSpecs[1].replicas"), "spec.workerGroups[1].replicas");
+  EXPECT_EQ(mapped("RayCluster", "metadata.labels.team"), "spec.labels.team");
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.metadata.annotations.note"), "spec.annotations.note");
+  // The same fields inside an AppWrapper and a RayJob.
+  EXPECT_EQ(mapped("AppWrapper", "spec.components[0].template.spec.workerGroupSpecs[1].template.spec.containers[0]"
+                                 ".env[0].name"),
+            "spec.env[0].name");
+  EXPECT_EQ(mapped("RayJob", "spec.rayClusterSpec.headGroupSpec.template.spec.containers[0].env[1].name"),
+            "spec.env[1].name");
+}
+
+TEST(FindingPaths, TheOperatorsOwnFieldsKeepTheObjectsPath) {
+  // The env entries after the user's (RAY_USAGE_STATS_ENABLED...), a group's resources the user did not write (the
+  // SDK's defaults), rayStartParams the operator derives, the head's tolerations when only its resources were given.
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.spec.containers[0].env[2].name"), "<operator's own>");
+  EXPECT_EQ(mapped("RayCluster", "spec.workerGroupSpecs[0].template.spec.containers[0].resources.limits.cpu"),
+            "<operator's own>");
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.rayStartParams[num-cpus]"), "<operator's own>");
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.spec.containers[0].command"), "<operator's own>");
+  EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.spec.containers[1].env[0].name"), "<operator's own>");
+  EXPECT_EQ(mapped("RayCluster", "metadata.labels[ray.io/cluster]"), "<operator's own>");
+  EXPECT_EQ(mapped("LocalQueue", "spec.clusterQueue"), "<operator's own>");
+}
+
+// One env var copied into the head and both worker groups is one finding, at the user's field.
+TEST(FindingPaths, AFindingCopiedIntoEveryContainerIsReportedOnce) {
+  const json::Document wl = yaml_doc(kWorkload);
+  FieldErrors found;
+  for (const char* group : {"headGroupSpec", "workerGroupSpecs[0]", "workerGroupSpecs[1]"})
+    found.push_back({std::string("spec.") + group + ".template.spec.containers[0].env[0].name", "EnvVarName",
+                     "core/v1", "bad name", Severity::Warning});
+  found.push_back({"spec.headGroupSpec.template.spec.containers[0].command", "Other", "core/v1", "x"});
+  FieldErrors errs;
+  add_child_findings(std::move(found), "RayCluster", "RayCluster/demo", wl, errs);
+  ASSERT_EQ(errs.size(), 2u) << dump(errs);
+  EXPECT_EQ(errs[0].path, "spec.env[0].name");
+  EXPECT_EQ(errs[0].severity, Severity::Warning);
+  EXPECT_EQ(errs[1].path, "RayCluster/demo: spec.headGroupSpec.template.spec.containers[0].command");
+}
