@@ -77,6 +77,48 @@ minus sign allowed). .name is the values key, for the message.
 {{- end }}
 {{- end }}
 
+{{/* podDisruptionBudget.maxUnavailable as a string; empty when unset (minAvailable applies). */}}
+{{- define "codeflare-operator.pdbMaxUnavailable" -}}
+{{- if not (kindIs "invalid" .Values.podDisruptionBudget.maxUnavailable) }}
+{{- toString .Values.podDisruptionBudget.maxUnavailable }}
+{{- end }}
+{{- end }}
+
+{{/*
+The job label of the operator's scrape target, which the alerts select: monitoring.prometheusRule.job, else the
+metrics Service's name (the job a ServiceMonitor gives its targets).
+*/}}
+{{- define "codeflare-operator.alertsJob" -}}
+{{- .Values.monitoring.prometheusRule.job | default (printf "%s-metrics" (include "codeflare-operator.fullname" .)) }}
+{{- end }}
+
+{{/* Stops rendering on opt-in objects that would not work: the PodDisruptionBudget, NetworkPolicy, alerts. */}}
+{{- define "codeflare-operator.validateOptIn" -}}
+{{- $pdb := .Values.podDisruptionBudget }}
+{{- if $pdb.enabled }}
+{{- if lt (int .Values.replicaCount) 2 }}
+{{- fail (printf "podDisruptionBudget.enabled needs replicaCount 2 or more (it is %d): with one pod the budget either blocks every drain of its node (minAvailable 1) or protects nothing" (int .Values.replicaCount)) }}
+{{- end }}
+{{- if has (include "codeflare-operator.pdbMaxUnavailable" .) (list "0" "0%") }}
+{{- fail "podDisruptionBudget.maxUnavailable 0 would forbid every eviction of the operator's pods, and so every drain of their nodes" }}
+{{- end }}
+{{- if and (not (include "codeflare-operator.pdbMaxUnavailable" .)) (regexMatch "^[0-9]+$" (toString $pdb.minAvailable)) (ge (int $pdb.minAvailable) (int .Values.replicaCount)) }}
+{{- fail (printf "podDisruptionBudget.minAvailable (%d) must be below replicaCount (%d), or no pod could ever be evicted" (int $pdb.minAvailable) (int .Values.replicaCount)) }}
+{{- end }}
+{{- end }}
+{{- if and .Values.networkPolicy.enabled (not .Values.networkPolicy.apiServer.ports) }}
+{{- fail "networkPolicy.apiServer.ports must list the Kubernetes API's ports (443, 6443): an egress rule without ports allows every port" }}
+{{- end }}
+{{- if .Values.monitoring.prometheusRule.enabled }}
+{{- if not .Values.metrics.enabled }}
+{{- fail "monitoring.prometheusRule.enabled needs metrics.enabled: the alerts read the operator's metrics" }}
+{{- end }}
+{{- if and (not .Values.metrics.service.enabled) (not .Values.monitoring.prometheusRule.job) }}
+{{- fail "monitoring.prometheusRule.enabled without metrics.service.enabled needs monitoring.prometheusRule.job: the job label your Prometheus gives the operator's pods" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Stops rendering on settings that the operator cannot run with. */}}
 {{- define "codeflare-operator.validateValues" -}}
 {{- if and (gt (int .Values.replicaCount) 1) (not .Values.leaderElection.enabled) }}
@@ -88,6 +130,7 @@ minus sign allowed). .name is the values key, for the message.
 {{- if and .Values.metrics.serviceMonitor.enabled (not (and .Values.metrics.enabled .Values.metrics.service.enabled)) }}
 {{- fail "metrics.serviceMonitor.enabled needs metrics.enabled and metrics.service.enabled: the ServiceMonitor scrapes the metrics Service" }}
 {{- end }}
+{{- include "codeflare-operator.validateOptIn" . }}
 {{- include "codeflare-operator.checkDuration" (dict "name" "gracefulShutdownTimeout" "value" .Values.gracefulShutdownTimeout) }}
 {{- include "codeflare-operator.checkDuration" (dict "name" "leaderElection.leaseDuration" "value" .Values.leaderElection.leaseDuration) }}
 {{- include "codeflare-operator.checkDuration" (dict "name" "leaderElection.renewDeadline" "value" .Values.leaderElection.renewDeadline) }}
