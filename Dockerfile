@@ -1,26 +1,35 @@
 # codeflare-operator image: built on Debian bookworm, run as a non-root numeric user.
 #   docker build -t codeflare-operator:dev .
+#   docker build --build-arg UPSTREAM_CRDS=<folder in the context, laid out like shared/crds> -t ... .
+# test/integration/dockerfile_check.sh runs the build stage's commands in a folder holding what the COPY lines copy,
+# and checks the runtime stage's packages against the binary's shared libraries (make test; no container engine).
+# Keep every path of a RUN relative to the WORKDIR, so that the check can run them outside a container.
 FROM debian:bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
       build-essential cmake pkg-config libboost-dev libboost-system-dev rapidjson-dev libyaml-dev \
-      prometheus-cpp-dev libspdlog-dev libssl-dev ca-certificates \
+      prometheus-cpp-dev libspdlog-dev libssl-dev ca-certificates curl python3 python3-yaml \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./
 COPY controller/ controller/
-RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
- && cmake --build /build -j"$(nproc)" --target codeflare-operator \
- && strip /build/controller/cmd/codeflare-operator \
- && mkdir -p /out/lib \
- && cp /build/controller/cmd/codeflare-operator /out/ \
- && ldd /out/codeflare-operator | awk '/=> \// {print $3}' | xargs -I{} cp -L {} /out/lib/
+COPY hack/ hack/
+COPY test/harness/lib.sh test/harness/fetch-upstream-crds.sh test/harness/upstream-crds.pins test/harness/adapt-crds-for-1.20.py test/harness/
+# The upstream CRDs whose schemas ship in the image (hack/bundle-upstream-crds.py): the pinned releases, fetched and
+# sha256-checked, unless UPSTREAM_CRDS names such a folder.
+ARG UPSTREAM_CRDS=
+RUN crds="$UPSTREAM_CRDS"; \
+    if [ -z "$crds" ]; then crds="$(CODEFLARE_CACHE="$PWD/crd-cache" test/harness/fetch-upstream-crds.sh | tail -n1)"; fi \
+ && cmake -S . -B build-image -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DCFO_BUILD_BENCH=OFF \
+      -DCFO_UPSTREAM_CRDS="$crds" -DCMAKE_INSTALL_PREFIX=/usr/local \
+ && cmake --build build-image -j"$(nproc)" --target codeflare-operator upstream-crd-bundle \
+ && DESTDIR="$PWD/out" cmake --install build-image --strip
 
-# The runtime image holds the binary, the shared libraries it links (copied from the build stage) and CA roots.
+# The runtime image: the binary, the schemas that ship with it, and the Debian packages of its shared libraries.
 FROM debian:bookworm-slim
-COPY --from=build /out/lib/ /usr/local/lib/codeflare-operator/
-COPY --from=build /out/codeflare-operator /usr/local/bin/codeflare-operator
-COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
-ENV LD_LIBRARY_PATH=/usr/local/lib/codeflare-operator
+RUN apt-get update && apt-get install -y --no-install-recommends \
+      ca-certificates libfmt9 libprometheus-cpp-core1.0 libspdlog1.10 libssl3 libyaml-0-2 \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /src/out/usr/local/ /usr/local/
 USER 65532:65532
 ENTRYPOINT ["/usr/local/bin/codeflare-operator"]
 CMD ["run"]
