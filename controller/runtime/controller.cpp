@@ -1,5 +1,7 @@
 #include "runtime/controller.hpp"
 
+#include "core/log_scope.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -54,6 +56,8 @@ void Controller::handle(const std::string& key) {
   bool panicked = false;
   ++active_;
   const TimePoint started = opts_.now();
+  // Every line logged during the reconcile carries the key (a field in JSON logs, a prefix in text).
+  LogScope scope(key, opts_.name);
   try {
     result = reconcile_(key);
   } catch (const std::exception& e) {

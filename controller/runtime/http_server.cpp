@@ -196,6 +196,8 @@ void HttpServer::Impl::accept() {
       beast::error_code ignored;
       socket.close(ignored);
     } else {
+      beast::error_code ignored;
+      socket.set_option(tcp::no_delay(true), ignored);  // answers go out at once, not after the peer's delayed ACK
       std::make_shared<Session>(std::move(socket), *this)->read();
     }
     accept();

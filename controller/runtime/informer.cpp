@@ -13,15 +13,17 @@ namespace {
 
 /// List items carry no apiVersion/kind for built-in types; fill them from the list ("RayClusterList" → "RayCluster")
 /// so that handlers (and event recorders) can name the object.
-ObjectPtr item_object(const json::Value& item, const std::string& api_version, const std::string& kind) {
-  auto doc = std::make_shared<json::Document>(json::clone(item));
-  if (doc->IsObject()) {
-    if (!api_version.empty() && !json::find(*doc, "apiVersion"))
-      json::set(*doc, "apiVersion", json::str(api_version, doc->GetAllocator()), doc->GetAllocator());
-    if (!kind.empty() && !json::find(*doc, "kind"))
-      json::set(*doc, "kind", json::str(kind, doc->GetAllocator()), doc->GetAllocator());
+ObjectPtr item_object(const json::Value& item, const std::string& api_version, const std::string& kind,
+                      const ObjectTransform& transform) {
+  json::Document doc = json::clone(item);
+  if (doc.IsObject()) {
+    if (!api_version.empty() && !json::find(doc, "apiVersion"))
+      json::set(doc, "apiVersion", json::str(api_version, doc.GetAllocator()), doc.GetAllocator());
+    if (!kind.empty() && !json::find(doc, "kind"))
+      json::set(doc, "kind", json::str(kind, doc.GetAllocator()), doc.GetAllocator());
   }
-  return doc;
+  if (transform) transform(doc);
+  return compact_object(doc);
 }
 
 std::string item_kind(const json::Value& list) {
@@ -57,6 +59,7 @@ Informer::Informer(ListWatcher io, InformerOptions opts)
           [&] {
             WatcherOptions w = opts_.watcher;
             w.label_selector = opts_.label_selector;
+            w.field_selector = opts_.field_selector;
             return w;
           }(),
           opts_.now, opts_.uniform) {}
@@ -155,7 +158,8 @@ void Informer::do_list(const std::string& target, std::vector<ObjectPtr>& pendin
   const std::string api_version = json::get_string(*page, "apiVersion").value_or("");
   const std::string kind = item_kind(*page);
   if (const json::Value* items = json::find(*page, "items"); items && items->IsArray())
-    for (const auto& item : items->GetArray()) pending.push_back(item_object(item, api_version, kind));
+    for (const auto& item : items->GetArray())
+      pending.push_back(item_object(item, api_version, kind, opts_.transform));
 
   auto last = watcher_.on_list_page(*page);
   if (!last) {
@@ -210,7 +214,8 @@ void Informer::do_watch(const std::string& target) {
     }
     if (action == WatchEventAction::Apply) {
       WatchEvent::Type type = ev->type;
-      auto object = std::make_shared<const json::Document>(std::move(ev->object));
+      if (opts_.transform && ev->object.IsObject()) opts_.transform(ev->object);
+      ObjectPtr object = compact_object(ev->object);
       if (auto change = store_.apply(type, std::move(object))) dispatch(*change);
     }
     return !stop_.stop_requested();

@@ -14,6 +14,7 @@
 #include "client/rest_client.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
+#include "runtime/cached_object.hpp"
 #include "runtime/clock.hpp"
 #include "runtime/random.hpp"
 #include "runtime/store.hpp"
@@ -42,7 +43,11 @@ struct InformerOptions {
   client::ResourceType resource;  ///< e.g. {"ray.io", "v1", "rayclusters", true}
   std::string namespace_name;     ///< empty = all namespaces (or a cluster-scoped type)
   std::string label_selector;     ///< labelSelector of list and watch; empty = everything
-  WatcherOptions watcher;         ///< page size, watch timeouts, backoff (its label_selector is overridden)
+  std::string field_selector;     ///< fieldSelector of list and watch ("metadata.name=x"); empty = everything
+  /// Applied to every object before it is cached and handed to handlers; an empty one keeps objects whole.
+  /// Cached objects are compact copies (compact_object) either way.
+  ObjectTransform transform = strip_managed_fields;
+  WatcherOptions watcher;  ///< page size, watch timeouts, backoff (its selectors are overridden)
   NowFn now;                      ///< clock for backoff bookkeeping; empty = steady clock
   UniformFn uniform;              ///< randomness for jitter and watch timeouts; empty = seeded PRNG
 };

@@ -50,6 +50,7 @@ std::string Watcher::list_query() const {
   std::string q = "limit=" + std::to_string(opts_.page_size);
   if (!continue_.empty()) q += "&continue=" + client::query_escape(continue_);
   if (!opts_.label_selector.empty()) q += "&labelSelector=" + client::query_escape(opts_.label_selector);
+  if (!opts_.field_selector.empty()) q += "&fieldSelector=" + client::query_escape(opts_.field_selector);
   return q;
 }
 
@@ -61,6 +62,7 @@ std::string Watcher::watch_query() {
   std::string q = "watch=1&allowWatchBookmarks=true&resourceVersion=" + client::query_escape(resource_version_) +
                   "&timeoutSeconds=" + std::to_string(timeout_s);
   if (!opts_.label_selector.empty()) q += "&labelSelector=" + client::query_escape(opts_.label_selector);
+  if (!opts_.field_selector.empty()) q += "&fieldSelector=" + client::query_escape(opts_.field_selector);
   return q;
 }
 

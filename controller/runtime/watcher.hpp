@@ -23,6 +23,8 @@ struct WatcherOptions {
   int64_t max_watch_timeout_s = 600;
   /// `labelSelector` of both list and watch; empty = everything.
   std::string label_selector;
+  /// `fieldSelector` of both list and watch; empty = everything.
+  std::string field_selector;
   /// Reconnect backoff after failures (client-go reflector / kube-rs DefaultBackoff).
   BackoffOptions backoff;
   /// A watch that ends (normally or with 410) within this time without delivering any event counts as a failure
