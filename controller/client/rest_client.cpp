@@ -139,7 +139,7 @@ http::request<http::string_body> RestClient::Impl::make_request(http::verb verb,
   }
   if (!body.empty() || verb == http::verb::post || verb == http::verb::patch || verb == http::verb::put)
     req.set(http::field::content_type, content_type);
-  req.keep_alive(false);
+  req.keep_alive(true);
   req.body() = body;
   req.prepare_payload();
   return req;
@@ -163,51 +163,95 @@ RestClient RestClient::with_stop(std::shared_ptr<StopToken> stop) const {
 
 const ClientConfig& RestClient::config() const { return impl_->cfg; }
 
+std::unique_ptr<PooledConnection> RestClient::Impl::take_idle(const std::shared_ptr<asio::ssl::context>& tls) {
+  std::vector<std::unique_ptr<PooledConnection>> expired;  // closed outside the lock
+  std::unique_ptr<PooledConnection> found;
+  {
+    std::lock_guard lock(pool_mu_);
+    const auto now = std::chrono::steady_clock::now();
+    while (!idle_.empty()) {
+      auto c = std::move(idle_.back());
+      idle_.pop_back();
+      if (c->tls == tls && now - c->idle_since < kMaxIdleTime) {
+        found = std::move(c);
+        break;
+      }
+      expired.push_back(std::move(c));
+    }
+  }
+  for (auto& c : expired) c->conn.close();
+  return found;
+}
+
+void RestClient::Impl::give_back(std::unique_ptr<PooledConnection> c) {
+  c->idle_since = std::chrono::steady_clock::now();
+  std::lock_guard lock(pool_mu_);
+  if (idle_.size() >= kMaxIdleConnections) {
+    c->conn.close();
+    return;
+  }
+  idle_.push_back(std::move(c));
+}
+
 RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std::string& what,
                                                       const std::string& target, const std::string& body,
                                                       const std::string& content_type, StopToken* stop) {
   Impl& impl = *this;
   auto prepared = impl.prepare(what, target);
   if (!prepared) return {std::unexpected(prepared.error())};
-
-  // Declaration order: the stop callback is removed before the connection and the io_context go away.
-  asio::io_context ioc;
-  TlsConnection conn(ioc, *prepared->tls);
-  ScopedStopCallback on_stop(stop, [&conn, &ioc] { asio::post(ioc, [&conn] { conn.close(); }); });
-  if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
-
-  if (auto opened = conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms); !opened)
-    return {stopped(stop) ? std::unexpected(cancelled_error(what)) : fail(what + ": " + opened.error().message)};
-  if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
-
-  auto& stream = conn.stream();
-  beast::get_lowest_layer(stream).expires_after(impl.timeouts.request_timeout_ms);
   auto req = impl.make_request(verb, target, body, content_type, prepared->token);
-  auto ec = run_op(ioc, [&](auto handler) { http::async_write(stream, req, handler); });
-  if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
-  if (ec)
-    return {fail(what + ": sending: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms)),
-            is_dropped_connection(ec)};
 
-  beast::flat_buffer buffer;
-  http::response_parser<http::string_body> parser;
-  parser.body_limit(kMaxBodyBytes);
-  parser.header_limit(kMaxHeaderBytes);
-  ec = run_op(ioc, [&](auto handler) { http::async_read(stream, buffer, parser, handler); });
-  if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
-  if (ec)
-    return {fail(what + ": reading the response: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms)),
-            is_dropped_connection(ec)};
+  // A kept-alive connection is used when there is one; a request that finds it closed by the server before any
+  // answer came (it timed out while idle) is sent again at once on a new connection, as Go's transport does.
+  for (int fresh_tries = 0;; ++fresh_tries) {
+    std::unique_ptr<PooledConnection> pc = fresh_tries == 0 ? impl.take_idle(prepared->tls) : nullptr;
+    const bool reused = pc != nullptr;
+    if (!pc) pc = std::make_unique<PooledConnection>(prepared->tls);
+    // Removed before the connection goes back to the pool or away, so that a later stop never touches it.
+    std::optional<ScopedStopCallback> on_stop;
+    on_stop.emplace(stop, [c = pc.get()] { asio::post(c->ioc, [c] { c->conn.close(); }); });
+    if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
 
-  auto& res = parser.get();
-  Response out;
-  out.status = res.result_int();
-  const auto method = http::to_string(verb);  // rest_client_requests_total (client/response_observer.hpp)
-  notify_response({method.data(), method.size()}, impl.url->host_header(), out.status);
-  out.body = std::move(res.body());
-  if (auto it = res.find(http::field::retry_after); it != res.end())
-    out.retry_after_seconds = parse_retry_after(std::string_view(it->value().data(), it->value().size()));
-  return {std::move(out)};
+    if (!reused)
+      if (auto opened =
+              pc->conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms);
+          !opened)
+        return {stopped(stop) ? std::unexpected(cancelled_error(what)) : fail(what + ": " + opened.error().message)};
+    if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
+
+    auto& stream = pc->conn.stream();
+    beast::get_lowest_layer(stream).expires_after(impl.timeouts.request_timeout_ms);
+    auto ec = run_op(pc->ioc, [&](auto handler) { http::async_write(stream, req, handler); });
+    if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
+    if (ec && reused && is_dropped_connection(ec)) continue;
+    if (ec)
+      return {fail(what + ": sending: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms)),
+              is_dropped_connection(ec)};
+
+    beast::flat_buffer buffer;
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(kMaxBodyBytes);
+    parser.header_limit(kMaxHeaderBytes);
+    ec = run_op(pc->ioc, [&](auto handler) { http::async_read(stream, buffer, parser, handler); });
+    if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
+    if (ec && reused && is_dropped_connection(ec) && !parser.got_some()) continue;
+    if (ec)
+      return {fail(what + ": reading the response: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms)),
+              is_dropped_connection(ec)};
+
+    auto& res = parser.get();
+    Response out;
+    out.status = res.result_int();
+    const auto method = http::to_string(verb);  // rest_client_requests_total (client/response_observer.hpp)
+    notify_response({method.data(), method.size()}, impl.url->host_header(), out.status);
+    out.body = std::move(res.body());
+    if (auto it = res.find(http::field::retry_after); it != res.end())
+      out.retry_after_seconds = parse_retry_after(std::string_view(it->value().data(), it->value().size()));
+    const bool keep = res.keep_alive();
+    on_stop.reset();
+    if (keep && !stopped(stop)) impl.give_back(std::move(pc));
+    return {std::move(out)};
+  }
 }
 
 Result<Response> RestClient::request(std::string_view method, const std::string& target, const std::string& body,

@@ -1,17 +1,21 @@
 #pragma once
 // Private state of RestClient, shared by rest_client.cpp (plain requests) and watch.cpp (streams).
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "client/refreshing_file.hpp"
 #include "client/rest_client.hpp"
 #include "client/server_url.hpp"
+#include "client/tls_connection.hpp"
 #include "client/token_bucket.hpp"
 
 namespace cfo::client {
@@ -55,6 +59,22 @@ std::chrono::milliseconds watch_idle_limit(std::string_view target, std::chrono:
 /// The error of a call ended by RestClient::with_stop's token.
 Error cancelled_error(const std::string& what);
 
+/// A keep-alive connection with what it lives on: the io_context it runs on and the TLS context it was made with
+/// (members in this order: the connection refers to both).
+struct PooledConnection {
+  explicit PooledConnection(std::shared_ptr<boost::asio::ssl::context> context)
+      : tls(std::move(context)), conn(ioc, *tls) {}
+  std::shared_ptr<boost::asio::ssl::context> tls;
+  boost::asio::io_context ioc;
+  TlsConnection conn;
+  std::chrono::steady_clock::time_point idle_since{};
+};
+
+/// How many idle connections a client keeps for reuse (client-go's transport: MaxIdleConnsPerHost 25), and how
+/// long one may stay idle before it is closed instead of reused (Go's IdleConnTimeout: 90 s).
+inline constexpr std::size_t kMaxIdleConnections = 25;
+inline constexpr std::chrono::seconds kMaxIdleTime{90};
+
 struct RestClient::Impl {
   Impl(ClientConfig c, RestClientOptions o);
 
@@ -97,6 +117,12 @@ struct RestClient::Impl {
                                                                             const std::string& content_type,
                                                                             const std::string& token) const;
 
+  /// An idle connection made with `tls` (the CA in use), or nullptr: the caller opens a new one. Connections idle
+  /// longer than kMaxIdleTime, or made with another TLS context, are closed on the way.
+  std::unique_ptr<PooledConnection> take_idle(const std::shared_ptr<boost::asio::ssl::context>& tls);
+  /// Keeps `c` for the next request (at most kMaxIdleConnections; beyond that it is closed).
+  void give_back(std::unique_ptr<PooledConnection> c);
+
   const ClientConfig cfg;
   const RestClientOptions options;
   const RestClientTimeouts timeouts;  // options.timeouts
@@ -109,6 +135,8 @@ struct RestClient::Impl {
   std::string ca_pem_in_use_;
   std::unique_ptr<RefreshingFile> token_file_;
   std::unique_ptr<RefreshingFile> ca_file_;
+  std::mutex pool_mu_;
+  std::vector<std::unique_ptr<PooledConnection>> idle_;  // most recently used last
 };
 
 }  // namespace cfo::client

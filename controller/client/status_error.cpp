@@ -46,6 +46,9 @@ const char* reason_for_status(unsigned status) {
 
 }  // namespace
 
+// How much of a body that is not a Status goes into the message.
+constexpr std::size_t kShownBodyBytes = 200;
+
 Error status_error(const Response& r) {
   Error e;
   e.http_status = static_cast<int>(r.status);
@@ -62,10 +65,14 @@ Error status_error(const Response& r) {
   if (e.reason.empty()) e.reason = reason_for_status(static_cast<unsigned>(e.http_status));
   if (e.message.empty()) {
     e.message = "the server responded with HTTP " + std::to_string(e.http_status) + " (" + e.reason + ")";
-    if (!r.body.empty()) {
-      constexpr std::size_t kShown = 200;
-      e.message += ": " + r.body.substr(0, kShown) + (r.body.size() > kShown ? "..." : "");
-    }
+    // A plain-text body ("404 page not found\n") is shown on one line: line breaks and tabs become spaces, and the
+    // ends are trimmed, so that logs and conditions carry no literal "\n".
+    std::string text = r.body.substr(0, kShownBodyBytes);
+    for (char& c : text)
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    const auto first = text.find_first_not_of(' ');
+    text = first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(' ') - first + 1);
+    if (!text.empty()) e.message += ": " + text + (r.body.size() > kShownBodyBytes ? "..." : "");
   }
   return e;
 }

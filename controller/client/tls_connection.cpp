@@ -87,6 +87,10 @@ Result<void> TlsConnection::open(const ServerUrl& url, bool verify, std::chrono:
   if (ec) return fail("connect " + where + ": " + describe_transport_error(ec, timeout_ms));
 
   enable_keepalive(tcp_layer.socket());
+  // Requests are small writes answered at once: without TCP_NODELAY, Nagle's algorithm holds a request's last
+  // segment until the peer's delayed ACK (about 40 ms per request). Go's net package sets it on every connection.
+  boost::system::error_code nodelay_ec;
+  tcp_layer.socket().set_option(tcp::no_delay(true), nodelay_ec);
 
   if (auto prepared = prepare_tls_session(stream_.native_handle(), url, verify); !prepared) return prepared;
   tcp_layer.expires_at(deadline);

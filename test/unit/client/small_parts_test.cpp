@@ -91,6 +91,13 @@ TEST(StatusError, FallsBackToHttpStatusForOtherBodies) {
   Error empty = status_error(Response{422, "", 0});
   EXPECT_EQ(empty.reason, "Invalid");
   EXPECT_FALSE(empty.message.empty());
+
+  // The apiserver's plain 404 for an API it does not serve: one line, no literal line break in logs or conditions.
+  Error missing = status_error(Response{404, "404 page not found\n", 0});
+  EXPECT_EQ(missing.message, "the server responded with HTTP 404 (NotFound): 404 page not found");
+  Error lines = status_error(Response{500, "first\r\n\tsecond\n", 0});
+  EXPECT_EQ(lines.message.find('\n'), std::string::npos);
+  EXPECT_NE(lines.message.find("first   second"), std::string::npos);
 }
 
 TEST(LineSplitter, JoinsPiecesAndSkipsEmptyLines) {
