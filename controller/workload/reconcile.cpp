@@ -101,14 +101,43 @@ void validate_child(const json::Document& obj, const std::string& label, const j
 }  // namespace
 
 namespace {
+// The reasons hold() gives (the Ready condition carries them while the workload is held).
+bool is_hold_reason(std::string_view reason) {
+  return reason == "LocalQueueNotFound" || reason == "PriorityClassNotFound" || reason == "LocalQueueMismatch" ||
+         reason == "KueueNotInstalled" || reason == "AppWrapperNotInstalled" || reason == "RayJobNotInstalled";
+}
+
+// The reason of the Normal event when a hold ends: LocalQueueNotFound -> LocalQueueFound, KueueNotInstalled ->
+// KueueInstalled, LocalQueueMismatch -> LocalQueueMatches.
+std::string released_reason(std::string_view held) {
+  for (std::string_view suffix : {"NotFound", "NotInstalled"})
+    if (held.ends_with(suffix)) {
+      std::string base(held.substr(0, held.size() - suffix.size()));
+      return base + (suffix == "NotFound" ? "Found" : "Installed");
+    }
+  return "LocalQueueMatches";
+}
+
 // The children held back until what the spec names exists: a reason for the Queued condition, or empty.
 std::pair<std::string, std::string> hold(const Workload& w, const std::optional<std::string>& queue,
                                          const ClusterFacts& facts) {
   const QueueSpec& q = w.spec.queue;
   bool managed = !q.cluster_queue.empty();
+  if (w.spec.job && !facts.ray_job_served)
+    return {"RayJobNotInstalled",
+            "the RayJob CRD (rayjobs.ray.io) is not served: install KubeRay's RayJob CRD, or remove spec.job"};
+  if (!w.spec.job && w.spec.app_wrapper && !facts.app_wrapper_served)
+    return {"AppWrapperNotInstalled",
+            "the AppWrapper CRD (appwrappers.workload.codeflare.dev) is not served: install AppWrapper, or set "
+            "spec.appWrapper: false"};
   if (managed && facts.kueue_version.empty())
     return {"KueueNotInstalled",
-            "spec.queue.clusterQueue asks for a managed LocalQueue, but the cluster does not serve kueue.x-k8s.io"};
+            "spec.queue.clusterQueue asks for a managed LocalQueue, but the cluster does not serve kueue.x-k8s.io: "
+            "install Kueue, or remove spec.queue"};
+  if (!q.local_queue.empty() && !facts.kueue_served)
+    return {"KueueNotInstalled",
+            "spec.queue.localQueue names a Kueue LocalQueue, but the cluster does not serve kueue.x-k8s.io: install "
+            "Kueue, or remove spec.queue"};
   if (!q.local_queue.empty() && !managed && facts.local_queue_presence == Presence::kAbsent)
     return {"LocalQueueNotFound", "LocalQueue " + q.local_queue + " does not exist in namespace " + w.namespace_ +
                                       " (create it, or set spec.queue.clusterQueue to have the operator create it)"};
@@ -377,13 +406,18 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   // One event per transition: a held workload says why once; every other phase change is announced; warnings about
   // a spec once per generation.
   std::string before = phase_of(previous);
-  const Condition* queued_before = find_condition(previous_conditions, kConditionQueued);
+  // A hold shows as the Ready condition's reason (and Queued's, with a queue).
+  const Condition* ready_before = find_condition(previous_conditions, kConditionReady);
+  const std::string held_before = ready_before && is_hold_reason(ready_before->reason) ? ready_before->reason : "";
   if (new_generation)
     for (const auto& e : out.errors)
       if (e.severity == Severity::Warning)
         out.events.push_back(EventSpec{"Warning", e.rule, truncate(describe(e), kMaxEventMessage)});
-  if (out.held && (!queued_before || queued_before->reason != in.held_reason))
+  if (out.held && held_before != in.held_reason)
     out.events.push_back(EventSpec{"Warning", in.held_reason, truncate(in.held_message, kMaxEventMessage)});
+  if (!held_before.empty() && out.valid && !out.held)
+    out.events.push_back(EventSpec{"Normal", released_reason(held_before),
+                                   "no longer held (" + held_before + "): the workload goes ahead"});
   if (status.phase != before && status.phase != phase::kInvalid && !(out.held && status.phase == phase::kPending)) {
     const Condition* ready = find_condition(status.conditions, kConditionReady);
     bool bad = status.phase == phase::kFailed;
@@ -394,7 +428,14 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   }
   out.status = status.to_json();
   out.recheck_after_seconds = status.recheck_after_seconds;
+  out.status_input = std::move(in);
   return out;
+}
+
+void restatus(Outcome& outcome, const Observed& observed, const json::Value* previous_status, const std::string& now) {
+  WorkloadStatus status = compute_status(outcome.status_input, observed, previous_status, now);
+  outcome.status = status.to_json();
+  outcome.recheck_after_seconds = status.recheck_after_seconds;
 }
 
 }  // namespace cfo::workload

@@ -8,39 +8,10 @@
 #include "core/field_error.hpp"
 #include "core/json.hpp"
 #include "validation/schema_set.hpp"
-#include "validation/validator.hpp"
+#include "workload/observed.hpp"
+#include "workload/status.hpp"
 
 namespace cfo::workload {
-
-/// Whether an object the workload names exists on the cluster. Unknown when it could not be asked (Kueue not
-/// served, or the operator may not read it); the workload then goes ahead, as the CodeFlare SDK does.
-enum class Presence { kUnknown, kPresent, kAbsent };
-
-/// What the controller read from the cluster before calling reconcile.
-struct ClusterFacts {
-  /// Name of the LocalQueue annotated `kueue.x-k8s.io/default-queue: "true"` in the workload's namespace, if any.
-  std::optional<std::string> default_local_queue;
-  /// The LocalQueue named by spec.queue (localQueue, or clusterQueue's name) as it is on the cluster: null when
-  /// absent or not asked. Only read when the spec names one.
-  const json::Value* local_queue = nullptr;
-  Presence local_queue_presence = Presence::kUnknown;
-  /// Whether the WorkloadPriorityClass of spec.queue.priorityClass exists (only asked when the spec names one).
-  Presence priority_class_presence = Presence::kUnknown;
-  /// The Kueue API version served ("v1beta2", "v1beta1"), empty when Kueue is not installed.
-  std::string kueue_version;
-  /// Kueue limits and other cluster properties used by validation.
-  validation::ClusterProfile profile;
-};
-
-/// The children as they are now on the cluster (null when absent). Used for status only: desired objects never
-/// copy fields from what is observed.
-struct Observed {
-  const json::Value* ray_cluster = nullptr;
-  const json::Value* app_wrapper = nullptr;
-  const json::Value* ray_job = nullptr;
-  /// The Kueue Workload (kueue.x-k8s.io) Kueue made for the top-level child, when it is queued.
-  const json::Value* kueue_workload = nullptr;
-};
 
 /// An event to post about the workload. `type` is "Normal" or "Warning"; `reason` CamelCase.
 struct EventSpec {
@@ -76,7 +47,15 @@ struct Outcome {
   /// Seconds after which this reconcile would decide differently with nothing changing on the cluster (a child
   /// waiting for its controller's first status); 0 when nothing is pending. The controller looks again then.
   int64_t recheck_after_seconds = 0;
+  /// What `status` was computed from (with the observed children), so that the controller can compute it again with
+  /// a child it has just created (restatus), and the reconcile woken by that creation writes nothing.
+  StatusInput status_input;
 };
+
+/// `outcome`'s status computed again, as if `observed` (e.g. with the child just applied) had been seen, from the
+/// same previous status (the workload's `status`, may be null) and `now`: sets outcome.status and
+/// outcome.recheck_after_seconds. The events are left as they are.
+void restatus(Outcome& outcome, const Observed& observed, const json::Value* previous_status, const std::string& now);
 
 /// Reconciles one workload (a CodeFlareWorkload object as JSON, with metadata.name, namespace, uid, generation).
 /// The workload's own `status` (when present) is the previous status: its conditions keep their lastTransitionTime

@@ -33,9 +33,10 @@ std::optional<Readiness> silent_child(const std::string& what, bool reported, co
     recheck = kSilentChildSeconds - std::max<int64_t>(age, 0) + 1;
     return std::nullopt;
   }
+  // The message stays the same from one look to the next (no running age), or every look would write the status.
   return Readiness{phase::kPending, false, reason,
-                   what + " has no status " + std::to_string(age) + " s after its creation: is " + controller +
-                       " running (and watching this namespace)?"};
+                   what + " has no status more than " + std::to_string(kSilentChildSeconds) + " s after its creation (" +
+                       created + "): is " + controller + " running (and watching this namespace)?"};
 }
 
 Readiness from_ray_cluster(const StatusInput& in, const RayClusterView& rc, bool admitted, const std::string& now,

@@ -8,7 +8,7 @@
 
 #include "core/condition.hpp"
 #include "core/json.hpp"
-#include "workload/reconcile.hpp"
+#include "workload/observed.hpp"
 
 namespace cfo::workload {
 

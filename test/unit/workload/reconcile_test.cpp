@@ -216,3 +216,54 @@ TEST(ParseWorkloadChecks, FindingsOnCopiedFieldsNameTheSpecOnce) {
     }
   EXPECT_EQ(env_findings, 1) << dump(out.errors);
 }
+
+// A workload that needs a CRD the cluster does not serve is held with a condition that says so (not an apply that
+// fails again and again), and goes ahead, with a Normal event, once the CRD is served.
+TEST(Reconcile, AWorkloadNeedingAnUnservedCrdIsHeldUntilItIsServed) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  auto d = yaml_doc("metadata: {name: demo}\nspec: {appWrapper: true}\n");
+  set_identity(d);
+  ClusterFacts facts;
+  facts.app_wrapper_served = false;
+  Outcome out = reconcile(d, Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(out.valid);
+  EXPECT_TRUE(out.held);
+  EXPECT_TRUE(out.desired.empty());
+  auto conds = conditions_from_json(*json::find(out.status, "conditions"));
+  const Condition* ready = find_condition(conds, "Ready");
+  ASSERT_NE(ready, nullptr);
+  EXPECT_EQ(ready->reason, "AppWrapperNotInstalled");
+  EXPECT_NE(ready->message.find("install AppWrapper, or set spec.appWrapper: false"), std::string::npos);
+  ASSERT_EQ(out.events.size(), 1u);
+  EXPECT_EQ(out.events[0].reason, "AppWrapperNotInstalled");
+  // Looked at again with the same status: no new event.
+  json::Value st;
+  st.CopyFrom(out.status, d.GetAllocator());
+  d.AddMember("status", st, d.GetAllocator());
+  Outcome again = reconcile(d, Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(again.events.empty());
+  // Served now: the AppWrapper is applied, and a Normal event says the hold ended.
+  facts.app_wrapper_served = true;
+  Outcome go = reconcile(d, Observed{}, facts, schemas, kNow);
+  EXPECT_FALSE(go.held);
+  ASSERT_EQ(go.desired.size(), 1u);
+  EXPECT_EQ(json::string_at(go.desired[0], "kind"), "AppWrapper");
+  bool released = false;
+  for (const auto& e : go.events) released = released || (e.type == "Normal" && e.reason == "AppWrapperInstalled");
+  EXPECT_TRUE(released);
+
+  auto job = yaml_doc("metadata: {name: demo}\nspec: {job: {entrypoint: python x.py}}\n");
+  set_identity(job);
+  ClusterFacts no_rayjob;
+  no_rayjob.ray_job_served = false;
+  EXPECT_TRUE(reconcile(job, Observed{}, no_rayjob, schemas, kNow).held);
+
+  auto queued = yaml_doc("metadata: {name: demo}\nspec: {queue: {localQueue: team-a}}\n");
+  set_identity(queued);
+  ClusterFacts no_kueue;
+  no_kueue.kueue_served = false;
+  Outcome lq = reconcile(queued, Observed{}, no_kueue, schemas, kNow);
+  EXPECT_TRUE(lq.held);
+  EXPECT_EQ(find_condition(conditions_from_json(*json::find(lq.status, "conditions")), "Ready")->reason,
+            "KueueNotInstalled");
+}

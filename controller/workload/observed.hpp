@@ -1,0 +1,50 @@
+#pragma once
+// What reconcile is told about the cluster besides the workload itself: the facts the controller read (Kueue's
+// objects, the served APIs) and the children as they are now.
+#include <optional>
+#include <string>
+
+#include "core/json.hpp"
+#include "validation/validator.hpp"
+
+namespace cfo::workload {
+
+/// Whether an object the workload names exists on the cluster. Unknown when it could not be asked (Kueue not
+/// served, or the operator may not read it); the workload then goes ahead, as the CodeFlare SDK does.
+enum class Presence { kUnknown, kPresent, kAbsent };
+
+/// What the controller read from the cluster before calling reconcile.
+struct ClusterFacts {
+  /// Name of the LocalQueue annotated `kueue.x-k8s.io/default-queue: "true"` in the workload's namespace, if any.
+  std::optional<std::string> default_local_queue;
+  /// The LocalQueue named by spec.queue (localQueue, or clusterQueue's name) as it is on the cluster: null when
+  /// absent or not asked. Only read when the spec names one.
+  const json::Value* local_queue = nullptr;
+  Presence local_queue_presence = Presence::kUnknown;
+  /// Whether the WorkloadPriorityClass of spec.queue.priorityClass exists (only asked when the spec names one).
+  Presence priority_class_presence = Presence::kUnknown;
+  /// The Kueue API version served ("v1beta2", "v1beta1"), empty when Kueue is not installed.
+  std::string kueue_version;
+  /// Whether the cluster serves the CRDs of the optional child kinds (the AppWrapper controller's, KubeRay's RayJob).
+  /// A workload that needs one that is not served is held (reason AppWrapperNotInstalled / RayJobNotInstalled)
+  /// instead of failing to apply. Offline (render, validate) both are taken as served.
+  bool app_wrapper_served = true;
+  bool ray_job_served = true;
+  /// Whether the cluster serves kueue.x-k8s.io at all (the operator knows; offline it is taken as served). A workload
+  /// naming a LocalQueue on a cluster without Kueue is held (KueueNotInstalled): its queue label would do nothing.
+  bool kueue_served = true;
+  /// Kueue limits and other cluster properties used by validation.
+  validation::ClusterProfile profile;
+};
+
+/// The children as they are now on the cluster (null when absent). Used for status only: desired objects never
+/// copy fields from what is observed.
+struct Observed {
+  const json::Value* ray_cluster = nullptr;
+  const json::Value* app_wrapper = nullptr;
+  const json::Value* ray_job = nullptr;
+  /// The Kueue Workload (kueue.x-k8s.io) Kueue made for the top-level child, when it is queued.
+  const json::Value* kueue_workload = nullptr;
+};
+
+}  // namespace cfo::workload
