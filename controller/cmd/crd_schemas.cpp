@@ -8,13 +8,6 @@ namespace cfo::cmd {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kTargetCrdNames = {
-    "rayclusters.ray.io",
-    "rayjobs.ray.io",
-    "appwrappers.workload.codeflare.dev",
-    "localqueues.kueue.x-k8s.io",
-    "workloadpriorityclasses.kueue.x-k8s.io",
-};
 
 namespace {
 bool is_crd(const json::Value& doc) {
@@ -61,20 +54,5 @@ std::optional<std::string> bundled_crds_path(std::string* looked_at) {
   return bundle.string();
 }
 
-Result<validation::SchemaSet> load_schemas_from_cluster(client::RestClient& client, std::vector<std::string>& missing) {
-  validation::SchemaSet set;
-  for (const auto& name : kTargetCrdNames) {
-    auto crd = client.get_json("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name);
-    if (!crd) {
-      if (crd.error().is_not_found()) {
-        missing.push_back(name);
-        continue;
-      }
-      return fail("reading CRD " + name + ": " + crd.error().message, crd.error().http_status);
-    }
-    if (auto r = set.add_crd(*crd); !r) return fail("CRD " + name + ": " + r.error().message);
-  }
-  return set;
-}
 
 }  // namespace cfo::cmd

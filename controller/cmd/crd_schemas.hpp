@@ -1,10 +1,10 @@
 #pragma once
-// Where the upstream CRD schemas come from: files for the offline commands, the apiserver for the controller.
+// Where the offline commands (render, validate) find the upstream CRD schemas: files, or the bundle that ships with
+// the binary. (The controller reads them from the apiserver: operator/served_apis.hpp.)
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "client/rest_client.hpp"
 #include "core/error.hpp"
 #include "validation/schema_set.hpp"
 
@@ -21,12 +21,5 @@ Result<validation::SchemaSet> load_schemas_from_files(const std::vector<std::str
 /// by hack/bundle-upstream-crds.py from the pinned upstream CRDs, descriptions stripped.
 /// Returns the path, or std::nullopt (with the path looked at in `looked_at`) when there is no file there.
 std::optional<std::string> bundled_crds_path(std::string* looked_at = nullptr);
-
-/// The CRDs whose schemas the controller checks generated objects against (name as served, e.g. "rayclusters.ray.io").
-extern const std::vector<std::string> kTargetCrdNames;
-
-/// Reads each CRD of kTargetCrdNames from the apiserver (apiextensions.k8s.io/v1) and compiles its schema. A CRD that
-/// is not installed is skipped and listed in `missing`. Errors: any failure other than 404.
-Result<validation::SchemaSet> load_schemas_from_cluster(client::RestClient& client, std::vector<std::string>& missing);
 
 }  // namespace cfo::cmd

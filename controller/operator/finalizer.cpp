@@ -1,8 +1,9 @@
-#include "cmd/finalizer.hpp"
+#include "operator/finalizer.hpp"
 
+#include "operator/resources.hpp"
 #include "workload/local_queue.hpp"
 
-namespace cfo::cmd {
+namespace cfo::op {
 
 bool has_local_queue_finalizer(const json::Value& workload) {
   const json::Value* f = json::find_path(workload, "metadata.finalizers");
@@ -12,9 +13,9 @@ bool has_local_queue_finalizer(const json::Value& workload) {
   return false;
 }
 
-Result<void> set_local_queue_finalizer(client::RestClient& client, const client::ResourceType& workloads,
-                                       const std::string& ns, const std::string& name, bool present,
+Result<void> set_local_queue_finalizer(const Api& api, const std::string& ns, const std::string& name, bool present,
                                        const std::string& uid) {
+  const client::ResourceType& workloads = resources::kCodeFlareWorkloads;
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
   body.AddMember("apiVersion", json::str(workloads.group + "/" + workloads.version, a), a);
@@ -29,7 +30,7 @@ Result<void> set_local_queue_finalizer(client::RestClient& client, const client:
   body.AddMember("metadata", meta, a);
   client::WriteOptions wo;
   wo.field_manager = kFinalizerFieldManager;
-  auto r = client.apply(workloads.object_path(ns, name), body, wo);
+  auto r = api.apply(workloads.object_path(ns, name), body, wo);
   if (!r) return std::unexpected(r.error());
   return {};
 }
@@ -45,7 +46,7 @@ std::string managed_queue_of(const json::Value& workload) {
   return json::string_at(workload, "spec.queue.clusterQueue").empty() ? "" : queue_name_of(workload);
 }
 
-Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const client::ResourceType& local_queues,
+Result<CleanupResult> clean_up_local_queue(const Api& api, const client::ResourceType& local_queues,
                                            const std::string& ns, const std::string& local_queue,
                                            const std::string& self,
                                            const std::vector<std::shared_ptr<const json::Document>>& others) {
@@ -58,17 +59,17 @@ Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const cli
     if (queue_name_of(*o) == local_queue || managed_queue_of(*o) == local_queue) ++out.other_users;
   }
   if (out.other_users > 0) return out;
-  auto current = client.get_json(local_queues.object_path(ns, local_queue));
+  auto current = api.get(local_queues.object_path(ns, local_queue));
   if (!current) {
     if (current.error().is_not_found()) return out;
     return std::unexpected(current.error());
   }
   if (!workload::is_managed_local_queue(*current)) return out;
-  auto removed = client.remove(local_queues.object_path(ns, local_queue));
+  auto removed = api.remove(local_queues.object_path(ns, local_queue));
   if (!removed && !removed.error().is_not_found()) return std::unexpected(removed.error());
   out.deleted = true;
   return out;
 }
 
 
-}  // namespace cfo::cmd
+}  // namespace cfo::op

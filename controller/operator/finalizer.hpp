@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "client/rest_client.hpp"
+#include "operator/api.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
 
-namespace cfo::cmd {
+namespace cfo::op {
 
 /// Field manager of the finalizer entry alone, so that applying it never touches what the status writes own.
 inline constexpr const char* kFinalizerFieldManager = "codeflare-operator-finalizer";
@@ -21,13 +21,12 @@ inline constexpr int64_t kFinalizerGiveUpSeconds = 300;
 /// True when the workload object lists the finalizer.
 bool has_local_queue_finalizer(const json::Value& workload);
 
-/// Adds (`present` true) or removes the finalizer on workload ns/name by server-side apply with
+/// Adds (`present` true) or removes the finalizer on CodeFlareWorkload ns/name by server-side apply with
 /// kFinalizerFieldManager (the entry is then owned by that manager only, so removing it drops it). When `uid` is
 /// set it goes into the apply as metadata.uid, a precondition: an apply never creates a missing object then (a
 /// server-side apply otherwise would, e.g. re-creating a workload that was just deleted, from a stale cache); the
 /// apiserver answers 409 Conflict ("uid mismatch") when the object is gone or was replaced.
-Result<void> set_local_queue_finalizer(client::RestClient& client, const client::ResourceType& workloads,
-                                       const std::string& ns, const std::string& name, bool present,
+Result<void> set_local_queue_finalizer(const Api& api, const std::string& ns, const std::string& name, bool present,
                                        const std::string& uid = {});
 
 /// The LocalQueue name a workload object uses through spec.queue (localQueue, else clusterQueue); empty when none.
@@ -49,9 +48,9 @@ std::string managed_queue_of(const json::Value& workload);
 /// LocalQueue `local_queue` of namespace `ns` unless another workload in `others` (the namespace's workloads; `self`
 /// and those being deleted are skipped) uses it, or it is not labelled as managed by the operator. 404 counts as
 /// done. `local_queues` is the LocalQueue resource type.
-Result<CleanupResult> clean_up_local_queue(client::RestClient& client, const client::ResourceType& local_queues,
+Result<CleanupResult> clean_up_local_queue(const Api& api, const client::ResourceType& local_queues,
                                            const std::string& ns, const std::string& local_queue,
                                            const std::string& self,
                                            const std::vector<std::shared_ptr<const json::Document>>& others);
 
-}  // namespace cfo::cmd
+}  // namespace cfo::op

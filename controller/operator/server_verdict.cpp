@@ -1,6 +1,6 @@
-#include "cmd/server_verdict.hpp"
+#include "operator/server_verdict.hpp"
 
-namespace cfo::cmd {
+namespace cfo::op {
 
 bool is_server_rejection(const Error& e) {
   switch (e.http_status) {
@@ -20,4 +20,4 @@ bool is_server_rejection(const Error& e) {
   }
 }
 
-}  // namespace cfo::cmd
+}  // namespace cfo::op

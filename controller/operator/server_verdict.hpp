@@ -2,7 +2,7 @@
 // Reading the apiserver's answer to a server-side dry run: a verdict on the object, or some other failure.
 #include "core/error.hpp"
 
-namespace cfo::cmd {
+namespace cfo::op {
 
 /// True when the apiserver refused a write because of the object itself, so that our validation, which accepted
 /// it, disagrees with the cluster: 400 BadRequest (e.g. an undecodable field), 422 Invalid (schema, CEL, built-in
@@ -12,4 +12,4 @@ namespace cfo::cmd {
 /// transport errors) is false.
 bool is_server_rejection(const Error& e);
 
-}  // namespace cfo::cmd
+}  // namespace cfo::op

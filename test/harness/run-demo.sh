@@ -92,14 +92,16 @@ echo
 echo "===== conditions"
 k get "$cfw" -n "$ns" -o jsonpath='{range .items[*]}{.metadata.name}{" (generation "}{.metadata.generation}{", observed "}{.status.observedGeneration}{")\n"}{range .status.conditions[*]}{"  "}{.type}{"="}{.status}{"  "}{.reason}{": "}{.message}{"\n"}{end}{end}'
 echo
-first="$(k get "$cfw" -n "$ns" -o jsonpath='{.items[0].metadata.name}')"
+# The README's sample when it is there (its generated object is a RayCluster), else the first workload.
+first=raytest-gpu
+k get "$cfw" "$first" -n "$ns" >/dev/null 2>&1 || first="$(k get "$cfw" -n "$ns" -o jsonpath='{.items[0].metadata.name}')"
 cat <<EOT
 ===== try it (from another terminal)
   export KUBECONFIG=$KUBECONFIG
   kubectl get cfw -n $ns                                   # the workloads (printer columns of the CRD)
-  kubectl describe cfw $first -n $ns                       # conditions and events of one workload
-  kubectl get raycluster $first -n $ns -o yaml             # the YAML of what was generated for it
-  $operator render -f config/samples/cfw_cpu.yaml   # the same expansion, offline
+  kubectl describe cfw $first -n $ns           # conditions and events of one workload
+  kubectl get raycluster $first -n $ns -o yaml # the YAML of what was generated for it
+  $operator render -f config/samples/cfw_gpu_queue.yaml   # the same expansion, offline
   kubectl apply -n $ns -f my-workload.yaml                 # your own workload (start from config/samples/)
   tail -f $oplog                                           # the operator's log
 No KubeRay, Kueue or kubelet runs here: clusters stay Pending, and what the operator generates is what you see.

@@ -98,17 +98,17 @@ check_rules() {
 import sys, yaml
 path, name = sys.argv[1:3]
 expected = {
-    ("apiextensions.k8s.io", "customresourcedefinitions"): {"get"},
+    ("apiextensions.k8s.io", "customresourcedefinitions"): {"get", "list", "watch"},
     ("codeflare.dev", "codeflareworkloads"): {"list", "watch", "patch"},
     ("codeflare.dev", "codeflareworkloads/status"): {"patch"},
     ("codeflare.dev", "codeflareworkloads/finalizers"): {"update"},
     ("events.k8s.io", "events"): {"create", "patch"},
     ("kueue.x-k8s.io", "localqueues"): {"get", "list", "watch", "create", "patch", "delete"},
-    ("kueue.x-k8s.io", "workloadpriorityclasses"): {"get"},
-    ("kueue.x-k8s.io", "workloads"): {"list"},
-    ("ray.io", "rayclusters"): {"get", "list", "watch", "create", "patch", "delete"},
-    ("ray.io", "rayjobs"): {"get", "list", "watch", "create", "patch", "delete"},
-    ("workload.codeflare.dev", "appwrappers"): {"get", "list", "watch", "create", "patch", "delete"},
+    ("kueue.x-k8s.io", "workloadpriorityclasses"): {"list", "watch"},
+    ("kueue.x-k8s.io", "workloads"): {"list", "watch"},
+    ("ray.io", "rayclusters"): {"list", "watch", "create", "patch", "delete"},
+    ("ray.io", "rayjobs"): {"list", "watch", "create", "patch", "delete"},
+    ("workload.codeflare.dev", "appwrappers"): {"list", "watch", "create", "patch", "delete"},
 }
 with open(path, encoding="utf-8") as f:
     roles = [d for d in yaml.safe_load_all(f)

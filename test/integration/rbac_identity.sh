@@ -324,14 +324,15 @@ elif [[ -z "$left" ]]; then
 else
   fail "not reconciled within $wait_s s: $left"
 fi
-# This operator did it (not another one running on the same control plane): its debug log names every child it
-# applied and every workload it reconciled.
+# This operator did it (not another one running on the same control plane): its log names every child it created or
+# updated (info) and every workload it reconciled (debug), each line prefixed with the workload's key.
 unlogged=""
 while read -r w kind _ name; do
-  grep -qF "] $ns/$w: applied $kind $name" "$oplog" || unlogged+="$kind/$name "
+  grep -qE "\] $ns/$w: (created|updated) $kind $name\$" "$oplog" || unlogged+="$kind/$name "
 done <"$work/expected.txt"
 for w in "${workloads[@]}"; do
-  grep -qF "reconciled $ns/$w" "$oplog" || unlogged+="reconciled:$w "
+  # Done, or done and looked at again later (a child waiting for KubeRay's first status is).
+  grep -qE "(reconciled $ns/$w\$|reconcile $ns/$w requeued after)" "$oplog" || unlogged+="reconciled:$w "
 done
 if [[ -z "$unlogged" ]]; then pass "the operator's log shows it applied every generated object and reconciled every workload"
 else fail "not in the operator's log: $unlogged"; fi
@@ -425,8 +426,9 @@ allowed "patch CodeFlareWorkloads" patch codeflareworkloads.codeflare.dev -n "$n
 allowed "patch CodeFlareWorkload status" patch codeflareworkloads.codeflare.dev --subresource=status -n "$ns"
 allowed "update CodeFlareWorkload finalizers" update codeflareworkloads.codeflare.dev --subresource=finalizers -n "$ns"
 allowed "get a CRD" get customresourcedefinitions.apiextensions.k8s.io/rayclusters.ray.io
-allowed "get a WorkloadPriorityClass" get workloadpriorityclasses.kueue.x-k8s.io/high-priority
-allowed "list Kueue Workloads" list workloads.kueue.x-k8s.io -n "$ns"
+allowed "watch CRDs" watch customresourcedefinitions.apiextensions.k8s.io
+allowed "watch WorkloadPriorityClasses" watch workloadpriorityclasses.kueue.x-k8s.io
+allowed "watch Kueue Workloads" watch workloads.kueue.x-k8s.io -n "$ns"
 allowed "create RayClusters" create rayclusters.ray.io -n "$ns"
 allowed "delete AppWrappers" delete appwrappers.workload.codeflare.dev -n "$ns"
 allowed "create LocalQueues" create localqueues.kueue.x-k8s.io -n "$ns"
@@ -444,14 +446,14 @@ denied "delete a CodeFlareWorkload (list, watch and patch are granted)" delete c
   delete codeflareworkloads.codeflare.dev rbac-probe -n "$ns" --dry-run=server
 denied "create a CodeFlareWorkload (patch is granted)" create codeflareworkloads.codeflare.dev -n "$ns" -- \
   create -n "$ns" --dry-run=server -f "${samples[0]}"
-denied "list CRDs (get is granted)" list customresourcedefinitions.apiextensions.k8s.io -- \
-  get customresourcedefinitions.apiextensions.k8s.io
-denied "patch a CRD (get is granted)" patch customresourcedefinitions.apiextensions.k8s.io/codeflareworkloads.codeflare.dev -- \
+denied "patch a CRD (get, list and watch are granted)" patch customresourcedefinitions.apiextensions.k8s.io/codeflareworkloads.codeflare.dev -- \
   label customresourcedefinitions.apiextensions.k8s.io codeflareworkloads.codeflare.dev rbac-probe=x --dry-run=server
-denied "list WorkloadPriorityClasses (get is granted)" list workloadpriorityclasses.kueue.x-k8s.io -- \
-  get workloadpriorityclasses.kueue.x-k8s.io
-denied "get a Kueue Workload (list is granted)" get workloads.kueue.x-k8s.io -n "$ns" -- \
+denied "get a WorkloadPriorityClass (list and watch are granted)" get workloadpriorityclasses.kueue.x-k8s.io -- \
+  get workloadpriorityclasses.kueue.x-k8s.io high-priority
+denied "get a Kueue Workload (list and watch are granted)" get workloads.kueue.x-k8s.io -n "$ns" -- \
   get workloads.kueue.x-k8s.io rbac-probe -n "$ns"
+denied "get a RayCluster (list, watch and patch are granted)" get rayclusters.ray.io -n "$ns" -- \
+  get rayclusters.ray.io rbac-probe -n "$ns"
 denied "get ClusterQueues" get clusterqueues.kueue.x-k8s.io -- get clusterqueues.kueue.x-k8s.io
 denied "update a LocalQueue (patch is granted)" update localqueues.kueue.x-k8s.io -n "$ns" -- \
   replace -n "$ns" --dry-run=server -f - <<<"apiVersion: kueue.x-k8s.io/v1beta1

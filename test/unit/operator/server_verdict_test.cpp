@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "cmd/server_verdict.hpp"
+#include "operator/server_verdict.hpp"
 
 using namespace cfo;
-using cfo::cmd::is_server_rejection;
+using cfo::op::is_server_rejection;
 
 TEST(ServerVerdict, InvalidBadRequestAndAdmissionRefusalsAreVerdictsOnTheObject) {
   EXPECT_TRUE(

@@ -1,0 +1,15 @@
+#include "operator/api.hpp"
+
+namespace cfo::op {
+
+Api rest_api(client::RestClient& client) {
+  Api api;
+  api.get = [&client](const std::string& path) { return client.get_json(path); };
+  api.apply = [&client](const std::string& path, const json::Value& object, const client::WriteOptions& options) {
+    return client.apply(path, object, options);
+  };
+  api.remove = [&client](const std::string& path) { return client.remove(path); };
+  return api;
+}
+
+}  // namespace cfo::op

@@ -1,0 +1,329 @@
+#include "operator/operator.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+
+#include "client/kubeconfig.hpp"
+#include "metrics/controller_metrics.hpp"
+#include "metrics/leader_metrics.hpp"
+#include "metrics/metrics.hpp"
+#include "metrics/operator_metrics.hpp"
+#include "metrics/rest_client_metrics.hpp"
+#include "operator/cluster_reads.hpp"
+#include "operator/kueue_index.hpp"
+#include "operator/resources.hpp"
+#include "operator/served_apis.hpp"
+#include "operator/watch_mappings.hpp"
+#include "operator/workload_controller.hpp"
+#include "runtime/cached_object.hpp"
+#include "runtime/event_recorder.hpp"
+#include "runtime/manager.hpp"
+#include "runtime/predicates.hpp"
+
+namespace cfo::op {
+
+namespace {
+
+constexpr const char* kControllerName = "codeflareworkload";
+constexpr const char* kApisControllerName = "servedapis";
+constexpr const char* kApisKey = "served-apis";
+
+// Every CodeFlareWorkload of namespace `ns`, read from the apiserver (not from a cache narrowed by a selector).
+Result<std::vector<std::shared_ptr<const json::Document>>> list_workloads(const Api& api, const std::string& ns) {
+  auto list = api.get(resources::kCodeFlareWorkloads.collection_path(ns));
+  if (!list) return std::unexpected(list.error());
+  std::vector<std::shared_ptr<const json::Document>> out;
+  const json::Value* items = json::find(*list, "items");
+  if (items && items->IsArray())
+    for (const auto& item : items->GetArray()) out.push_back(runtime::compact_object(item));
+  return out;
+}
+
+// The lease client: every lease request must end within the renew deadline, or a hung apiserver connection would
+// keep a leader past it.
+std::shared_ptr<runtime::LeaseLock> lease_lock(const OperatorOptions& o, const client::ClientConfig& cfg,
+                                               client::RestClientOptions client_options) {
+  auto& t = client_options.timeouts;
+  t.request_timeout_ms = std::chrono::milliseconds(o.election.renew_deadline_ms);
+  t.connect_timeout_ms = std::min(t.connect_timeout_ms, t.request_timeout_ms);
+  return runtime::rest_lease_lock(client::RestClient(cfg, client_options), o.leader_election_namespace,
+                                  o.leader_election_id);
+}
+
+std::string watching(const OperatorOptions& o) {
+  std::string out = o.namespaces.empty() ? std::string("all namespaces")
+                                         : std::to_string(o.namespaces.size()) + " namespace(s)";
+  if (!o.label_selector.empty()) out += ", workloads matching the label selector \"" + o.label_selector + "\"";
+  return out;
+}
+
+// What a cached CRD keeps: its name and generation (a change of either makes the served APIs be read again).
+void crd_transform(json::Document& crd) {
+  json::Document keep(rapidjson::kObjectType);
+  auto& a = keep.GetAllocator();
+  json::Value meta(rapidjson::kObjectType);
+  for (const char* field : {"name", "uid", "resourceVersion", "generation"})
+    if (const json::Value* v = json::find_path(crd, std::string("metadata.") + field)) {
+      json::Value copy;
+      copy.CopyFrom(*v, a);
+      meta.AddMember(json::str(field, a), copy, a);
+    }
+  keep.AddMember("metadata", meta, a);
+  crd.Swap(keep);
+}
+
+runtime::InformerOptions proto(const client::ResourceType& type, std::string label_selector = {},
+                               runtime::ObjectTransform transform = runtime::strip_managed_fields) {
+  runtime::InformerOptions p;
+  p.resource = type;
+  p.label_selector = std::move(label_selector);
+  p.transform = std::move(transform);
+  return p;
+}
+
+// The operator's caches. The groups of the optional kinds are added when their CRDs are served (at start, or later
+// when they appear), so their pointers may be set while reconciles read them.
+struct Caches {
+  runtime::InformerGroup* workloads = nullptr;
+  std::array<std::atomic<runtime::InformerGroup*>, kChildKindCount> children{};
+  std::atomic<runtime::InformerGroup*> local_queues{nullptr}, priority_classes{nullptr}, kueue_workloads{nullptr};
+  KueueWorkloadIndex kueue_index;
+};
+
+// Adds the caches (and what they wake) of every served kind that has none yet. Called before the manager starts and
+// by the served-APIs refresher; never concurrently.
+void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Manager& manager,
+                   const client::RestClient& cache_rest, Caches& caches, const std::shared_ptr<runtime::WorkQueue>& queue) {
+  auto add = [&](runtime::InformerOptions p, bool awaited) -> runtime::InformerGroup* {
+    return &manager.add_informers(std::make_unique<runtime::InformerGroup>(cache_rest, std::move(p), o.namespaces),
+                                  awaited);
+  };
+  // Children wake their workload on every change, status included: the workload's phase follows theirs.
+  for (const auto& row : child_kinds()) {
+    const std::size_t i = static_cast<std::size_t>(row.kind);
+    const bool served = row.kind == ChildKind::kRayCluster   ? apis.ray_cluster
+                        : row.kind == ChildKind::kAppWrapper ? apis.app_wrapper
+                                                             : apis.ray_job;
+    if (!served || caches.children[i].load()) continue;
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(*row.type, "", child_transform), o.namespaces);
+    for (auto* inf : group->informers()) runtime::enqueue_from(*inf, queue, child_to_workload());
+    caches.children[i] = &manager.add_informers(std::move(group), true);
+    spdlog::info("watching {} (CRD {})", row.name, row.crd);
+  }
+  // Kueue's caches are optional for the start (their lists may be forbidden): until synced they read as unknown. A
+  // LocalQueue or a WorkloadPriorityClass wakes the workloads naming it, a Kueue Workload the one whose child it admits.
+  if (apis.kueue_version.empty() || caches.local_queues.load()) return;
+  const runtime::InformerGroup& workloads = *caches.workloads;
+  auto lq = std::make_unique<runtime::InformerGroup>(
+      cache_rest, proto(resources::local_queues(apis.kueue_version), "", local_queue_transform), o.namespaces);
+  for (auto* inf : lq->informers()) runtime::enqueue_all_from(*inf, queue, local_queue_to_workloads(workloads));
+  auto pc = std::make_unique<runtime::InformerGroup>(
+      cache_rest, proto(resources::workload_priority_classes(apis.kueue_version), "", priority_class_transform),
+      o.namespaces);
+  for (auto* inf : pc->informers()) runtime::enqueue_all_from(*inf, queue, priority_class_to_workloads(workloads));
+  auto kw = std::make_unique<runtime::InformerGroup>(
+      cache_rest, proto(resources::kueue_workloads(apis.kueue_version), "", kueue_workload_transform), o.namespaces);
+  for (auto* inf : kw->informers()) {
+    caches.kueue_index.follow(*inf);
+    runtime::enqueue_from(*inf, queue, kueue_workload_to_workload(workloads));
+  }
+  caches.priority_classes = &manager.add_informers(std::move(pc), false);
+  caches.kueue_workloads = &manager.add_informers(std::move(kw), false);
+  caches.local_queues = &manager.add_informers(std::move(lq), false);
+  spdlog::info("watching Kueue {} LocalQueues, WorkloadPriorityClasses and Workloads", apis.kueue_version);
+}
+
+std::string describe(const ServedApis& a, int max_pod_sets_flag) {
+  const int mps = max_pod_sets_flag > 0 ? max_pod_sets_flag : a.kueue_max_pod_sets > 0 ? a.kueue_max_pod_sets : 8;
+  return std::string("RayCluster ") + (a.ray_cluster ? "served" : "NOT served") + ", RayJob " +
+         (a.ray_job ? "served" : "not served") + ", AppWrapper " + (a.app_wrapper ? "served" : "not served") +
+         ", Kueue API " + (a.kueue_version.empty() ? std::string("not served") : a.kueue_version) + " (MaxPodSets " +
+         std::to_string(mps) +
+         (max_pod_sets_flag > 0 ? ", from --kueue-max-podsets)" : a.kueue_max_pod_sets > 0 ? ")" : ", default)");
+}
+
+}  // namespace
+
+int run(const OperatorOptions& o, const client::RestClientOptions& client_options, const StopControl& stop) {
+  // Everything the probes and the scrape hooks read is declared before the manager, which stops its servers before
+  // anything else goes away.
+  metrics::Metrics metrics;
+  metrics::RestClientMetrics rest_metrics(metrics);
+  metrics::OperatorMetrics operator_metrics(metrics);
+
+  auto cfg = client::load_default(o.kubeconfig);
+  if (!cfg) {
+    spdlog::error("no cluster configuration: {}", cfg.error().message);
+    return 1;
+  }
+  spdlog::info("using {} (server {})", cfg->source, cfg->server);
+
+  // Metrics and probes come first, as in controller-runtime: a pod that is starting answers /healthz, and /readyz
+  // says what it still waits for.
+  runtime::ManagerOptions mo;
+  mo.metrics_address = o.metrics_address;
+  mo.metrics_handler = metrics.http_handler();
+  mo.probe_address = o.probe_address;
+  if (o.leader_elect) {
+    mo.leader_election = o.election;
+    mo.leader_election->identity = runtime::default_leader_identity();
+    mo.lease_lock = lease_lock(o, *cfg, client_options);
+  }
+  runtime::Manager manager(mo);
+  manager.healthz().add("ping", [] { return std::optional<std::string>(); });
+  if (auto r = manager.start_servers(); !r) {
+    spdlog::error("{}", r.error().message);
+    return 1;
+  }
+
+  client::RestClient rest(*cfg, client_options);
+  client::RestClient cache_rest = rest.with_stop(stop.cache_stop);  // the informers' client, cancelled at stop
+  const Api api = rest_api(rest);
+  auto version = api.get("/version");
+  if (!version) {
+    spdlog::error("cannot reach the apiserver at {}: {}", cfg->server, version.error().message);
+    return 1;
+  }
+  spdlog::info("apiserver version {}", json::get_string(*version, "gitVersion").value_or("?"));
+
+  // The served APIs and their schemas, read again whenever one of their CRDs changes (the refresher below).
+  auto served = read_served_apis(api);
+  if (!served) {
+    spdlog::error("reading upstream CRDs: {}", served.error().message);
+    return 1;
+  }
+  if (!served->ray_cluster) {
+    spdlog::error("the RayCluster CRD (rayclusters.ray.io, ray.io/v1) is not installed; install KubeRay first");
+    return 1;
+  }
+  for (const auto& name : kTargetCrdNames)
+    if (!served->generations.count(name))
+      spdlog::warn("CRD {} is not installed; workloads that need it are held until it is", name);
+  spdlog::info("{}", describe(*served, o.kueue_max_podsets));
+  ServedApiState apis;
+  apis.set(std::make_shared<const ServedApis>(std::move(*served)));
+
+  // The work queue of the workloads, and what wakes it: the workload's own status writes do not, spec, metadata and
+  // deletion changes do (its children and Kueue's objects are added by ensure_caches).
+  auto controller_metrics = std::make_shared<metrics::ControllerMetrics>(metrics, kControllerName);
+  runtime::WorkQueueOptions qopts;
+  qopts.backoff = o.backoff;
+  qopts.bucket = o.bucket;
+  qopts.observer = controller_metrics;
+  auto queue = std::make_shared<runtime::WorkQueue>(qopts);
+
+  Caches caches;
+  {
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(resources::kCodeFlareWorkloads, o.label_selector),
+                                                          o.namespaces);
+    for (auto* inf : group->informers())
+      runtime::enqueue_from(*inf, queue, runtime::own_key(), runtime::spec_or_metadata_changed);
+    caches.workloads = &manager.add_informers(std::move(group), true);
+  }
+  ensure_caches(*apis.get(), o, manager, cache_rest, caches, queue);
+
+  // The served-APIs refresher: one informer per watched CRD (by name, metadata only) wakes it; it reads the CRDs
+  // again when a generation changed, publishes the new view, adds the caches of newly served kinds and wakes every
+  // workload (a held one may go ahead).
+  auto apis_queue = std::make_shared<runtime::WorkQueue>(runtime::WorkQueueOptions{});
+  for (const auto& name : watched_crd_names()) {
+    runtime::InformerOptions p = proto(resources::kCrds, "", crd_transform);
+    p.field_selector = "metadata.name=" + name;
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, std::vector<std::string>{});
+    for (auto* inf : group->informers())
+      runtime::enqueue_from(*inf, apis_queue, [](const json::Value&) { return std::optional<std::string>(kApisKey); });
+    manager.add_informers(std::move(group), false);
+  }
+  auto refresh = [&](const std::string&) -> runtime::ReconcileResult {
+    auto now = read_served_apis(api);
+    if (!now) return runtime::ReconcileResult::failed(now.error().message);
+    if (now->generations == apis.get()->generations) return runtime::ReconcileResult::ok();
+    spdlog::info("the served APIs changed: {}", describe(*now, o.kueue_max_podsets));
+    auto published = std::make_shared<const ServedApis>(std::move(*now));
+    apis.set(published);
+    ensure_caches(*published, o, manager, cache_rest, caches, queue);
+    for (const auto& wl : caches.workloads->list_all())
+      queue->add(json::string_at(*wl, "metadata.namespace") + "/" + json::string_at(*wl, "metadata.name"));
+    return runtime::ReconcileResult::ok();
+  };
+  runtime::ControllerOptions apis_opts;
+  apis_opts.name = kApisControllerName;
+  manager.add_controller(std::make_shared<runtime::Controller>(apis_opts, apis_queue, refresh));
+
+  runtime::EventRecorder recorder(rest);
+  WorkloadCaches wcaches;
+  wcaches.workloads = [&caches](const std::string& key) { return caches.workloads->get(key); };
+  for (std::size_t i = 0; i < kChildKindCount; ++i)
+    wcaches.children[i] = [&caches, i](const std::string& key) -> runtime::ObjectPtr {
+      runtime::InformerGroup* g = caches.children[i].load();
+      return g ? g->get(key) : nullptr;
+    };
+  if (o.label_selector.empty())
+    wcaches.workloads_in = [&caches](const std::string& ns) -> Result<std::vector<runtime::ObjectPtr>> {
+      return caches.workloads->list(ns);
+    };
+  else  // the cache holds this shard's workloads only; a managed LocalQueue may be used by another shard's
+    wcaches.workloads_in = [&api](const std::string& ns) { return list_workloads(api, ns); };
+  wcaches.kueue.local_queues_in = [&caches](const std::string& ns) {
+    runtime::InformerGroup* g = caches.local_queues.load();
+    return g ? g->list(ns) : std::vector<runtime::ObjectPtr>{};
+  };
+  wcaches.kueue.local_queue = [&caches](const std::string& key) -> runtime::ObjectPtr {
+    runtime::InformerGroup* g = caches.local_queues.load();
+    return g ? g->get(key) : nullptr;
+  };
+  wcaches.kueue.local_queues_synced = [&caches] {
+    runtime::InformerGroup* g = caches.local_queues.load();
+    return g && g->synced();
+  };
+  wcaches.kueue.priority_class = [&caches](const std::string& name) -> runtime::ObjectPtr {
+    runtime::InformerGroup* g = caches.priority_classes.load();
+    return g ? g->get(name) : nullptr;
+  };
+  wcaches.kueue.priority_classes_synced = [&caches] {
+    runtime::InformerGroup* g = caches.priority_classes.load();
+    return g && g->synced();
+  };
+  wcaches.kueue.workload_of = [&caches](const std::string& uid) { return caches.kueue_index.get(uid); };
+
+  WorkloadControllerOptions opts;
+  opts.server_dry_run = o.server_dry_run;
+  opts.kueue_max_pod_sets = o.kueue_max_podsets;
+  WorkloadController wc(api, apis, recorder, std::move(wcaches), opts, &operator_metrics);
+
+  runtime::ControllerOptions copts;
+  copts.name = kControllerName;
+  copts.max_concurrent_reconciles = o.max_concurrent_reconciles;
+  copts.observer = controller_metrics;
+  auto controller =
+      std::make_shared<runtime::Controller>(copts, queue, [&wc](const std::string& key) { return wc.reconcile(key); });
+  controller_metrics->track(*controller, *queue);
+  manager.add_controller(controller);
+  manager.add_runnable(runtime::Runnable{"start log",
+                                         [&o] {
+                                           spdlog::info("controller started: {} worker(s), watching {}",
+                                                        o.max_concurrent_reconciles, watching(o));
+                                           return Result<void>{};
+                                         },
+                                         [] {}, true});
+  if (o.leader_elect) {
+    metrics::track_leader_election(metrics, o.leader_election_id, [&manager] { return manager.is_leader(); });
+    spdlog::info("leader election on Lease {}/{} as {}", o.leader_election_namespace, o.leader_election_id,
+                 manager.elector()->identity());
+  }
+
+  int exit_code = 0;
+  if (auto started = manager.start(); !started) {
+    spdlog::error("{}", started.error().message);
+    exit_code = 1;
+  } else {
+    stop.wait();  // the first signal; the --graceful-shutdown-timeout countdown runs from there
+  }
+  stop.begin_stop();  // ends the caches' requests in flight: a list would otherwise hold a stop up to 60 s
+  manager.stop();
+  spdlog::info("stopped");
+  return exit_code;
+}
+
+}  // namespace cfo::op

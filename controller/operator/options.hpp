@@ -1,0 +1,41 @@
+#pragma once
+// The settings of the operator, filled in once from the flags of `codeflare-operator run` (cmd/run_options.cpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/http_server.hpp"
+#include "runtime/leader_election.hpp"
+#include "runtime/rate_limiter.hpp"
+#include "runtime/token_bucket.hpp"
+
+namespace cfo::op {
+
+/// Where a pod finds its own namespace.
+inline constexpr const char* kInClusterNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
+/// The Lease name used when --leader-election-id is not given.
+inline constexpr const char* kDefaultLeaderElectionId = "codeflare-operator.codeflare.dev";
+
+/// Every setting of the operator (`codeflare-operator run`), with controller-runtime's defaults.
+struct OperatorOptions {
+  std::string kubeconfig;
+  std::vector<std::string> namespaces;  ///< watched namespaces; empty = all
+  std::string label_selector;           ///< only CodeFlareWorkloads matching it (a shard); empty = all
+  int max_concurrent_reconciles = 1;
+  int kueue_max_podsets = 0;  ///< 0 = read it from the cluster
+
+  runtime::ItemBackoffOptions backoff;  ///< --workqueue-base-delay / --workqueue-max-delay (5 ms, 1000 s)
+  runtime::TokenBucketOptions bucket;   ///< --workqueue-qps / --workqueue-burst (10, 100)
+
+  bool leader_elect = false;
+  std::string leader_election_id = kDefaultLeaderElectionId;
+  std::string leader_election_namespace;    ///< resolved: the flag, else the pod's namespace; set when electing
+  runtime::LeaderElectionOptions election;  ///< timings and release_on_cancel; identity left empty
+
+  std::optional<runtime::BindAddress> metrics_address;  ///< std::nullopt = metrics off ("0")
+  std::optional<runtime::BindAddress> probe_address;    ///< std::nullopt = probes off ("0")
+  bool server_dry_run = true;
+};
+
+}  // namespace cfo::op

@@ -1,0 +1,167 @@
+#include "operator/plan_executor.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "core/timestamp.hpp"
+#include "operator/finalizer.hpp"
+#include "operator/resources.hpp"
+#include "operator/server_verdict.hpp"
+#include "workload/local_queue.hpp"
+
+namespace cfo::op {
+
+namespace {
+std::string with_article(std::string_view kind) {
+  return (kind == "AppWrapper" ? "an " : "a ") + std::string(kind);
+}
+
+// What the operator did to something other than the workload's children it applies: an event, and a log line at
+// info, both once.
+void tell(runtime::EventRecorder& events, const json::Value& workload, const char* type, const char* reason,
+          const char* action, const std::string& message) {
+  spdlog::info("{}: {}", reason, message);
+  events.record(workload, type, reason, action, message);
+}
+}  // namespace
+
+std::optional<std::string> finalize(const ExecutionContext& ctx, const Api& api, runtime::EventRecorder& events) {
+  if (!has_local_queue_finalizer(ctx.workload)) return std::nullopt;
+  std::string failure;
+  if (!ctx.kueue_version.empty()) {
+    const std::string managed = managed_queue_of(ctx.workload);
+    auto others = ctx.workloads_in(ctx.ns);
+    auto done = others ? clean_up_local_queue(api, resources::local_queues(ctx.kueue_version), ctx.ns, managed,
+                                              ctx.name, *others)
+                       : Result<CleanupResult>(std::unexpected(others.error()));
+    if (!done) {
+      failure = "deleting LocalQueue " + managed + ": " + done.error().message;
+    } else if (done->deleted) {
+      tell(events, ctx.workload, "Normal", "LocalQueueDeleted", "Delete",
+                    "LocalQueue " + done->local_queue + " deleted with its last workload");
+    } else if (done->other_users > 0) {
+      tell(events, ctx.workload, "Normal", "LocalQueueKept", "Delete",
+                    "LocalQueue " + done->local_queue + " kept: " + std::to_string(done->other_users) +
+                        " other workload(s) use it");
+    }
+  }
+  if (!failure.empty()) {
+    int64_t waited = seconds_between(json::string_at(ctx.workload, "metadata.deletionTimestamp"), now_rfc3339());
+    if (waited < kFinalizerGiveUpSeconds) return failure;
+    spdlog::warn("giving up the LocalQueue clean-up after {} s: {}", waited, failure);
+    tell(events, ctx.workload, "Warning", "LocalQueueLeft", "Delete", failure + " (given up; the LocalQueue is left)");
+  }
+  auto removed = set_local_queue_finalizer(api, ctx.ns, ctx.name, false, ctx.uid);
+  if (!removed && !removed.error().is_not_found() && !removed.error().is_conflict())
+    return "removing the finalizer: " + removed.error().message;
+  return std::nullopt;
+}
+
+WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& api, runtime::EventRecorder& events) {
+  if (!plan.unknown_kind.empty()) return RequestFailed{"no resource type known for kind " + plan.unknown_kind};
+  std::optional<std::string> failed;
+  std::optional<ServerRejected> rejected;
+  client::WriteOptions wo;
+  wo.field_manager = ctx.field_manager;
+
+  // 1. The server-side gate: the apiserver judges every object (dryRun=All, the same apply) before any is written.
+  if (plan.dry_run) {
+    client::WriteOptions dry = wo;
+    dry.dry_run = true;
+    for (const auto& w : plan.writes) {
+      auto judged = api.apply(w.type.object_path(ctx.ns, w.name), *w.object, dry);
+      if (judged) continue;
+      if (is_server_rejection(judged.error()))
+        rejected = ServerRejected{w.kind, w.name, judged.error()};
+      else
+        failed = w.kind + " " + w.name + " (dry run): " + judged.error().message;
+      break;
+    }
+  }
+
+  // 2. Removals that the new state waits for.
+  const bool conflict = plan.blocker && std::holds_alternative<ChildConflict>(*plan.blocker);
+  bool waiting = conflict;
+  if (plan.blocker && !failed && !rejected) {
+    if (const auto* h = std::get_if<HandOver>(&*plan.blocker)) {
+      if (auto r = api.remove(resources::kAppWrappers.object_path(ctx.ns, h->app_wrapper.name));
+          !r && !r.error().is_not_found())
+        failed = "removing the AppWrapper left from before: " + r.error().message;
+      else
+        tell(events, ctx.workload, "Normal", "Replacing", "Delete",
+                      "AppWrapper " + ctx.name + " removed: spec.appWrapper is false; its RayCluster goes with it");
+      waiting = true;
+    } else if (const auto* rep = std::get_if<Replacement>(&*plan.blocker)) {
+      const ChildKindInfo& k = info(rep->child.kind);
+      if (auto r = api.remove(k.type->object_path(ctx.ns, rep->child.name)); !r && !r.error().is_not_found()) {
+        failed = "replacing " + std::string(k.name) + " " + rep->child.name + ": " + r.error().message;
+      } else {
+        tell(events, ctx.workload, "Normal", "Replacing", "Delete",
+                      std::string(k.name) + " " + rep->child.name + " is replaced: it cannot be updated in place");
+        waiting = true;
+      }
+    }
+  }
+  const bool go = !failed && !rejected && !waiting;
+
+  // 3. The finalizer goes on before the LocalQueue it guards is created.
+  if (go && plan.add_finalizer)
+    if (auto r = set_local_queue_finalizer(api, ctx.ns, ctx.name, true, ctx.uid); !r)
+      failed = "adding finalizer " + std::string(workload::kLocalQueueFinalizer) + ": " + r.error().message;
+
+  // 4. The objects; the status then reports what was actually applied.
+  std::optional<json::Document> created_top;
+  if (go && !failed)
+    for (std::size_t i = 0; i < plan.writes.size(); ++i) {
+      const Write& w = plan.writes[i];
+      auto applied = api.apply(w.type.object_path(ctx.ns, w.name), *w.object, wo);
+      if (!applied) {
+        // A refusal of the first write (nothing written before it, the dry run skipped) is the gate's verdict.
+        if (plan.gated && i == 0 && !plan.dry_run && !plan.add_finalizer && is_server_rejection(applied.error()))
+          rejected = ServerRejected{w.kind, w.name, applied.error()};
+        else
+          failed = w.kind + " " + w.name + ": " + applied.error().message;
+        break;
+      }
+      if (ctx.on_applied) ctx.on_applied(w.kind);
+      if (!w.exists && plan.top && w.kind == info(*plan.top).name) created_top = std::move(*applied);
+      spdlog::info("{} {} {}", w.exists ? "updated" : "created", w.kind, w.name);
+    }
+
+  // 5. A child of another kind left from before spec.appWrapper or spec.job changed is ours to remove.
+  if (!failed && !rejected && !conflict)
+    for (const auto& s : plan.stale) {
+      const ChildKindInfo& k = info(s.kind);
+      auto removed = api.remove(k.type->object_path(ctx.ns, s.name));
+      if (!removed && !removed.error().is_not_found()) {
+        failed = "removing the " + std::string(k.name) + " left from before: " + removed.error().message;
+        break;
+      }
+      tell(events, ctx.workload, "Normal", "Replaced", "Delete",
+                    std::string(k.name) + " " + s.name + " removed: the workload now runs as " +
+                        with_article(plan.top ? info(*plan.top).name : "another kind"));
+    }
+
+  // 6. A LocalQueue this workload managed and no longer uses is deleted unless another workload uses it.
+  if (go && !failed && !rejected && !plan.release_local_queue.empty()) {
+    auto others = ctx.workloads_in(ctx.ns);
+    auto done = others ? clean_up_local_queue(api, resources::local_queues(ctx.kueue_version), ctx.ns,
+                                              plan.release_local_queue, ctx.name, *others)
+                       : Result<CleanupResult>(std::unexpected(others.error()));
+    if (!done)
+      failed = "releasing LocalQueue " + plan.release_local_queue + ": " + done.error().message;
+    else if (done->deleted)
+      tell(events, ctx.workload, "Normal", "LocalQueueDeleted", "Delete",
+                    "LocalQueue " + done->local_queue + " deleted: no workload uses it any more");
+  }
+
+  // 7. A finalizer no longer needed (spec.queue.clusterQueue removed) goes, after the same clean-up as on deletion.
+  if (plan.drop_finalizer && !failed && !rejected)
+    if (auto f = finalize(ctx, api, events)) failed = *f;
+
+  if (failed) return RequestFailed{*failed};
+  if (rejected) return *rejected;
+  if (plan.blocker && waiting) return Blocked{*plan.blocker};
+  return Applied{std::move(created_top)};
+}
+
+}  // namespace cfo::op

@@ -1,0 +1,119 @@
+#include "operator/served_apis.hpp"
+
+#include "operator/resources.hpp"
+
+namespace cfo::op {
+
+namespace {
+
+constexpr const char* kKueueWorkloadsCrd = "workloads.kueue.x-k8s.io";
+constexpr const char* kLocalQueuesCrd = "localqueues.kueue.x-k8s.io";
+
+// The served versions of a CRD.
+std::vector<std::string> served_versions(const json::Value& crd) {
+  std::vector<std::string> out;
+  const json::Value* versions = json::find_path(crd, "spec.versions");
+  if (versions && versions->IsArray())
+    for (const auto& v : versions->GetArray())
+      if (json::get_bool(v, "served").value_or(false)) out.push_back(json::get_string(v, "name").value_or(""));
+  return out;
+}
+
+bool serves(const json::Value& crd, std::string_view version) {
+  for (const auto& v : served_versions(crd))
+    if (v == version) return true;
+  return false;
+}
+
+// spec.podSets.maxItems of the Workload CRD's storage version (else of the first version that says).
+int max_pod_sets(const json::Value& crd) {
+  const json::Value* versions = json::find_path(crd, "spec.versions");
+  if (!versions || !versions->IsArray()) return 0;
+  int found = 0;
+  for (const auto& v : versions->GetArray()) {
+    const json::Value* max = json::find_path(v, "schema.openAPIV3Schema.properties.spec.properties.podSets.maxItems");
+    if (!max || !max->IsInt()) continue;
+    if (json::get_bool(v, "storage").value_or(false) || found == 0) found = max->GetInt();
+  }
+  return found;
+}
+
+void strip(json::Value& node, bool under_properties) {
+  if (node.IsObject()) {
+    for (auto it = node.MemberBegin(); it != node.MemberEnd();) {
+      const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+      if (!under_properties && name == "description") {
+        it = node.EraseMember(it);
+        continue;
+      }
+      strip(it->value, !under_properties && (name == "properties" || name == "patternProperties"));
+      ++it;
+    }
+  } else if (node.IsArray()) {
+    for (auto& item : node.GetArray()) strip(item, false);
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string> kTargetCrdNames = {
+    "rayclusters.ray.io",
+    "rayjobs.ray.io",
+    "appwrappers.workload.codeflare.dev",
+    "localqueues.kueue.x-k8s.io",
+    "workloadpriorityclasses.kueue.x-k8s.io",
+};
+
+const std::vector<std::string>& watched_crd_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n = kTargetCrdNames;
+    n.push_back(kKueueWorkloadsCrd);
+    return n;
+  }();
+  return names;
+}
+
+void strip_schema_descriptions(json::Value& crd) {
+  json::Value* spec = json::find(crd, "spec");
+  if (json::Value* versions = spec ? json::find(*spec, "versions") : nullptr; versions && versions->IsArray())
+    for (auto& v : versions->GetArray())
+      if (json::Value* schema = json::find(v, "schema")) strip(*schema, false);
+}
+
+Result<ServedApis> read_served_apis(const Api& api) {
+  ServedApis out;
+  auto schemas = std::make_shared<validation::SchemaSet>();
+  for (const auto& name : watched_crd_names()) {
+    auto crd = api.get(resources::kCrds.object_path("", name));
+    if (!crd) {
+      if (crd.error().is_not_found()) continue;
+      return fail("reading CRD " + name + ": " + crd.error().message, crd.error().http_status);
+    }
+    out.generations[name] = json::get_int((*crd)["metadata"], "generation").value_or(0);
+    if (name == kKueueWorkloadsCrd) {
+      out.kueue_max_pod_sets = max_pod_sets(*crd);
+      continue;
+    }
+    if (name == kLocalQueuesCrd)
+      out.kueue_version = serves(*crd, "v1beta2") ? "v1beta2" : serves(*crd, "v1beta1") ? "v1beta1" : "";
+    strip_schema_descriptions(*crd);
+    if (auto r = schemas->add_crd(*crd); !r) return fail("CRD " + name + ": " + r.error().message);
+  }
+  out.ray_cluster = schemas->has("ray.io/v1", "RayCluster");
+  out.app_wrapper = schemas->has("workload.codeflare.dev/v1beta2", "AppWrapper");
+  out.ray_job = schemas->has("ray.io/v1", "RayJob");
+  out.schemas = std::move(schemas);
+  return out;
+}
+
+std::shared_ptr<const ServedApis> ServedApiState::get() const {
+  std::lock_guard lock(mu_);
+  return apis_;
+}
+
+void ServedApiState::set(std::shared_ptr<const ServedApis> apis) {
+  std::lock_guard lock(mu_);
+  apis_ = std::move(apis);
+}
+
+}  // namespace cfo::op

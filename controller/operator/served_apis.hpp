@@ -1,0 +1,61 @@
+#pragma once
+// What the cluster serves of the APIs the operator uses, and the schemas of their CRDs: read at start, and again
+// whenever one of those CRDs appears, changes or goes (an upgrade of KubeRay, Kueue or AppWrapper, or an install
+// after the operator's start), so that nothing needs a restart.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "operator/api.hpp"
+#include "validation/schema_set.hpp"
+#include "validation/validator.hpp"
+
+namespace cfo::op {
+
+/// One consistent view of the served APIs. Immutable once published.
+struct ServedApis {
+  /// The schemas of the served CRDs of kTargetCrdNames (descriptions dropped).
+  std::shared_ptr<const validation::SchemaSet> schemas;
+  bool ray_cluster = false;
+  bool app_wrapper = false;
+  bool ray_job = false;
+  /// The Kueue API version to use ("v1beta2", "v1beta1"), "" when Kueue's LocalQueue CRD is not served.
+  std::string kueue_version;
+  /// Kueue's MaxPodSets from the Workload CRD (0 when unknown).
+  int kueue_max_pod_sets = 0;
+  /// metadata.generation of each CRD read (absent: not installed), to tell whether a CRD event changes anything.
+  std::map<std::string, int64_t> generations;
+};
+
+/// The CRDs whose schemas the controller checks generated objects against (name as served, e.g. "rayclusters.ray.io").
+extern const std::vector<std::string> kTargetCrdNames;
+
+/// The CRDs whose appearance, change or removal makes the operator read the served APIs again: kTargetCrdNames and
+/// Kueue's Workload CRD (for MaxPodSets).
+const std::vector<std::string>& watched_crd_names();
+
+/// Reads every CRD of watched_crd_names() with `api` (404: not installed), compiles the schemas of the target CRDs
+/// (without their descriptions) and tells which APIs are served. A CRD is served when its storage version is served
+/// (and, for Kueue, the version is v1beta2 or v1beta1). Errors: any read failure other than 404, or a CRD whose schema
+/// does not compile.
+Result<ServedApis> read_served_apis(const Api& api);
+
+/// Removes every `description` of a CRD's schemas (keeping properties named "description"): they are the bulk of a
+/// CRD and validation never reads them.
+void strip_schema_descriptions(json::Value& crd);
+
+/// The published view, shared by the reconcile workers and the refresher. Thread-safe.
+class ServedApiState {
+ public:
+  std::shared_ptr<const ServedApis> get() const;
+  void set(std::shared_ptr<const ServedApis> apis);
+
+ private:
+  mutable std::mutex mu_;
+  std::shared_ptr<const ServedApis> apis_;
+};
+
+}  // namespace cfo::op

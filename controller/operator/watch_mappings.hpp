@@ -1,0 +1,27 @@
+#pragma once
+// How events on other objects map to the CodeFlareWorkloads they concern (controller-runtime's Owns() and
+// Watches() with a mapping function).
+#include <string>
+
+#include "runtime/controller.hpp"
+#include "runtime/informer_group.hpp"
+
+namespace cfo::op {
+
+/// A child (RayCluster, AppWrapper, RayJob) to its workload: children carry the label codeflare.dev/workload with
+/// the workload's name, and live in its namespace. std::nullopt for objects without the label.
+runtime::KeyMapper child_to_workload();
+
+/// A LocalQueue to every workload of `workloads` (the workload cache) that names it in spec.queue (localQueue, or
+/// clusterQueue for a managed one), so that a held workload goes ahead as soon as its queue appears.
+runtime::KeysMapper local_queue_to_workloads(const runtime::InformerGroup& workloads);
+
+/// A WorkloadPriorityClass to every workload of `workloads` that names it in spec.queue.priorityClass, so that a
+/// workload held for a missing priority class goes ahead as soon as it appears.
+runtime::KeysMapper priority_class_to_workloads(const runtime::InformerGroup& workloads);
+
+/// A Kueue Workload to the workload whose child (RayCluster, AppWrapper or RayJob: its controller owner) it admits:
+/// children share their workload's name and namespace. std::nullopt when no cached workload has that key.
+runtime::KeyMapper kueue_workload_to_workload(const runtime::InformerGroup& workloads);
+
+}  // namespace cfo::op

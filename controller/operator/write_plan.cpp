@@ -1,0 +1,106 @@
+#include "operator/write_plan.hpp"
+
+#include "workload/apply_plan.hpp"
+#include "workload/local_queue.hpp"
+
+namespace cfo::op {
+
+bool controlled_by(const json::Value& obj, const std::string& uid) {
+  const json::Value* refs = json::find_path(obj, "metadata.ownerReferences");
+  if (!refs || !refs->IsArray() || uid.empty()) return false;
+  for (const auto& r : refs->GetArray())
+    if (json::get_bool(r, "controller").value_or(false) && json::get_string(r, "kind") == "CodeFlareWorkload" &&
+        json::get_string(r, "uid") == uid)
+      return true;
+  return false;
+}
+
+ChildHolder holder_of(const json::Value* obj, const std::string& uid) {
+  if (!obj || controlled_by(*obj, uid)) return {};
+  const json::Value* refs = json::find_path(*obj, "metadata.ownerReferences");
+  if (refs && refs->IsArray())
+    for (const auto& r : refs->GetArray())
+      if (json::get_bool(r, "controller").value_or(false))
+        return {ChildHolder::Kind::kOtherController, json::get_string(r, "kind").value_or("?"),
+                json::get_string(r, "name").value_or("?")};
+  return {ChildHolder::Kind::kNoController, "", ""};
+}
+
+std::string describe(const ChildHolder& holder) {
+  switch (holder.kind) {
+    case ChildHolder::Kind::kOtherController:
+      return "is controlled by " + holder.controller_kind + " " + holder.controller_name;
+    case ChildHolder::Kind::kNoController:
+      return "has no controller";
+    case ChildHolder::Kind::kNone:
+      break;
+  }
+  return "";
+}
+
+Plan decide(const workload::Outcome& outcome, const Observation& seen, const std::string& name, bool server_dry_run) {
+  Plan plan;
+  const ChildKindInfo* top = nullptr;
+  for (const auto& obj : outcome.desired) {
+    const std::string kind = json::get_string(obj, "kind").value_or("?");
+    const std::string child_name = json::get_string(obj["metadata"], "name").value_or(name);
+    const ChildKindInfo* child = child_kind_named(kind);
+    std::optional<client::ResourceType> type;
+    if (child) {
+      type = *child->type;
+      top = child;
+    } else if (kind == workload::kLocalQueueKind) {
+      type = resources::local_queues(seen.kueue_version);
+    } else {
+      plan.unknown_kind = kind;
+      break;
+    }
+    if (child) {
+      const std::size_t i = static_cast<std::size_t>(child->kind);
+      const bool ours = seen.cached[i] && child_name == name && seen.controlled[i];
+      if (!ours && seen.holder.kind != ChildHolder::Kind::kNone) {
+        ChildConflict conflict{kind, child_name, seen.holder};
+        const std::size_t aw = static_cast<std::size_t>(ChildKind::kAppWrapper);
+        // A RayCluster held by the AppWrapper this workload controls (spec.appWrapper turned false).
+        if (seen.holder.kind == ChildHolder::Kind::kOtherController && seen.holder.controller_kind == "AppWrapper" &&
+            seen.holder.controller_name == name && seen.cached[aw] && seen.controlled[aw])
+          plan.blocker = HandOver{Removal{ChildKind::kAppWrapper, name}};
+        else
+          plan.blocker = std::move(conflict);
+        break;
+      }
+      // Nothing to write when the live child already has all of it (the spec hash included).
+      if (!outcome.recreate && seen.cached[i] && workload::is_applied(obj, *seen.cached[i])) continue;
+    }
+    const bool exists = child && seen.cached[static_cast<std::size_t>(child->kind)];
+    plan.writes.push_back(Write{&obj, *type, kind, child_name, exists});
+  }
+  if (!plan.unknown_kind.empty()) {
+    plan.writes.clear();
+    return plan;
+  }
+  if (top) plan.top = top->kind;
+  const bool conflict = plan.blocker && std::holds_alternative<ChildConflict>(*plan.blocker);
+  if (!plan.blocker && outcome.recreate && top) {
+    const std::size_t i = static_cast<std::size_t>(top->kind);
+    if (seen.cached[i] && seen.controlled[i]) plan.blocker = Replacement{Removal{top->kind, name}};
+  }
+  plan.add_finalizer = outcome.valid && outcome.needs_finalizer && !seen.has_finalizer;
+  // The gate costs a request only where it can change the outcome: when something would be written before an object
+  // the apiserver may still refuse (a second object, the finalizer) or removed for it (a replacement). A single
+  // apply needs none: a refused apply writes nothing either, and is reported the same way.
+  const bool replacing = plan.blocker && std::holds_alternative<Replacement>(*plan.blocker);
+  plan.gated = server_dry_run;
+  plan.dry_run = server_dry_run && (!plan.blocker || replacing) && !plan.writes.empty() &&
+                 (plan.writes.size() > 1 || plan.add_finalizer || replacing);
+  if (top && !conflict)
+    for (const auto& row : child_kinds()) {
+      const std::size_t i = static_cast<std::size_t>(row.kind);
+      if (row.kind != top->kind && seen.cached[i] && seen.controlled[i]) plan.stale.push_back(Removal{row.kind, name});
+    }
+  if (!seen.kueue_version.empty()) plan.release_local_queue = outcome.release_local_queue;
+  plan.drop_finalizer = outcome.valid && !outcome.needs_finalizer && seen.has_finalizer;
+  return plan;
+}
+
+}  // namespace cfo::op

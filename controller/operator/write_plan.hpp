@@ -1,0 +1,113 @@
+#pragma once
+// Decide, then do: what one reconcile writes, decided as a pure function of what workload::reconcile returned and
+// what was observed (the plan), separate from carrying it out (plan_executor.hpp).
+#include <array>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "client/rest_client.hpp"
+#include "core/json.hpp"
+#include "operator/resources.hpp"
+#include "workload/reconcile.hpp"
+
+namespace cfo::op {
+
+/// What sits at the name of the desired top-level child when the cache does not show it as ours: nothing (or ours
+/// after all), an object controlled by another owner, or one without a controller.
+struct ChildHolder {
+  enum class Kind { kNone, kOtherController, kNoController };
+  Kind kind = Kind::kNone;
+  std::string controller_kind;  ///< for kOtherController
+  std::string controller_name;
+};
+
+/// What the controller observed before deciding.
+struct Observation {
+  /// The cached child of each kind under the workload's key (nullptr when absent), indexed by ChildKind.
+  std::array<const json::Value*, kChildKindCount> cached{};
+  /// Whether each cached child is controlled by this workload (a controller owner reference with its uid).
+  std::array<bool, kChildKindCount> controlled{};
+  /// Who holds the desired top-level child's name, when the cache does not show it as ours.
+  ChildHolder holder;
+  /// The workload carries workload::kLocalQueueFinalizer.
+  bool has_finalizer = false;
+  /// The Kueue API version served ("" when Kueue is not installed).
+  std::string kueue_version;
+};
+
+/// A child to remove.
+struct Removal {
+  ChildKind kind;
+  std::string name;
+};
+
+/// An object to apply (or to send to the dry-run gate first).
+struct Write {
+  const json::Document* object;  ///< points into the Outcome the plan was made from
+  client::ResourceType type;
+  std::string kind;
+  std::string name;
+  bool exists = false;  ///< the object is cached already (the apply updates it), for the log
+};
+
+// ---- what keeps a reconcile from applying its objects -------------------------------------------------------
+/// The desired child's name is taken by an object this workload does not control: it is never taken over.
+struct ChildConflict {
+  std::string kind, name;
+  ChildHolder holder;
+};
+/// spec.appWrapper turned false: the AppWrapper this workload controls still holds the RayCluster; it is removed
+/// first (the RayCluster goes with it) and the new RayCluster applied once it is gone.
+struct HandOver {
+  Removal app_wrapper;
+};
+/// The child cannot be updated in place (changed AppWrapper components, a finished RayJob run again, or one still
+/// being deleted): it is removed first and created anew once it is gone.
+struct Replacement {
+  Removal child;
+};
+using Blocker = std::variant<ChildConflict, HandOver, Replacement>;
+
+/// Everything one reconcile writes, in the order it is carried out:
+///  1. with `dry_run`, each of `writes` is sent with dryRun=All: only where a refusal would otherwise come after a
+///     write or a removal (several writes, the finalizer, a Replacement); a single apply is its own gate;
+///  2. a HandOver or a Replacement removes its object; a blocker then stops steps 3, 4 and 6;
+///  3. the finalizer is added (`add_finalizer`) before the LocalQueue it guards is created;
+///  4. `writes` are applied;
+///  5. `stale` children of the other kinds are removed (not under a ChildConflict);
+///  6. `release_local_queue` is deleted when no other workload uses it;
+///  7. with `drop_finalizer`, the managed LocalQueue is cleaned up and the finalizer removed.
+struct Plan {
+  std::optional<Blocker> blocker;
+  /// The kind of the desired top-level child (std::nullopt when none is desired, e.g. an invalid spec).
+  std::optional<ChildKind> top;
+  std::vector<Write> writes;
+  bool dry_run = false;
+  /// The server-side gate is on (--server-dry-run): a refusal of the first write (nothing written before it) is the
+  /// gate's verdict (ServerRejected), whether the dry run was sent or the apply stood in for it.
+  bool gated = false;
+  bool add_finalizer = false;
+  std::vector<Removal> stale;
+  std::string release_local_queue;
+  bool drop_finalizer = false;
+  /// A desired object of a kind the operator has no resource type for (a bug): nothing is written.
+  std::string unknown_kind;
+};
+
+/// Decides the plan for the workload `name` (its children share its name) from `outcome` and `seen`. Pure. Writes skip a child that already has all
+/// the desired fields (workload::is_applied, unless it is replaced): an unchanged apply would still wake the
+/// workload again through the child's watch. `server_dry_run` asks for the dry-run gate.
+Plan decide(const workload::Outcome& outcome, const Observation& seen, const std::string& name, bool server_dry_run);
+
+/// True when `obj` has a controller owner reference to the CodeFlareWorkload with this uid.
+bool controlled_by(const json::Value& obj, const std::string& uid);
+
+/// Who holds an object that is not controlled by the workload with `uid` (nullptr: absent).
+ChildHolder holder_of(const json::Value* obj, const std::string& uid);
+
+/// "is controlled by <Kind> <name>" / "has no controller", for messages.
+std::string describe(const ChildHolder& holder);
+
+}  // namespace cfo::op

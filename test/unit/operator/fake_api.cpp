@@ -1,0 +1,64 @@
+#include "fake_api.hpp"
+
+namespace cfo::op::test {
+
+void FakeApi::put(const std::string& path, const json::Value& obj) {
+  json::Document d;
+  d.CopyFrom(obj, d.GetAllocator());
+  objects[path] = std::move(d);
+}
+
+std::vector<json::Document> FakeApi::applied_to(const std::string& path) const {
+  std::vector<json::Document> out;
+  for (const auto& [p, body] : applied_)
+    if (p == path) {
+      json::Document d;
+      d.CopyFrom(body, d.GetAllocator());
+      out.push_back(std::move(d));
+    }
+  return out;
+}
+
+std::size_t FakeApi::count(const std::string& prefix) const {
+  std::size_t n = 0;
+  for (const auto& l : log) n += l.rfind(prefix, 0) == 0;
+  return n;
+}
+
+Api FakeApi::api() {
+  Api a;
+  a.get = [this](const std::string& path) -> Result<json::Document> {
+    const std::string line = "GET " + path;
+    log.push_back(line);
+    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    auto it = objects.find(path);
+    if (it == objects.end()) return fail("not found", 404, "NotFound");
+    json::Document d;
+    d.CopyFrom(it->second, d.GetAllocator());
+    return d;
+  };
+  a.apply = [this](const std::string& path, const json::Value& obj,
+                   const client::WriteOptions& o) -> Result<json::Document> {
+    const std::string line = (o.dry_run ? "DRYRUN " : "APPLY ") + path;
+    log.push_back(line);
+    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    json::Document d;
+    d.CopyFrom(obj, d.GetAllocator());
+    if (!o.dry_run) {
+      json::Document copy;
+      copy.CopyFrom(obj, copy.GetAllocator());
+      applied_.emplace_back(path, std::move(copy));
+    }
+    return d;
+  };
+  a.remove = [this](const std::string& path) -> Result<void> {
+    const std::string line = "DELETE " + path;
+    log.push_back(line);
+    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    objects.erase(path);
+    return {};
+  };
+  return a;
+}
+
+}  // namespace cfo::op::test

@@ -1,0 +1,36 @@
+#pragma once
+// A recording stand-in for the operator's Api seam (not an apiserver): objects by path, a log of every request, and
+// scripted failures. Enough to drive the controller's paths without a server.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/json.hpp"
+#include "operator/api.hpp"
+
+namespace cfo::op::test {
+
+class FakeApi {
+ public:
+  /// One request as made: "GET path", "APPLY path", "DRYRUN path", "DELETE path".
+  std::vector<std::string> log;
+  /// What GET answers, by path (404 when absent). An apply stores its body here too (not a dry run).
+  std::map<std::string, json::Document> objects;
+  /// Failures by request line ("APPLY /apis/...", "DRYRUN ...", "DELETE ...", "GET ..."): answered instead.
+  std::map<std::string, Error> failures;
+
+  /// Stores `yaml`'s object at `path`.
+  void put(const std::string& path, const json::Value& obj);
+  /// The Api seam over this fake (the fake must outlive it).
+  Api api();
+  /// The bodies applied (not dry runs) to `path`, in order.
+  std::vector<json::Document> applied_to(const std::string& path) const;
+  /// Number of log lines that start with `prefix`.
+  std::size_t count(const std::string& prefix) const;
+
+ private:
+  std::vector<std::pair<std::string, json::Document>> applied_;
+};
+
+}  // namespace cfo::op::test

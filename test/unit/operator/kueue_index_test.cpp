@@ -1,0 +1,114 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "core/yaml.hpp"
+#include "operator/kueue_index.hpp"
+#include "runtime/cached_object.hpp"
+
+using namespace cfo;
+using namespace cfo::op;
+
+namespace {
+json::Document doc(const std::string& text) {
+  auto docs = yaml::to_json(text);
+  EXPECT_TRUE(docs && !docs->empty()) << text;
+  return std::move((*docs)[0]);
+}
+}  // namespace
+
+// A cached Kueue Workload keeps what the status reads; its PodSets (full Pod templates) are dropped.
+TEST(KueueTransforms, AKueueWorkloadKeepsItsAdmissionOnly) {
+  json::Document wl = doc(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: raycluster-demo-1a2b
+  namespace: team-a
+  uid: w-1
+  labels: {kueue.x-k8s.io/job-uid: uid-rc, other: x}
+  ownerReferences: [{kind: RayCluster, name: demo, controller: true}]
+  managedFields: [{manager: kueue}]
+spec:
+  podSets: [{name: head, count: 1, template: {spec: {containers: [{name: ray-head, image: ray}]}}}]
+status:
+  admission: {clusterQueue: cq-a, podSetAssignments: [{name: head}]}
+  conditions: [{type: Admitted, status: "True", reason: Admitted, message: ok, lastTransitionTime: x}]
+)");
+  kueue_workload_transform(wl);
+  EXPECT_EQ(json::find(wl, "spec"), nullptr);
+  EXPECT_EQ(json::find_path(wl, "metadata.managedFields"), nullptr);
+  EXPECT_EQ(json::find_path(wl, "metadata.labels")->MemberCount(), 1u);
+  EXPECT_EQ(json::string_at(wl, "status.admission.clusterQueue"), "cq-a");
+  EXPECT_EQ(json::find_path(wl, "status.admission.podSetAssignments"), nullptr);
+  EXPECT_EQ(json::string_at((*json::find_path(wl, "status.conditions"))[0], "message"), "ok");
+  EXPECT_EQ(json::find((*json::find_path(wl, "status.conditions"))[0], "lastTransitionTime"), nullptr);
+  EXPECT_EQ(json::string_at((*json::find_path(wl, "metadata.ownerReferences"))[0], "name"), "demo");
+}
+
+// Someone else's object under a child kind is kept only for the conflict check; ours whole, less managedFields.
+TEST(KueueTransforms, AChildOfSomeoneElseKeepsOnlyItsOwners) {
+  json::Document foreign = doc("{kind: RayCluster, metadata: {name: demo, namespace: a, ownerReferences: [{kind: X}], "
+                               "annotations: {big: y}}, spec: {headGroupSpec: {}}, status: {state: ready}}");
+  child_transform(foreign);
+  EXPECT_EQ(json::find(foreign, "spec"), nullptr);
+  EXPECT_EQ(json::find(foreign, "status"), nullptr);
+  EXPECT_EQ(json::find_path(foreign, "metadata.annotations"), nullptr);
+  EXPECT_NE(json::find_path(foreign, "metadata.ownerReferences"), nullptr);
+  json::Document ours = doc("{kind: RayCluster, metadata: {name: demo, labels: {codeflare.dev/workload: demo}, "
+                            "managedFields: [{}]}, spec: {a: 1}, status: {state: ready}}");
+  child_transform(ours);
+  EXPECT_EQ(json::find_path(ours, "metadata.managedFields"), nullptr);
+  EXPECT_EQ(json::string_at(ours, "status.state"), "ready");
+  EXPECT_NE(json::find(ours, "spec"), nullptr);
+}
+
+TEST(KueueTransforms, LocalQueuesAndPriorityClassesKeepWhatReconcileReads) {
+  json::Document lq = doc("{metadata: {name: q, namespace: a, annotations: {kueue.x-k8s.io/default-queue: 'true'}, "
+                          "labels: {app.kubernetes.io/managed-by: codeflare-operator}}, spec: {clusterQueue: cq, "
+                          "stopPolicy: None}, status: {pendingWorkloads: 3}}");
+  local_queue_transform(lq);
+  EXPECT_EQ(json::string_at(lq, "spec.clusterQueue"), "cq");
+  EXPECT_EQ(json::find_path(lq, "spec.stopPolicy"), nullptr);
+  EXPECT_EQ(json::find(lq, "status"), nullptr);
+  EXPECT_NE(json::find_path(lq, "metadata.annotations"), nullptr);
+  json::Document pc = doc("{metadata: {name: high, labels: {a: b}}, value: 1000, description: important}");
+  priority_class_transform(pc);
+  EXPECT_EQ(json::get_int(pc, "value"), 1000);
+  EXPECT_EQ(json::find(pc, "description"), nullptr);
+}
+
+TEST(KueueWorkloadIndex, FindsAWorkloadByItsJobUidAndForgetsItWhenDeleted) {
+  // A scripted list: two Workloads; then a watch stream that deletes one of them and stays open until stopped.
+  runtime::ListWatcher io;
+  io.list = [](const std::string&) -> Result<json::Document> {
+    return doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadList, metadata: {resourceVersion: '5'}, items: ["
+               "{metadata: {name: w1, namespace: a, uid: u1, labels: {kueue.x-k8s.io/job-uid: job-1}}},"
+               "{metadata: {name: w2, namespace: a, uid: u2, labels: {kueue.x-k8s.io/job-uid: job-2}}}]}");
+  };
+  std::atomic<bool> deleted{false};
+  io.watch = [&deleted](const std::string&, const std::function<bool(std::string_view)>& on_line,
+                        client::StopToken& stop) -> Result<void> {
+    if (!deleted.exchange(true))
+      on_line(R"({"type":"DELETED","object":{"metadata":{"name":"w1","namespace":"a","uid":"u1",)"
+              R"("resourceVersion":"6","labels":{"kueue.x-k8s.io/job-uid":"job-1"}}}})");
+    while (!stop.stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return {};
+  };
+  runtime::InformerOptions o;
+  o.resource = {"kueue.x-k8s.io", "v1beta2", "workloads", true};
+  o.transform = kueue_workload_transform;
+  runtime::Informer informer(io, o);
+  KueueWorkloadIndex index;
+  index.follow(informer);
+  ASSERT_TRUE(informer.start().has_value());
+  ASSERT_TRUE(informer.wait_for_sync(5000));
+  for (int i = 0; i < 500 && index.get("job-1"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  informer.stop();
+  EXPECT_EQ(index.get("job-1"), nullptr);
+  ASSERT_NE(index.get("job-2"), nullptr);
+  EXPECT_EQ(json::string_at(*index.get("job-2"), "metadata.name"), "w2");
+  EXPECT_EQ(index.size(), 1u);
+}

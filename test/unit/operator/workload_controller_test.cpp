@@ -1,0 +1,313 @@
+// The controller's paths without a server: the Api seam is a recording fake, the caches are maps, events go to a
+// list. Each test reads what was requested, in order, and what the status says.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "core/condition.hpp"
+#include "core/yaml.hpp"
+#include "fake_api.hpp"
+#include "operator/workload_controller.hpp"
+
+using namespace cfo;
+using namespace cfo::op;
+using cfo::op::test::FakeApi;
+
+namespace {
+
+constexpr const char* kWl = "/apis/codeflare.dev/v1alpha1/namespaces/team-a/codeflareworkloads/demo";
+constexpr const char* kRc = "/apis/ray.io/v1/namespaces/team-a/rayclusters/demo";
+constexpr const char* kAw = "/apis/workload.codeflare.dev/v1beta2/namespaces/team-a/appwrappers/demo";
+constexpr const char* kLq = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/localqueues/cq-a";
+
+json::Document doc(const std::string& text) {
+  auto docs = yaml::to_json(text);
+  EXPECT_TRUE(docs && !docs->empty()) << text;
+  return std::move((*docs)[0]);
+}
+
+// The upstream CRD schemas of $UPSTREAM_CRDS/upstream, loaded once; nullptr when UPSTREAM_CRDS is unset.
+std::shared_ptr<const validation::SchemaSet> schemas() {
+  static std::shared_ptr<const validation::SchemaSet> loaded = [] () -> std::shared_ptr<const validation::SchemaSet> {
+    const char* dir = std::getenv("UPSTREAM_CRDS");
+    if (!dir || !*dir) return nullptr;
+    auto set = std::make_shared<validation::SchemaSet>();
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(dir) / "upstream")) {
+      if (e.path().extension() != ".yaml") continue;
+      std::ifstream in(e.path());
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      auto docs = yaml::to_json(text);
+      if (!docs) continue;
+      for (auto& d : *docs)
+        if (json::get_string(d, "kind") == "CustomResourceDefinition") EXPECT_TRUE(set->add_crd(d).has_value());
+    }
+    return set;
+  }();
+  return loaded;
+}
+
+#define CFO_REQUIRE_SCHEMAS() \
+  if (!schemas()) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRD schemas are needed"
+
+// A controller over a FakeApi and map-backed caches.
+struct Rig {
+  FakeApi fake;
+  std::map<std::string, std::shared_ptr<const json::Document>> workloads;
+  std::array<std::map<std::string, std::shared_ptr<const json::Document>>, kChildKindCount> children;
+  std::vector<std::string> events;  // "Type Reason: note"
+  runtime::EventRecorder recorder{[this](const std::string&, const json::Value& body) -> Result<json::Document> {
+    events.push_back(json::string_at(body, "type") + " " + json::string_at(body, "reason") + ": " +
+                     json::string_at(body, "note"));
+    json::Document d;
+    d.CopyFrom(body, d.GetAllocator());
+    return d;
+  }};
+  WorkloadControllerOptions opts;
+  std::string kueue_version;  // "" : Kueue not served
+  std::map<std::string, std::shared_ptr<const json::Document>> local_queues;  // the LocalQueue cache, by key
+  ServedApiState apis;
+  std::unique_ptr<WorkloadController> controller;
+
+  void start() {
+    auto served = std::make_shared<ServedApis>();
+    served->schemas = schemas();
+    served->ray_cluster = served->app_wrapper = served->ray_job = true;
+    served->kueue_version = kueue_version;
+    apis.set(served);
+    WorkloadCaches caches;
+    caches.workloads = [this](const std::string& key) { return lookup(workloads, key); };
+    for (std::size_t i = 0; i < kChildKindCount; ++i)
+      caches.children[i] = [this, i](const std::string& key) { return lookup(children[i], key); };
+    caches.workloads_in = [this](const std::string& ns) -> Result<std::vector<std::shared_ptr<const json::Document>>> {
+      std::vector<std::shared_ptr<const json::Document>> out;
+      for (const auto& [key, wl] : workloads)
+        if (key.rfind(ns + "/", 0) == 0) out.push_back(wl);
+      return out;
+    };
+    caches.kueue.local_queues_in = [this](const std::string&) {
+      std::vector<std::shared_ptr<const json::Document>> out;
+      for (const auto& [k, lq] : local_queues) out.push_back(lq);
+      return out;
+    };
+    caches.kueue.local_queue = [this](const std::string& key) { return lookup(local_queues, key); };
+    caches.kueue.local_queues_synced = [] { return true; };
+    controller = std::make_unique<WorkloadController>(fake.api(), apis, recorder, std::move(caches), opts);
+  }
+  static std::shared_ptr<const json::Document> lookup(
+      const std::map<std::string, std::shared_ptr<const json::Document>>& m, const std::string& key) {
+    auto it = m.find(key);
+    return it == m.end() ? nullptr : it->second;
+  }
+  void set_workload(const std::string& spec, const std::string& extra_meta = "") {
+    workloads["team-a/demo"] = std::make_shared<json::Document>(
+        doc("{apiVersion: codeflare.dev/v1alpha1, kind: CodeFlareWorkload, metadata: {name: demo, namespace: team-a, "
+            "uid: uid-1, generation: 1" +
+            extra_meta + "}, spec: " + spec + "}"));
+  }
+  void set_child(ChildKind kind, json::Document obj) {
+    children[static_cast<std::size_t>(kind)]["team-a/demo"] = std::make_shared<json::Document>(std::move(obj));
+  }
+  // The status of the last status write.
+  json::Document last_status() const {
+    auto writes = fake.applied_to(std::string(kWl) + "/status");
+    EXPECT_FALSE(writes.empty());
+    json::Document d;
+    if (!writes.empty()) d.CopyFrom(writes.back()["status"], d.GetAllocator());
+    return d;
+  }
+  Condition condition(const char* type) const {
+    json::Document st = last_status();
+    auto conds = conditions_from_json(*json::find(st, "conditions"));
+    const Condition* c = find_condition(conds, type);
+    return c ? *c : Condition{};
+  }
+  bool event(const std::string& prefix) const {
+    for (const auto& e : events)
+      if (e.rfind(prefix, 0) == 0) return true;
+    return false;
+  }
+};
+
+}  // namespace
+
+// Two requests for a new workload: the child and the status. Nothing is read (the caches answer) and a single
+// apply needs no dry run (a refused apply writes nothing either).
+TEST(WorkloadController, ANewWorkloadIsAppliedThenReportedInTwoRequests) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{}");
+  rig.start();
+  auto result = rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::Ok) << result.error;
+  EXPECT_EQ(rig.fake.log,
+            (std::vector<std::string>{"APPLY " + std::string(kRc), "APPLY " + std::string(kWl) + "/status"}));
+  EXPECT_EQ(rig.condition("Valid").status, "True");
+  // The status already reports the cluster just created (not "not created yet"): its creation's watch event then
+  // finds nothing to write.
+  EXPECT_EQ(rig.condition("Ready").reason, "ClusterNotReady");
+}
+
+// The reconcile woken by the operator's own writes (the child's creation, the status) writes nothing.
+TEST(WorkloadController, AReconcileWokenByItsOwnWritesWritesNothing) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{}");
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  // What the apiserver would now hold: the applied RayCluster, and the workload with the status written.
+  auto rc = rig.fake.applied_to(kRc);
+  ASSERT_EQ(rc.size(), 1u);
+  json::Document live;
+  live.CopyFrom(rc[0], live.GetAllocator());
+  json::set(live["metadata"], "creationTimestamp", json::str(now_rfc3339(), live.GetAllocator()),
+            live.GetAllocator());
+  rig.set_child(ChildKind::kRayCluster, std::move(live));
+  json::Document wl;
+  wl.CopyFrom(*rig.workloads["team-a/demo"], wl.GetAllocator());
+  json::Document status = rig.last_status();
+  json::Value st;
+  st.CopyFrom(status, wl.GetAllocator());
+  wl.AddMember("status", st, wl.GetAllocator());
+  rig.workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
+  rig.fake.log.clear();
+  auto result = rig.controller->reconcile("team-a/demo");
+  EXPECT_TRUE(rig.fake.log.empty()) << rig.fake.log.size() << " request(s), the first: " << rig.fake.log[0];
+  // Waiting for KubeRay's first status: looked at again when it would be overdue, not polled.
+  EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter);
+}
+
+TEST(WorkloadController, AChildOfSomeoneElseIsNeverTakenOver) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{}");
+  // As the cache keeps someone else's object: its owner references only (child_transform).
+  rig.set_child(ChildKind::kRayCluster,
+                doc("{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: demo, namespace: team-a, "
+                    "ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: other, uid: x, controller: true}]}}"));
+  rig.start();
+  auto result = rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 0u);
+  EXPECT_EQ(rig.fake.count("DRYRUN "), 0u);
+  EXPECT_EQ(rig.condition("Ready").reason, "ChildConflict");
+  EXPECT_NE(rig.condition("Ready").message.find("is controlled by RayJob other"), std::string::npos);
+  EXPECT_TRUE(rig.event("Warning ChildConflict: RayCluster demo already exists"));
+  EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter);
+  EXPECT_EQ(result.requeue_after_ms, kRecheckMs);
+}
+
+TEST(WorkloadController, ARefusedApplyIsReportedAsTheServersVerdict) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{}");
+  rig.fake.failures["APPLY " + std::string(kRc)] =
+      Error{"RayCluster.ray.io \"demo\" is invalid: spec.x: Invalid value", 422, "Invalid"};
+  rig.start();
+  auto result = rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.applied_to(kRc).size(), 0u);
+  EXPECT_EQ(rig.condition("Ready").reason, "ServerRejected");
+  EXPECT_TRUE(rig.event("Warning ServerRejected: the apiserver rejects RayCluster demo"));
+  EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::Error);
+  // A failure that is not a verdict on the object (the apiserver is overloaded) is ApplyFailed.
+  Rig busy;
+  busy.set_workload("{}");
+  busy.fake.failures["APPLY " + std::string(kRc)] = Error{"too many requests", 429, "TooManyRequests"};
+  busy.start();
+  EXPECT_EQ(busy.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Error);
+  EXPECT_EQ(busy.condition("Ready").reason, "ApplyFailed");
+}
+
+// Where a refusal would come after something was written (a managed LocalQueue, its finalizer, then the cluster),
+// every object is judged by the dry run first, and a refusal writes nothing.
+TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.set_workload("{queue: {clusterQueue: cq-a}}");
+  rig.start();
+  EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Ok);
+  EXPECT_EQ(rig.fake.log, (std::vector<std::string>{"DRYRUN " + std::string(kLq), "DRYRUN " + std::string(kRc),
+                                                    "APPLY " + std::string(kWl), "APPLY " + std::string(kLq),
+                                                    "APPLY " + std::string(kRc), "APPLY " + std::string(kWl) + "/status"}));
+  Rig refused;
+  refused.kueue_version = "v1beta2";
+  refused.set_workload("{queue: {clusterQueue: cq-a}}");
+  refused.fake.failures["DRYRUN " + std::string(kRc)] = Error{"spec.x: Invalid value", 422, "Invalid"};
+  refused.start();
+  EXPECT_EQ(refused.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Error);
+  EXPECT_EQ(refused.fake.applied_to(kLq).size(), 0u);
+  EXPECT_EQ(refused.fake.applied_to(kWl).size(), 0u);  // not even the finalizer
+  EXPECT_EQ(refused.condition("Ready").reason, "ServerRejected");
+}
+
+TEST(WorkloadController, AnAppWrapperWhoseComponentsChangedIsReplaced) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{appWrapper: true, workerGroups: [{name: w, replicas: 1}]}");
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  auto aw = rig.fake.applied_to(kAw);
+  ASSERT_EQ(aw.size(), 1u);
+  json::Document live;
+  live.CopyFrom(aw[0], live.GetAllocator());
+  rig.set_child(ChildKind::kAppWrapper, std::move(live));
+  rig.set_workload("{appWrapper: true, workerGroups: [{name: w, replicas: 3}]}");
+  rig.fake.log.clear();
+  auto result = rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.log, (std::vector<std::string>{"DRYRUN " + std::string(kAw), "DELETE " + std::string(kAw),
+                                                    "APPLY " + std::string(kWl) + "/status"}));
+  EXPECT_TRUE(rig.event("Normal Replacing: AppWrapper demo is replaced"));
+  EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter);
+  EXPECT_EQ(result.requeue_after_ms, kReplaceRecheckMs);
+}
+
+TEST(WorkloadController, ADeletedWorkloadReleasesItsManagedLocalQueueThenItsFinalizer) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.set_workload("{queue: {clusterQueue: cq-a}}",
+                   ", deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [codeflare.dev/managed-local-queue]");
+  rig.fake.put(kLq, doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: cq-a, namespace: "
+                        "team-a, labels: {app.kubernetes.io/managed-by: codeflare-operator}}, "
+                        "spec: {clusterQueue: cq-a}}"));
+  rig.start();
+  auto result = rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::Ok) << result.error;
+  EXPECT_EQ(rig.fake.log, (std::vector<std::string>{"GET " + std::string(kLq), "DELETE " + std::string(kLq),
+                                                    "APPLY " + std::string(kWl)}));
+  auto finalizer = rig.fake.applied_to(kWl);
+  ASSERT_EQ(finalizer.size(), 1u);
+  EXPECT_EQ(json::find_path(finalizer[0], "metadata.finalizers")->Size(), 0u);
+  EXPECT_EQ(json::string_at(finalizer[0], "metadata.uid"), "uid-1");  // never lands on a new object of that name
+  EXPECT_TRUE(rig.event("Normal LocalQueueDeleted"));
+}
+
+TEST(WorkloadController, ALocalQueueStillUsedByAnotherWorkloadIsKept) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.set_workload("{queue: {clusterQueue: cq-a}}",
+                   ", deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [codeflare.dev/managed-local-queue]");
+  rig.workloads["team-a/other"] = std::make_shared<json::Document>(
+      doc("{metadata: {name: other, namespace: team-a}, spec: {queue: {localQueue: cq-a}}}"));
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("DELETE "), 0u);
+  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kWl)), 1u);  // the finalizer still goes
+  EXPECT_TRUE(rig.event("Normal LocalQueueKept"));
+}
+
+TEST(WorkloadController, AFailedCleanUpKeepsTheFinalizerAndRetries) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.set_workload("{queue: {clusterQueue: cq-a}}",
+                   ", deletionTimestamp: '" + now_rfc3339() + "', finalizers: [codeflare.dev/managed-local-queue]");
+  rig.fake.failures["GET " + std::string(kLq)] = Error{"etcd timeout", 500, "InternalError"};
+  rig.start();
+  auto result = rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::Error);
+  EXPECT_EQ(rig.fake.count("APPLY "), 0u);
+}

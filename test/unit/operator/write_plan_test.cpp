@@ -1,0 +1,164 @@
+#include <gtest/gtest.h>
+
+#include "core/yaml.hpp"
+#include "operator/write_plan.hpp"
+
+using namespace cfo;
+using namespace cfo::op;
+
+namespace {
+json::Document doc(const std::string& text) {
+  auto docs = yaml::to_json(text);
+  EXPECT_TRUE(docs && !docs->empty()) << text;
+  return std::move((*docs)[0]);
+}
+
+const char* kOwned = "{controller: true, kind: CodeFlareWorkload, name: demo, uid: uid-1}";
+
+json::Document child(const char* kind, const char* extra = "") {
+  return doc(std::string("{apiVersion: x/v1, kind: ") + kind + ", metadata: {name: demo, namespace: ns, " +
+             "ownerReferences: [" + kOwned + "]}, spec: {a: 1" + extra + "}}");
+}
+
+workload::Outcome outcome_with(std::vector<json::Document> desired) {
+  workload::Outcome out;
+  out.valid = true;
+  out.desired = std::move(desired);
+  return out;
+}
+
+constexpr std::size_t kRc = static_cast<std::size_t>(ChildKind::kRayCluster);
+constexpr std::size_t kAw = static_cast<std::size_t>(ChildKind::kAppWrapper);
+}  // namespace
+
+// One write is its own gate (a refused apply writes nothing); two writes, or a finalizer before them, are judged by
+// the dry run first.
+TEST(WritePlan, TheDryRunOnlyWhereARefusalCouldComeAfterAWrite) {
+  std::vector<json::Document> desired;
+  desired.push_back(child("RayCluster"));
+  auto outcome = outcome_with(std::move(desired));
+  Plan plan = decide(outcome, Observation{}, "demo", true);
+  EXPECT_FALSE(plan.blocker);
+  ASSERT_EQ(plan.writes.size(), 1u);
+  EXPECT_EQ(plan.writes[0].kind, "RayCluster");
+  EXPECT_FALSE(plan.writes[0].exists);
+  EXPECT_EQ(plan.writes[0].type.object_path("ns", "demo"), "/apis/ray.io/v1/namespaces/ns/rayclusters/demo");
+  EXPECT_FALSE(plan.dry_run);
+  EXPECT_EQ(plan.top, ChildKind::kRayCluster);
+
+  std::vector<json::Document> two;
+  two.push_back(doc("{kind: LocalQueue, metadata: {name: q, namespace: ns}}"));
+  two.push_back(child("RayCluster"));
+  auto with_queue = outcome_with(std::move(two));
+  Observation kueue;
+  kueue.kueue_version = "v1beta2";
+  EXPECT_TRUE(decide(with_queue, kueue, "demo", true).dry_run);
+  EXPECT_FALSE(decide(with_queue, kueue, "demo", false).dry_run);  // --server-dry-run=false
+  outcome.needs_finalizer = true;
+  EXPECT_TRUE(decide(outcome, Observation{}, "demo", true).dry_run);
+}
+
+TEST(WritePlan, AChildThatAlreadyHasEverythingIsNotWritten) {
+  std::vector<json::Document> desired;
+  desired.push_back(child("RayCluster"));
+  auto outcome = outcome_with(std::move(desired));
+  json::Document live = child("RayCluster", ", status: ready");
+  Observation seen;
+  seen.cached[kRc] = &live;
+  seen.controlled[kRc] = true;
+  Plan plan = decide(outcome, seen, "demo", true);
+  EXPECT_TRUE(plan.writes.empty());
+  EXPECT_FALSE(plan.dry_run);  // nothing to judge, no request
+  // A changed field is written again.
+  json::Document drifted = doc(std::string("{metadata: {name: demo, ownerReferences: [") + kOwned + "]}, spec: {a: 2}}");
+  seen.cached[kRc] = &drifted;
+  EXPECT_EQ(decide(outcome, seen, "demo", true).writes.size(), 1u);
+}
+
+TEST(WritePlan, AChildOfSomeoneElseBlocksEverything) {
+  std::vector<json::Document> desired;
+  desired.push_back(child("RayCluster"));
+  auto outcome = outcome_with(std::move(desired));
+  Observation seen;
+  seen.holder = ChildHolder{ChildHolder::Kind::kOtherController, "RayJob", "other"};
+  Plan plan = decide(outcome, seen, "demo", true);
+  ASSERT_TRUE(plan.blocker);
+  const auto* conflict = std::get_if<ChildConflict>(&*plan.blocker);
+  ASSERT_NE(conflict, nullptr);
+  EXPECT_EQ(describe(conflict->holder), "is controlled by RayJob other");
+  EXPECT_TRUE(plan.writes.empty());
+  EXPECT_FALSE(plan.dry_run);
+  seen.holder = ChildHolder{ChildHolder::Kind::kNoController, "", ""};
+  EXPECT_EQ(describe(std::get<ChildConflict>(*decide(outcome, seen, "demo", true).blocker).holder), "has no controller");
+}
+
+TEST(WritePlan, OurAppWrapperHoldingTheClusterIsHandedOver) {
+  std::vector<json::Document> desired;
+  desired.push_back(child("RayCluster"));
+  auto outcome = outcome_with(std::move(desired));
+  json::Document aw = child("AppWrapper");
+  Observation seen;
+  seen.cached[kAw] = &aw;
+  seen.controlled[kAw] = true;
+  seen.holder = ChildHolder{ChildHolder::Kind::kOtherController, "AppWrapper", "demo"};
+  Plan plan = decide(outcome, seen, "demo", true);
+  ASSERT_TRUE(plan.blocker);
+  ASSERT_TRUE(std::holds_alternative<HandOver>(*plan.blocker));
+  EXPECT_EQ(std::get<HandOver>(*plan.blocker).app_wrapper.kind, ChildKind::kAppWrapper);
+  EXPECT_FALSE(plan.dry_run);
+  // ...but not an AppWrapper of another workload.
+  seen.controlled[kAw] = false;
+  EXPECT_TRUE(std::holds_alternative<ChildConflict>(*decide(outcome, seen, "demo", true).blocker));
+}
+
+TEST(WritePlan, AChildThatCannotBeUpdatedIsReplacedAfterTheDryRun) {
+  std::vector<json::Document> desired;
+  desired.push_back(child("AppWrapper"));
+  auto outcome = outcome_with(std::move(desired));
+  outcome.recreate = true;
+  json::Document live = child("AppWrapper");
+  Observation seen;
+  seen.cached[kAw] = &live;
+  seen.controlled[kAw] = true;
+  Plan plan = decide(outcome, seen, "demo", true);
+  ASSERT_TRUE(plan.blocker);
+  ASSERT_TRUE(std::holds_alternative<Replacement>(*plan.blocker));
+  EXPECT_TRUE(plan.dry_run);                 // the new object is judged before the old one goes
+  EXPECT_EQ(plan.writes.size(), 1u);         // written even though the live one looks the same
+}
+
+TEST(WritePlan, ChildrenOfTheOtherKindsAreRemovedAndTheFinalizerFollowsTheQueue) {
+  std::vector<json::Document> desired;
+  desired.push_back(child("RayCluster"));
+  auto outcome = outcome_with(std::move(desired));
+  outcome.needs_finalizer = true;
+  outcome.release_local_queue = "old-queue";
+  json::Document aw = child("AppWrapper");
+  Observation seen;
+  seen.cached[kAw] = &aw;
+  seen.controlled[kAw] = true;
+  Plan plan = decide(outcome, seen, "demo", true);
+  ASSERT_EQ(plan.stale.size(), 1u);
+  EXPECT_EQ(plan.stale[0].kind, ChildKind::kAppWrapper);
+  EXPECT_TRUE(plan.add_finalizer);
+  EXPECT_FALSE(plan.drop_finalizer);
+  EXPECT_EQ(plan.release_local_queue, "");  // Kueue is not served: nothing to release
+  seen.kueue_version = "v1beta2";
+  seen.has_finalizer = true;
+  plan = decide(outcome, seen, "demo", true);
+  EXPECT_FALSE(plan.add_finalizer);
+  EXPECT_EQ(plan.release_local_queue, "old-queue");
+  outcome.needs_finalizer = false;
+  EXPECT_TRUE(decide(outcome, seen, "demo", true).drop_finalizer);
+  outcome.valid = false;  // an invalid spec never drops the finalizer
+  EXPECT_FALSE(decide(outcome, seen, "demo", true).drop_finalizer);
+}
+
+TEST(WritePlan, AnUnknownKindWritesNothing) {
+  std::vector<json::Document> desired;
+  desired.push_back(doc("{kind: Mystery, metadata: {name: demo}}"));
+  desired.push_back(child("RayCluster"));
+  Plan plan = decide(outcome_with(std::move(desired)), Observation{}, "demo", true);
+  EXPECT_EQ(plan.unknown_kind, "Mystery");
+  EXPECT_TRUE(plan.writes.empty());
+}
