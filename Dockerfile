@@ -1,7 +1,7 @@
 # codeflare-operator image: built on Debian bookworm, run as a non-root numeric user.
 #   docker build -t codeflare-operator:dev .
 #   docker build --build-arg UPSTREAM_CRDS=<folder in the context, laid out like shared/crds> -t ... .
-# test/integration/dockerfile_check.sh runs the build stage's commands in a folder holding what the COPY lines copy,
+# test/integration/dockerfile_check.py runs the build stage's commands in a folder holding what the COPY lines copy,
 # and checks the runtime stage's packages against the binary's shared libraries (make test; no container engine).
 # Keep every path of a RUN relative to the WORKDIR, so that the check can run them outside a container.
 FROM debian:bookworm AS build
