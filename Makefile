@@ -90,7 +90,8 @@ render: operator
 	exit $$failed
 
 bench: build
-	@$(resolve_crds); $(BUILD_DIR)/bench/validate_bench --crds "$$crds" -n $(BENCH_N)
+	@$(resolve_crds); $(BUILD_DIR)/bench/validate_bench --crds "$$crds" -n $(BENCH_N); \
+	echo; bench/validate-e2e-bench.sh $(BUILD_DIR) "$$crds"
 
 bench-reconcile: operator kube-apiserver
 	@$(resolve_crds); export UPSTREAM_CRDS="$$crds"; \
