@@ -20,8 +20,11 @@ Usage: reconcile_bench.py --state DIR --operator BIN --sample FILE --work DIR [-
 Phases, one after the other on the same control plane:
   1. ours:    start the operator, wait for /readyz (caches synced), create N workloads in namespace bench-cfw over
               C connections, wait until each has status.observedGeneration == metadata.generation and its RayCluster
-              exists (two watches, one of them metadata-only: cheaper than polling LISTs).
-  2. start-up: stop the operator, start it again with the N workloads in place, wait for /readyz and until N
+              exists (two watches, one of them metadata-only: cheaper than polling LISTs). Requests, reconciles and
+              CPU are counted until the operator is idle; in a run longer than 60 s they include the operator's
+              60 s check of the first RayClusters (no KubeRay runs here, so it writes NoStatusFromKubeRay).
+  2. start-up: play KubeRay (a ready status on every RayCluster) and wait until the operator reports each workload
+              Ready (the steady state of a real cluster), stop the operator, start it again with the N workloads in place, wait for /readyz and until N
               reconciles have run and the queue is empty; count what it wrote (it should write nothing). Then time
               the apiserver's own paginated LIST (limit=500) of the workloads.
   3. floor:   the minimum requests for the same work, from this process: for each of N workloads (created first, not
@@ -124,6 +127,8 @@ class Api:
         self.ctx = ssl.create_default_context(cafile=ca_file)
         self.auth = "Bearer " + token
         self.local = threading.local()
+        self.lock = threading.Lock()
+        self.connections = 0  # opened so far: keep-alive means about one per thread
 
     def conn(self, fresh=False):
         c = getattr(self.local, "conn", None)
@@ -132,6 +137,8 @@ class Api:
                 c.close()
             c = http.client.HTTPSConnection(self.host, self.port, context=self.ctx, timeout=60)
             self.local.conn = c
+            with self.lock:
+                self.connections += 1
         return c
 
     def request(self, method, path, body=None, ctype="application/json", accept="application/json"):
@@ -337,6 +344,19 @@ def scrape(port):
         text = c.getresponse().read().decode()
     finally:
         c.close()
+    return parse_metrics(text)
+
+
+def apiserver_dry_runs(api):
+    """Dry-run requests the apiserver has served so far (apiserver_request_total{dry_run!=""}), all verbs."""
+    status, data = api.request("GET", "/metrics", accept="text/plain")
+    if status != 200:
+        return 0.0
+    m = parse_metrics("\n".join(l for l in data.decode().splitlines() if l.startswith("apiserver_request_total{")))
+    return sum(v for (_, labels), v in m.items() if dict(labels).get("dry_run", "") not in ("",))
+
+
+def parse_metrics(text):
     out = {}
     for line in text.splitlines():
         if not line or line.startswith("#"):
@@ -467,6 +487,7 @@ def phase_ours(api, op, apiserver_pid, cfw_json, n, conns, timeout):
     time.sleep(1.0)  # let the first resyncs of the caches settle before the baseline
     rss_start = rss_kib(pid)
     m0 = op.metrics()
+    dry0 = apiserver_dry_runs(api)
     cpu0, api0 = cpu_ms(pid), cpu_ms(apiserver_pid)
     progress = Progress(n)
     watches = watch_pair(api, "%s/namespaces/%s/codeflareworkloads" % (CFW, ns),
@@ -480,41 +501,129 @@ def phase_ours(api, op, apiserver_pid, cfw_json, n, conns, timeout):
     finished = wait_progress(progress, watches, t0 + timeout, "ours", pid)
     for w in watches:
         w.stop()
-    if not finished:
-        a, b = progress.counts()
-        emit("completed", min(a, b))
+    last_create = t0 + load_s
+    if finished:
+        done, elapsed = n, progress.done_at - t0
+        rss_n = rss_kib(pid)
+        m1 = op.quiesce()
+    else:
+        # Time-boxed: the figures so far, per workload done (the caches hold all N workloads already).
+        done, elapsed = min(progress.counts()), time.monotonic() - t0
+        rss_n = rss_kib(pid)
+        m1 = op.metrics()
+        emit("completed", done)
         emit("timed_out_seconds", timeout)
-        raise RuntimeError("ours: only %d of %d workloads reconciled within %d s" % (min(a, b), n, timeout))
-    elapsed = progress.done_at - t0
-    rss_n = rss_kib(pid)
-    m1 = op.quiesce()
     cpu1, api1 = cpu_ms(pid), cpu_ms(apiserver_pid)
-    emit("objects_per_second", n / elapsed)
+    dry1 = apiserver_dry_runs(api)
+    per = max(done, 1)
+    emit("objects_per_second", done / elapsed)
     emit("seconds", elapsed)
+    # About 0 when the loader, not the operator, set the pace.
+    emit("seconds_after_last_create", (progress.done_at if finished else time.monotonic()) - last_create)
     before = metric_sum(m0, "rest_client_requests_total", by="method")
     after = metric_sum(m1, "rest_client_requests_total", by="method")
     total = 0.0
     for verb in sorted(set(before) | set(after)):
         d = after.get(verb, 0) - before.get(verb, 0)
         total += d
-        emit("requests_per_workload_%s" % verb, d / n)
-    emit("requests_per_workload", total / n)
+        emit("requests_per_workload_%s" % verb, d / per)
+    emit("requests_per_workload", total / per)
+    # The server-side dry-run gate's share of those, as the apiserver counts them.
+    emit("dry_run_requests_per_workload", (dry1 - dry0) / per)
     emit("reconciles_per_workload", (metric_sum(m1, "controller_runtime_reconcile_total")
-                                     - metric_sum(m0, "controller_runtime_reconcile_total")) / n)
-    emit("cpu_ms_per_workload", (cpu1 - cpu0) / n)
+                                     - metric_sum(m0, "controller_runtime_reconcile_total")) / per)
+    emit("cpu_ms_per_workload", (cpu1 - cpu0) / per)
     emit("rss_start_kib", rss_start)
     emit("rss_at_n_kib", rss_n)
     emit("rss_peak_kib", hwm_kib(pid))
-    emit("rss_per_workload_kib", (rss_n - rss_start) / n)
-    emit("apiserver_cpu_ms_per_workload", (api1 - api0) / n)
+    emit("rss_per_workload_kib", (rss_n - rss_start) / n)  # every workload is cached, reconciled or not
+    emit("apiserver_cpu_ms_per_workload", (api1 - api0) / per)
+    if not finished:
+        raise RuntimeError("ours: only %d of %d workloads reconciled within %d s (figures above are for those)"
+                           % (done, n, timeout))
     # The status the operator wrote, for the floor.
     first = api.get_json("%s/namespaces/%s/codeflareworkloads/bench-0" % (CFW, ns))
-    return {"objects_per_second": n / elapsed, "cpu_ms": (cpu1 - cpu0) / n, "rss_n": rss_n,
+    return {"objects_per_second": done / elapsed, "cpu_ms": (cpu1 - cpu0) / per, "rss_n": rss_n,
+            "done_at": progress.done_at,
             "status": first.get("status") or {}}
+
+
+def versions(api, ns):
+    """name -> resourceVersion of the workloads and RayClusters of `ns` (metadata-only LISTs)."""
+    out = {}
+    for kind, path in (("cfw", "%s/namespaces/%s/codeflareworkloads" % (CFW, ns)),
+                       ("rc", "%s/namespaces/%s/rayclusters" % (RAY, ns))):
+        status, data = api.request("GET", path, accept=META_ACCEPT.replace("PartialObjectMetadata",
+                                                                          "PartialObjectMetadataList"))
+        if status != 200:
+            raise RuntimeError("GET %s: HTTP %d" % (path, status))
+        for item in json.loads(data).get("items") or []:
+            out[(kind, item["metadata"]["name"])] = item["metadata"]["resourceVersion"]
+    return out
+
+
+def ready(obj):
+    return any(c.get("type") == "Ready" and c.get("status") == "True"
+               for c in (obj.get("status") or {}).get("conditions") or [])
+
+
+def kuberay_status(api, op, n, conns, timeout):
+    """Plays KubeRay before the restart: writes a ready status to every RayCluster and waits until the operator has
+    reported each workload Ready, so that the restart finds workloads in the steady state of a real cluster (without
+    it, the operator's 60 s check writes NoStatusFromKubeRay, whose message counts the seconds)."""
+    ns = "bench-cfw"
+    progress = Progress(n)
+    for i in range(n):
+        progress.mark("b", "bench-%d" % i)
+    path = "%s/namespaces/%s/codeflareworkloads" % (CFW, ns)
+    rv = api.get_json(path + "?limit=1")["metadata"]["resourceVersion"]
+    w = Watch(api, path, rv, lambda typ, obj: progress.mark("a", obj["metadata"]["name"],
+                                                            typ != "DELETED" and ready(obj)))
+    w.start()
+    m0 = op.metrics()
+    body = json.dumps({"status": {"state": "ready", "desiredWorkerReplicas": 2, "availableWorkerReplicas": 2,
+                                  "readyWorkerReplicas": 2}})
+    it = iter(range(n))
+    lock = threading.Lock()
+    errors = []
+
+    def worker():
+        while True:
+            with lock:
+                i = next(it, None)
+            if i is None:
+                return
+            try:
+                api.ok("PATCH", "%s/namespaces/%s/rayclusters/bench-%d/status" % (RAY, ns, i), body,
+                       ctype="application/merge-patch+json")
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+                return
+
+    log("kuberay: writing a ready status to %d RayClusters" % n)
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=worker) for _ in range(conns)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise RuntimeError("kuberay: %s" % errors[0])
+    finished = wait_progress(progress, [w], t0 + timeout, "kuberay", op.proc.pid)
+    w.stop()
+    if not finished:
+        raise RuntimeError("kuberay: not every workload Ready within %d s" % timeout)
+    m1 = op.quiesce()
+    emit("kuberay_status_objects_per_second", n / (progress.done_at - t0))
+    by0 = metric_sum(m0, "rest_client_requests_total", by="method")
+    by1 = metric_sum(m1, "rest_client_requests_total", by="method")
+    emit("kuberay_status_write_requests_per_workload",
+         sum(v - by0.get(verb, 0) for verb, v in by1.items() if verb != "GET") / n)
 
 
 def phase_startup(api, op, n):
     op.stop()
+    before = versions(api, "bench-cfw")
     log("start-up: restarting the operator with %d workloads in place" % n)
     pid = op.start()
     t_start = op.started_at
@@ -538,11 +647,25 @@ def phase_startup(api, op, n):
     m = op.quiesce()
     time.sleep(2.0)
     steady = rss_kib(pid)
-    writes = sum(v for verb, v in metric_sum(m, "rest_client_requests_total", by="method").items() if verb != "GET")
+    after = versions(api, "bench-cfw")
+    by_verb = metric_sum(m, "rest_client_requests_total", by="method")
     emit("startup_ready_seconds", t_ready - t_start)
     emit("startup_seconds", t_done - t_start)
     emit("startup_reconciles", int(metric_sum(m, "controller_runtime_reconcile_total")))
-    emit("startup_writes", int(writes))
+    for verb in sorted(by_verb):
+        emit("startup_requests_%s" % verb, int(by_verb[verb]))
+    # Write requests (dry runs included), and the objects that really changed (resourceVersion moved).
+    emit("startup_write_requests", int(sum(v for verb, v in by_verb.items() if verb != "GET")))
+    changed = [k for k, rv in after.items() if before.get(k) != rv]
+    emit("startup_changed_objects", len(changed))
+    emit("startup_changed_workloads", sum(1 for kind, _ in changed if kind == "cfw"))
+    emit("startup_changed_rayclusters", sum(1 for kind, _ in changed if kind == "rc"))
+    if changed:  # one of them as it is now, with its managedFields, to see what was written
+        kind, name = sorted(changed)[0]
+        path = ("%s/namespaces/bench-cfw/codeflareworkloads/%s" % (CFW, name) if kind == "cfw"
+                else "%s/namespaces/bench-cfw/rayclusters/%s" % (RAY, name))
+        with open(os.path.join(op.work, "startup-changed-example.json"), "w") as f:
+            json.dump(api.get_json(path), f, indent=1)
     emit("startup_rss_peak_kib", peak)
     emit("startup_rss_steady_kib", steady)
     emit("startup_rss_peak_to_steady", peak / steady if steady else 0.0)
@@ -612,6 +735,7 @@ def phase_floor(api, apiserver_pid, operator, sample, cfw_json, status, n, conns
                     return
 
         log("floor: %d RayClusters + status writes over %d connection(s)" % (n, c))
+        conns0 = api.connections
         own0, api0 = own_cpu_ms(), cpu_ms(apiserver_pid)
         t0 = time.monotonic()
         threads = [threading.Thread(target=worker) for _ in range(c)]
@@ -627,6 +751,7 @@ def phase_floor(api, apiserver_pid, operator, sample, cfw_json, status, n, conns
         emit("floor_c%d_objects_per_second" % c, n / elapsed)
         emit("floor_c%d_apiserver_cpu_ms_per_object" % c, (api1 - api0) / n)
         emit("floor_c%d_client_cpu_ms_per_object" % c, (own1 - own0) / n)
+        emit("floor_c%d_connections_opened" % c, api.connections - conns0)
     return figures
 
 
@@ -726,6 +851,7 @@ def main():
     op = Operator(a.operator, kubeconfig, a.work)
     try:
         ours = phase_ours(api, op, apiserver_pid, cfw_json, a.n, a.conns, timeout)
+        kuberay_status(api, op, a.n, a.conns, timeout)
         phase_startup(api, op, a.n)
         if a.floor:
             floor = phase_floor(api, apiserver_pid, a.operator, a.sample, cfw_json, ours["status"], a.n, a.conns)
