@@ -25,6 +25,8 @@
 #   BENCH_N        iterations of `make bench` (default 2000; python3-jsonschema runs N/20); for bench-reconcile,
 #                  the number of workloads when given (default 500)
 #   PEER           1: bench-reconcile also runs the floor and the peer (sample-controller, built once and cached)
+#   BENCH_TIMEOUT  bench-reconcile: seconds after which a phase gives up and prints the figures of the workloads
+#                  done so far (default 120 + N/2)
 
 BUILD_DIR ?= build
 UPSTREAM_CRDS ?=
@@ -33,6 +35,7 @@ JOBS ?= 2
 CMAKE_FLAGS ?=
 BENCH_N ?= 2000
 PEER ?= 0
+BENCH_TIMEOUT ?=
 # bench-reconcile's N: BENCH_N when it was given (command line or environment), else 500.
 BENCH_RECONCILE_N := $(if $(filter file,$(origin BENCH_N)),500,$(BENCH_N))
 
@@ -95,7 +98,8 @@ bench: build
 
 bench-reconcile: operator kube-apiserver
 	@$(resolve_crds); export UPSTREAM_CRDS="$$crds"; \
-	bench/reconcile-bench.sh $(BUILD_DIR) -n $(BENCH_RECONCILE_N) $(if $(filter 1,$(PEER)),--peer)
+	bench/reconcile-bench.sh $(BUILD_DIR) -n $(BENCH_RECONCILE_N) $(if $(filter 1,$(PEER)),--peer) \
+	  $(if $(BENCH_TIMEOUT),--timeout $(BENCH_TIMEOUT))
 
 clean:
 	@for s in $(BUILD_DIR)/control-plane $(BUILD_DIR)/run-control-plane $(BUILD_DIR)/bench-reconcile/control-plane \
