@@ -7,7 +7,12 @@
 #                 (test/harness/run-demo.sh); builds only the binary
 #   make operator build only the codeflare-operator binary
 #   make render   `codeflare-operator render` of each sample in config/samples/
-#   make bench    validation throughput: ours (schema only, full rules) and python3-jsonschema (bench/)
+#   make bench    validation throughput: ours (schema only, full rules) and python3-jsonschema (bench/), then
+#                 `codeflare-operator validate` end to end next to a Python lint step (bench/validate-e2e-bench.sh)
+#   make bench-reconcile [PEER=1] [BENCH_N=N]
+#                 the operator (default flags) on N CodeFlareWorkloads on a local control plane: objects/s,
+#                 requests, CPU and RSS per workload, start-up with N existing (bench/reconcile-bench.sh); PEER=1
+#                 adds the bare-client floor and client-go's sample-controller on the same control plane
 #   make clean    stop control planes left in the build folder and remove it
 #
 # Variables:
@@ -17,7 +22,11 @@
 #   CFO_SHARED_DIR the shared test-data folder (samples, cases); optional, tests that need it skip without it
 #   JOBS           parallel compile jobs (default 2)
 #   CMAKE_FLAGS    extra cmake configure flags, e.g. -DCFO_SANITIZE=ON
-#   BENCH_N        iterations of `make bench` (default 2000; python3-jsonschema runs N/20)
+#   BENCH_N        iterations of `make bench` (default 2000; python3-jsonschema runs N/20); for bench-reconcile,
+#                  the number of workloads when given (default 500)
+#   PEER           1: bench-reconcile also runs the floor and the peer (sample-controller, built once and cached)
+#   BENCH_TIMEOUT  bench-reconcile: seconds after which a phase gives up and prints the figures of the workloads
+#                  done so far (default 120 + N/2)
 
 BUILD_DIR ?= build
 UPSTREAM_CRDS ?=
@@ -25,6 +34,10 @@ CFO_SHARED_DIR ?=
 JOBS ?= 2
 CMAKE_FLAGS ?=
 BENCH_N ?= 2000
+PEER ?= 0
+BENCH_TIMEOUT ?=
+# bench-reconcile's N: BENCH_N when it was given (command line or environment), else 500.
+BENCH_RECONCILE_N := $(if $(filter file,$(origin BENCH_N)),500,$(BENCH_N))
 
 HARNESS := test/harness
 MAKEFLAGS += --no-print-directory
@@ -34,7 +47,7 @@ SHELL := /bin/bash
 # Shell snippet for recipes: sets $crds to UPSTREAM_CRDS, or to the folder fetch-upstream-crds.sh prepares.
 resolve_crds = crds="$(UPSTREAM_CRDS)"; if [[ -z "$$crds" ]]; then crds="$$($(HARNESS)/fetch-upstream-crds.sh | tail -n1)"; fi
 
-.PHONY: all deps configure build operator kube-apiserver upstream-crds test run render bench clean
+.PHONY: all deps configure build operator kube-apiserver upstream-crds test run render bench bench-reconcile clean
 
 all: build
 
@@ -80,10 +93,17 @@ render: operator
 	exit $$failed
 
 bench: build
-	@$(resolve_crds); $(BUILD_DIR)/bench/validate_bench --crds "$$crds" -n $(BENCH_N)
+	@$(resolve_crds); $(BUILD_DIR)/bench/validate_bench --crds "$$crds" -n $(BENCH_N); \
+	echo; bench/validate-e2e-bench.sh $(BUILD_DIR) "$$crds"
+
+bench-reconcile: operator kube-apiserver
+	@$(resolve_crds); export UPSTREAM_CRDS="$$crds"; \
+	bench/reconcile-bench.sh $(BUILD_DIR) -n $(BENCH_RECONCILE_N) $(if $(filter 1,$(PEER)),--peer) \
+	  $(if $(BENCH_TIMEOUT),--timeout $(BENCH_TIMEOUT))
 
 clean:
-	@for s in $(BUILD_DIR)/control-plane $(BUILD_DIR)/run-control-plane; do \
+	@for s in $(BUILD_DIR)/control-plane $(BUILD_DIR)/run-control-plane $(BUILD_DIR)/bench-reconcile/control-plane \
+	  $(BUILD_DIR)/bench-reconcile-test/control-plane; do \
 	  if [[ -d "$$s" ]]; then $(HARNESS)/control-plane.sh stop "$$s"; fi; \
 	done
 	rm -rf $(BUILD_DIR)
