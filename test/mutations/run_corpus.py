@@ -62,10 +62,12 @@ def log(*a):
 
 def validator_rule_ids(repo):
     """Every rule id reported by a Sink call in controller/validation/rules/*.cpp: the first string literal in the
-    call that looks like a rule id (CamelCase, or schema:<keyword>)."""
+    call that looks like a rule id (CamelCase, or schema:<keyword>); and every string literal that names an upstream
+    validation function (validateX / ValidateX: the rule ids of the core/v1 Pod port, some passed to helpers)."""
     ids = set()
     for path in sorted(glob.glob(os.path.join(repo, "controller", "validation", "rules", "*.cpp"))):
         text = open(path, encoding="utf-8").read()
+        ids.update(re.findall(r'"([vV]alidate[A-Z][A-Za-z0-9]*)"', text))
         for m in re.finditer(r"\bsink\.(?:error|warn|add)\(", text):
             depth, i = 1, m.end()
             while i < len(text) and depth:

@@ -228,7 +228,6 @@ void validateTopologySpreadConstraints(const PodCtx& ctx) {
   const json::Value& list = arr(ctx.spec, "topologySpreadConstraints");
   each(ctx.spec, "topologySpreadConstraints", ctx.path + ".topologySpreadConstraints",
        [&](const json::Value& c, rapidjson::SizeType i, const std::string& at) {
-         constexpr std::string_view rule = "validateTopologySpreadConstraints";
          const Sink& sink = ctx.sink;
          if (as_int(member(c, "maxSkew")).value_or(0) <= 0)
            sink.error(at + ".maxSkew", "ValidateMaxSkew", kSource, "maxSkew must be greater than zero");
@@ -272,7 +271,6 @@ void validateTopologySpreadConstraints(const PodCtx& ctx) {
                 });
          }
          if (sel) label_selector(*sel, at + ".labelSelector", sink);
-         (void)rule;
        });
 }
 

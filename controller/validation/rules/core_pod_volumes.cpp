@@ -435,7 +435,7 @@ void ValidatePersistentVolumeClaimTemplate(const json::Value& t, const std::stri
   const json::Value* req = res ? object_at(*res, "requests") : nullptr;
   const json::Value* storage = req ? member(*req, "storage") : nullptr;
   if (!storage) {
-    sink.error(sp + ".resources[storage]", "ValidatePersistentVolumeClaimTemplate", kSource,
+    sink.error(sp + ".resources.requests.storage", "ValidatePersistentVolumeClaimTemplate", kSource,
                "resources.requests.storage is required");
   } else if (auto q = quantity(*storage); q && q->nanos() <= 0) {
     sink.error(sp + ".resources.requests.storage", "ValidatePersistentVolumeClaimTemplate", kSource,
