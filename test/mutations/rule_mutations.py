@@ -400,9 +400,19 @@ def core_pod_rules(c):
     worker = next((l for l in locs if l.ray_node == "worker"), None)
     first = locs[0] if locs else None
     q = queued(doc)
+    # Every case goes to the first template; on a RayCluster also to the first worker group's template, whose Pods
+    # get KubeRay's injected init container (the differential test builds both Pods).
+    targets = []
     for n, case in enumerate(POD_CASES):
+        if case.get("scope", "") == "ray-worker":
+            targets.append((n, case, worker))
+        else:
+            targets.append((n, case, first))
+            if worker is not None and worker is not first and not worker.wrapped and \
+                    kind_of(doc) == ("ray.io/v1", "RayCluster"):
+                targets.append((n, case, worker))
+    for n, case, loc in targets:
         scope = case.get("scope", "")
-        loc = worker if scope == "ray-worker" else first
         if loc is None:
             continue
         if scope == "ray-worker" and (loc.wrapped or q or any(get_at(comp, ("podSets",)) for comp in
@@ -424,7 +434,7 @@ def core_pod_rules(c):
         pod = {"case": n, "server": case.get("server", ""), "node": loc.ray_node, "tmpl_ptr": loc.tmpl_ptr,
                "group_ptr": loc.group_ptr} if loc.ray_node and not loc.wrapped and \
             kind_of(doc) == ("ray.io/v1", "RayCluster") else None
-        note = "pod case %d: %s" % (n, case["what"])
+        note = "pod case %d (%s): %s" % (n, loc.ray_node or "template", case["what"])
         if case.get("warn"):
             m = c.ok("core/v1 Pod", change(case["bad"]), note, warn=(path, case["rule"]), server=srv(loc.wrapped, None))
         else:
