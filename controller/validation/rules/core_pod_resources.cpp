@@ -154,8 +154,8 @@ void validateResourceRequirements(const json::Value& res, const std::string& pat
     const std::string at = key_path(path + ".requests", name);
     auto lim = limits.find(name);
     if (lim == limits.end()) {
-      if (!overcommit_allowed(name))
-        sink.error(at, "validateResourceRequirements", kSource,
+      if (!overcommit_allowed(name))  // the missing limit is the field at fault
+        sink.error(key_path(path + ".limits", name), "validateResourceRequirements", kSource,
                    dq(name) + " cannot be overcommitted, so it needs a limit next to its request");
       continue;
     }

@@ -185,7 +185,7 @@ TEST(CorePodRules, RequestsDefaultToLimitsBeforeTheyAreCompared) {
   auto limit_only = check(schemas, {{r + ".limits[nvidia.com/gpu]", "1"}});
   EXPECT_EQ(error_count(limit_only), 0u) << describe(limit_only);
   auto request_only = check(schemas, {{r + ".requests[nvidia.com/gpu]", "1"}});
-  EXPECT_TRUE(has(request_only, r + ".requests[nvidia.com/gpu]", "validateResourceRequirements"))
+  EXPECT_TRUE(has(request_only, r + ".limits[nvidia.com/gpu]", "validateResourceRequirements"))
       << describe(request_only);
 }
 
