@@ -589,6 +589,25 @@ def kuberay_cluster_spec(c):
                     setter(H("template", "spec", "containers"), []), "head template without containers", server=S)
         yield c.bad(fam, ptr_path(H("rayStartParams", "labels")), ("RayStartParamsLabels",),
                     setter(H("rayStartParams", "labels"), "tier=gold"), "labels in rayStartParams", server=S)
+        # Ray scripts.py `start` (ray_start_rules.cpp): the flags KubeRay builds from rayStartParams
+        RS = lambda *r: H("rayStartParams", *r)  # noqa: E731
+        for key, value, note in (("object-store-memory", "1.5e9", "an integer option given 1.5e9"),
+                                 ("dashboard-port", "dashboard", "a port given a word"),
+                                 ("block", "yes", "a flag given a value"),
+                                 ("num-cpu", "4", "an option ray start does not have (num-cpu)"),
+                                 ("log-style", "json", "log-style outside auto/record/pretty"),
+                                 ("include-dashboard", "maybe", "a boolean option given maybe"),
+                                 ("metrics-export-port", "true", "\"true\" on an integer option (passed bare)")):
+            yield c.bad(fam, ptr_path(RS(key)), ("RayStart",), setter(RS(key), value), "rayStartParams: " + note,
+                        server=S)
+        for key, value, note in (("object-store-memory", "1_000_000_000", "an integer with underscores"),
+                                 ("include-dashboard", "false", "include-dashboard false (kept as a value)"),
+                                 ("disable-usage-stats", "true", "a flag set with true"),
+                                 ("dashboard-port", "$DASHBOARD_PORT", "a value the shell expands")):
+            yield c.ok(fam, setter(RS(key), value), "rayStartParams: " + note, server=V)
+        if groups:
+            yield c.bad(fam, ptr_path(W(0, "rayStartParams", "num-gpus")), ("RayStart", "GroupResourcesExclusive"),
+                        setter(W(0, "rayStartParams", "num-gpus"), "0.5"), "rayStartParams: half a GPU", server=S)
         yield c.bad(fam, ptr_path(cl.p("autoscalerOptions", "idleTimeoutSeconds")), ("IdleTimeoutSeconds",),
                     setter(cl.p("autoscalerOptions", "idleTimeoutSeconds"), -1), "negative idleTimeoutSeconds",
                     server=S)

@@ -561,6 +561,9 @@ void validate_cluster_spec(const ClusterSpec& cs, const Sink& sink) {
   PodName(cs, sink);
   GroupNameDNS1123(cs, sink);
   ReplicasWithinBounds(cs, sink);
+  for_each_ray_group(cs, [&](const json::Value& g, const std::string& gp, bool) {
+    if (const json::Value* params = object_at(g, "rayStartParams")) RayStart(*params, gp + ".rayStartParams", sink);
+  });
   for_each_template(cs, [&](const json::Value& t, const std::string& tp) { validate_pod_template(t, tp, sink); });
   if (const json::Value* o = cs.autoscaler_options())
     if (const json::Value* r = object_at(*o, "resources"))

@@ -83,6 +83,12 @@ void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path
 /// A ResourceRequirements block of a container the operator creates (e.g. the autoscaler sidecar).
 void validate_resources_late(const json::Value& resources, const std::string& path, const Sink& sink);
 
+// ---- Ray (ray_start_rules.cpp) ---------------------------------------------------------------------------
+/// The rayStartParams map at `path` of a head or worker group, as `ray start` (Ray scripts.py, click) will parse
+/// the flags KubeRay builds from it: unknown options and values of the wrong type (a fraction or a word where an
+/// integer is needed, a value on a flag) are Errors at `path`.<key>.
+void RayStart(const json::Value& params, const std::string& path, const Sink& sink);
+
 // ---- KubeRay (kuberay_rules.cpp) -------------------------------------------------------------------------
 void validate_raycluster(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_rayjob(const Scope& scope, const json::Value& obj, const Sink& sink);
