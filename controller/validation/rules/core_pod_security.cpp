@@ -195,7 +195,7 @@ void validateSysctls(const json::Value& sc, const std::string& path, const PodCt
 
 // core/v1 validatePodSpecSecurityContext: user and group ids in range, shareProcessNamespace without hostPID,
 // sysctls, fsGroupChangePolicy (OnRootMismatch, Always), seccomp and AppArmor profiles, Windows options,
-// supplementalGroupsPolicy (Merge, Strict) and seLinuxChangePolicy (Recursive, MountOption).
+// supplementalGroupsPolicy (Merge, Strict) and seLinuxChangePolicy (Recursive; MountOption only with SELinuxMount).
 void validatePodSpecSecurityContext(const PodCtx& ctx) {
   constexpr std::string_view rule = "validatePodSpecSecurityContext";
   // The apiserver defaults an absent securityContext to {}, and keeps shareProcessNamespace and the host namespaces
@@ -222,9 +222,12 @@ void validatePodSpecSecurityContext(const PodCtx& ctx) {
   if (auto p = string_at(*sc, "supplementalGroupsPolicy"); p && *p != "Merge" && *p != "Strict")
     ctx.sink.error(at + ".supplementalGroupsPolicy", "validateSupplementalGroupsPolicy", kSource,
                    "supplementalGroupsPolicy " + dq(*p) + " is not Merge or Strict");
-  if (auto p = string_at(*sc, "seLinuxChangePolicy"); p && *p != "Recursive" && *p != "MountOption")
+  // A new Pod may use only Recursive while the SELinuxMount gate is off (its default at this version).
+  if (auto p = string_at(*sc, "seLinuxChangePolicy"); p && *p != "Recursive")
     ctx.sink.error(at + ".seLinuxChangePolicy", "validateSELinuxChangePolicy", kSource,
-                   "seLinuxChangePolicy " + dq(*p) + " is not Recursive or MountOption");
+                   "seLinuxChangePolicy " + dq(*p) +
+                       " is not supported: only Recursive (MountOption needs the SELinuxMount feature gate, off by "
+                       "default)");
 }
 
 // core/v1 validateHostUsers: hostUsers false excludes hostNetwork, hostPID and hostIPC.
