@@ -286,7 +286,7 @@ def label_selector(c):
 
 # ---- core/v1 Pod rules, applied late (core_pod_*.cpp), from pod_rule_cases.yaml ----------------------------------
 # Every entry of pod_rule_cases.yaml (a failing and a passing change per rule id) is applied to the first pod
-# template of the first bases of each kind; the head (and for worker-scoped cases a worker group) of RayCluster bases
+# template of the first bases of each kind (two of ours, one upstream sample); the head (and for worker-scoped cases a worker group) of RayCluster bases
 # also feeds the differential test against the Pods the apiserver would be sent (kuberay_pod.py).
 
 import os  # noqa: E402
@@ -296,7 +296,7 @@ import yaml  # noqa: E402
 
 POD_CASES = yaml.safe_load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pod_rule_cases.yaml"),
                                 encoding="utf-8"))
-POD_CASE_BASES_PER_KIND = 2
+POD_CASE_BASES_PER_KIND = {"ours": 2, "upstream": 1}  # bases per kind and origin that get every case
 _pod_case_bases = {}
 
 
@@ -389,12 +389,12 @@ def core_pod_rules(c):
     doc = c.doc
     if c.base.is_set:
         return
-    kind = doc.get("kind")
-    if _pod_case_bases.setdefault(kind, []) and c.base.id not in _pod_case_bases[kind] and \
-            len(_pod_case_bases[kind]) >= POD_CASE_BASES_PER_KIND:
-        return
-    if c.base.id not in _pod_case_bases[kind]:
-        _pod_case_bases[kind].append(c.base.id)
+    key = (doc.get("kind"), c.base.origin)
+    chosen = _pod_case_bases.setdefault(key, [])
+    if c.base.id not in chosen:
+        if len(chosen) >= POD_CASE_BASES_PER_KIND.get(c.base.origin, 1):
+            return
+        chosen.append(c.base.id)
     locs = pod_case_locs(doc)
     head = next((l for l in locs if l.ray_node == "head"), None)
     worker = next((l for l in locs if l.ray_node == "worker"), None)

@@ -486,9 +486,9 @@ void GroupNameLabelValue(const ClusterSpec& cs, const Sink& sink) {
 // subdomain prefix when it creates the Pod. A group name with '_' (or a cut that leaves a '.' next to the '-')
 // makes every worker Pod of the group refused. The cluster of a RayJob is named "<rayjob>-<5 random characters>".
 void PodName(const ClusterSpec& cs, const Sink& sink) {
-  const json::Value* meta = object_at(cs.owner, "metadata");
-  std::string cluster = meta ? string_at(*meta, "name").value_or("") : "";
-  if (cluster.empty()) return;  // generateName: the name is not known yet
+  auto owner = effective_name(cs.owner);  // a generateName stands in with placeholder characters
+  if (!owner) return;
+  std::string cluster = owner->name;
   if (cs.from_rayjob) cluster += "-xxxxx";
   for_each_group(cs, [&](const json::Value& g, const std::string& gp) {
     auto group = string_at(g, "groupName");
