@@ -416,18 +416,6 @@ void validatePodDNSConfig(const PodCtx& ctx) {
   });
 }
 
-// core/v1 validateImagePullSecrets: an image pull secret reference holds only a name.
-void validateImagePullSecrets(const PodCtx& ctx) {
-  each(ctx.spec, "imagePullSecrets", ctx.path + ".imagePullSecrets",
-       [&](const json::Value& s, rapidjson::SizeType, const std::string& p) {
-         if (!s.IsObject()) return;
-         for (auto it = s.MemberBegin(); it != s.MemberEnd(); ++it)
-           if (text(it->name) != "name")
-             ctx.sink.error(p, "validateImagePullSecrets", kSource,
-                            "only name may be set in an image pull secret reference, found " + dq(text(it->name)));
-       });
-}
-
 // core/v1 ValidateHostAliases: each host alias has an IP and DNS-subdomain host names.
 void ValidateHostAliases(const PodCtx& ctx) {
   each(ctx.spec, "hostAliases", ctx.path + ".hostAliases",
@@ -537,7 +525,6 @@ void validate_pod(const json::Value* meta, const std::string& meta_path, const j
   validateRestartPolicy(ctx);
   validateDNSPolicy(ctx);
   validate_pod_security(ctx);
-  validateImagePullSecrets(ctx);
   validatePodDNSConfig(ctx);
   validateReadinessGates(ctx);
   validateSchedulingGates(ctx);
