@@ -48,6 +48,9 @@ const json::Value* resolve_field_path(const json::Value& root, const std::string
   return cur;
 }
 
+/// True when obj[key] is exactly `v`.
+bool member_is(const json::Value& obj, std::string_view key, const json::Value* v) { return json::find(obj, key) == v; }
+
 void check_object(const Scope& scope, const json::Value& obj, const Sink& sink,
                   const std::vector<std::string>* pod_spec_paths);
 void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
@@ -131,8 +134,17 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
     rules::validate_workloadpriorityclass(scope, obj, sink);
   } else if (scope.in_appwrapper() && pod_spec_paths) {
     // Other wrapped kinds (Job, PyTorchJob, ...): their Pods are created later.
-    for (const auto& p : *pod_spec_paths)
-      if (const json::Value* spec = resolve_field_path(obj, p)) rules::validate_pod_spec_late(*spec, p, sink);
+    // A PodSet path ends in ".spec" of a PodTemplateSpec: judge the template (its metadata too).
+    for (const auto& p : *pod_spec_paths) {
+      const json::Value* spec = resolve_field_path(obj, p);
+      if (!spec) continue;
+      const std::string tp = p.ends_with(".spec") ? p.substr(0, p.size() - 5) : std::string();
+      const json::Value* tmpl = tp.empty() ? nullptr : resolve_field_path(obj, tp);
+      if (tmpl && tmpl->IsObject() && member_is(*tmpl, "spec", spec))
+        rules::validate_pod_template(*tmpl, tp, sink);
+      else
+        rules::validate_pod_spec_late(*spec, p, sink);
+    }
   }
 }
 

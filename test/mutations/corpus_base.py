@@ -117,6 +117,7 @@ class Mutation:
             server = "judged" if family in SERVER_JUDGED_FAMILIES else "not judged by the 1.20 apiserver"
         self.server = server
         self.id = None  # set by the corpus builder
+        self.pod = None  # for pod-template cases: how to build the Pod KubeRay creates (kuberay_pod.py)
 
     @property
     def rule(self):

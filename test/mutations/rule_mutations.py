@@ -284,95 +284,166 @@ def label_selector(c):
                warn=("spec.namespaceSelector", "NamespaceSelector"), server=None)
 
 
-# ---- core/v1 Pod rules, applied late (core_pod_rules.cpp) ----------------------------------------------------
+# ---- core/v1 Pod rules, applied late (core_pod_*.cpp), from pod_rule_cases.yaml ----------------------------------
+# Every entry of pod_rule_cases.yaml (a failing and a passing change per rule id) is applied to the first pod
+# template of the first bases of each kind (two of ours, one upstream sample); the head (and for worker-scoped cases a worker group) of RayCluster bases
+# also feeds the differential test against the Pods the apiserver would be sent (kuberay_pod.py).
 
-def first_container(doc, ps):
-    cs = get_at(doc, ps + ("containers",))
-    return ps + ("containers", 0) if isinstance(cs, list) and cs and isinstance(cs[0], dict) else None
+import os  # noqa: E402
+import re  # noqa: E402
+
+import yaml  # noqa: E402
+
+POD_CASES = yaml.safe_load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pod_rule_cases.yaml"),
+                                encoding="utf-8"))
+POD_CASE_BASES_PER_KIND = {"ours": 2, "upstream": 1}  # bases per kind and origin that get every case
+_pod_case_bases = {}
+
+
+def parse_rel(path):
+    """'spec.containers[0].env[+]' -> ('spec', 'containers', 0, 'env', '+'); keys in brackets stay whole."""
+    out = []
+    for m in re.finditer(r"([^.\[\]]+)|\[([^\]]*)\]", path):
+        if m.group(1) is not None:
+            out.append(m.group(1))
+        else:
+            inner = m.group(2)
+            out.append(int(inner) if re.fullmatch(r"-?\d+", inner) else ("+" if inner == "+" else inner))
+    return tuple(out)
+
+
+def resolve_rel(doc, ptr, append):
+    """Replaces '+' (append) and -1 (last element) in a pointer by indices of `doc`'s lists."""
+    out = []
+    for i, p in enumerate(ptr):
+        if (append and p == "+") or (not append and p == -1):
+            lst = get_at(doc, tuple(out))
+            n = len(lst) if isinstance(lst, list) else 0
+            out.append(n if append else max(n - 1, 0))
+        else:
+            out.append(p)
+    return tuple(out)
+
+
+def apply_pod_edits(doc, tmpl_ptr, group_ptr, edits, c0):
+    for key, value in (edits or {}).items():
+        key = key.strip()
+        if key.startswith("@group."):
+            ptr = group_ptr + parse_rel(key[len("@group."):])
+        else:
+            ptr = tmpl_ptr + parse_rel(key)
+        if isinstance(value, str) or isinstance(value, (dict, list)):
+            value = json_sub(value, c0)
+        if value == "~delete":
+            del_at(doc, resolve_rel(doc, ptr, True))
+            continue
+        if ptr[-1] == "+" and not isinstance(get_at(doc, ptr[:-1]), list):
+            set_at(doc, resolve_rel(doc, ptr[:-1], True), [copy.deepcopy(value)])
+            continue
+        ptr = resolve_rel(doc, ptr, True)
+        parent = get_at(doc, ptr[:-1])
+        if isinstance(ptr[-1], int) and isinstance(parent, list) and ptr[-1] == len(parent):
+            parent.append(copy.deepcopy(value))
+        else:
+            set_at(doc, ptr, copy.deepcopy(value))
+
+
+def json_sub(value, c0):
+    """Replaces the placeholder @c0 (the name of containers[0]) in keys and strings."""
+    if isinstance(value, str):
+        return value.replace("@c0", c0)
+    if isinstance(value, list):
+        return [json_sub(v, c0) for v in value]
+    if isinstance(value, dict):
+        return {json_sub(k, c0): json_sub(v, c0) for k, v in value.items()}
+    return value
+
+
+class PodCaseLoc:
+    """Where the cases of pod_rule_cases.yaml go in a document: a pod template, and for Ray templates the group."""
+
+    def __init__(self, tmpl_ptr, group_ptr, ray_node, wrapped):
+        self.tmpl_ptr, self.group_ptr, self.ray_node, self.wrapped = tmpl_ptr, group_ptr, ray_node, wrapped
+
+
+def pod_case_locs(doc):
+    locs = []
+    for cl in cluster_locs(doc):
+        cs = get_at(doc, cl.spec_ptr)
+        if isinstance(get_at(cs, ("headGroupSpec", "template", "spec")), dict):
+            locs.append(PodCaseLoc(cl.p("headGroupSpec", "template"), cl.p("headGroupSpec"), "head", cl.wrapped))
+        for i, g in enumerate(cs.get("workerGroupSpecs") or []):
+            if isinstance(get_at(g, ("template", "spec")), dict):
+                locs.append(PodCaseLoc(cl.p("workerGroupSpecs", i, "template"), cl.p("workerGroupSpecs", i), "worker",
+                                       cl.wrapped))
+                break
+    for ps in pod_spec_locs(doc):
+        if ps[-1] == "spec" and not any(l.tmpl_ptr == ps[:-1] for l in locs) and \
+                not any(ps[:len(l.tmpl_ptr)] == l.tmpl_ptr for l in locs):
+            locs.append(PodCaseLoc(ps[:-1], None, None, ps[:2] == ("spec", "components")))
+    return locs
 
 
 @rule
 def core_pod_rules(c):
     doc = c.doc
-    locs = pod_spec_locs(doc)
-    for n, ps in enumerate(locs):
-        cp = first_container(doc, ps)
-        if not cp:
+    if c.base.is_set:
+        return
+    key = (doc.get("kind"), c.base.origin)
+    chosen = _pod_case_bases.setdefault(key, [])
+    if c.base.id not in chosen:
+        if len(chosen) >= POD_CASE_BASES_PER_KIND.get(c.base.origin, 1):
+            return
+        chosen.append(c.base.id)
+    locs = pod_case_locs(doc)
+    head = next((l for l in locs if l.ray_node == "head"), None)
+    worker = next((l for l in locs if l.ray_node == "worker"), None)
+    first = locs[0] if locs else None
+    q = queued(doc)
+    # Every case goes to the first template; on a RayCluster also to the first worker group's template, whose Pods
+    # get KubeRay's injected init container (the differential test builds both Pods).
+    targets = []
+    for n, case in enumerate(POD_CASES):
+        if case.get("scope", "") == "ray-worker":
+            targets.append((n, case, worker))
+        else:
+            targets.append((n, case, first))
+            if worker is not None and worker is not first and not worker.wrapped and \
+                    kind_of(doc) == ("ray.io/v1", "RayCluster"):
+                targets.append((n, case, worker))
+    for n, case, loc in targets:
+        scope = case.get("scope", "")
+        if loc is None:
             continue
-        wrapped = ps[:2] == ("spec", "components")
-        fam = "core/v1 Pod"
-        S = srv(wrapped, NOT_JUDGED_LATE)
-        res = cp + ("resources",)
-        cname = get_at(doc, cp + ("name",))
-        primary = n == 0  # every rule on the first PodSpec; a few on the others
-        yield c.bad(fam, ptr_path(cp + ("name",)), ("DNS1123ContainerName",), setter(cp + ("name",), "Ray_Head"),
-                    "container name with upper case and an underscore", server=S)
-        yield c.bad(fam, ptr_path(cp + ("resources", "requests", "cpu")), ("RequestsWithinLimits",),
-                    chain(setter(res + ("requests", "cpu"), "64"), setter(res + ("limits", "cpu"), "1")),
-                    "cpu request 64 above its limit 1", server=S)
-        if not primary:
+        if scope == "ray-worker" and (loc.wrapped or q or any(get_at(comp, ("podSets",)) for comp in
+                                                               get_at(doc, ("spec", "components"), []) or [])):
             continue
-        yield c.bad(fam, ptr_path(cp + ("name",)), ("UniqueContainerName",),
-                    setter(ps + ("initContainers",), [{"name": cname, "image": "busybox"}]),
-                    "an init container with the name of containers[0]", server=S)
-        ports = get_at(doc, cp + ("ports",)) or []
-        yield c.bad(fam, ptr_path(cp + ("ports",)) + "[%d].name" % len(ports), ("IANASvcPortName",),
-                    setter(cp + ("ports",), ports + [{"containerPort": 18080, "name": "metrics-endpoint"}]),
-                    "port name of 16 characters", server=S)
-        yield c.bad(fam, ptr_path(cp + ("ports",)) + "[%d].name" % len(ports), ("IANASvcPortName",),
-                    setter(cp + ("ports",), ports + [{"containerPort": 18080, "name": "metrics_port"}]),
-                    "port name with an underscore", server=S)
-        yield c.ok(fam, setter(cp + ("ports",), ports + [{"containerPort": 18080, "name": "metrics-endpt"}]),
-                   "port name of 13 characters", server=srv(wrapped, None))
-        yield c.bad(fam, ptr_path(res + ("requests", "example.com")), ("ContainerResourceName",),
-                    setter(res + ("requests", "example.com"), "1"), "resource name that is neither standard nor "
-                    "an extended <domain>/<name>", server=S)
-        yield c.bad(fam, ptr_path(res + ("limits", "cpu")), ("QuantityFormat", "schema:pattern"),
-                    setter(res + ("limits", "cpu"), "two"), "cpu limit that is no quantity",
-                    server=srv(wrapped, "judged"))
-        yield c.bad(fam, ptr_path(res + ("requests", "memory")), ("NonNegativeQuantity",),
-                    setter(res + ("requests", "memory"), "-1Gi"), "negative memory request", server=S)
-        yield c.bad(fam, ptr_path(res + ("limits", "nvidia.com/gpu")), ("ExtendedResourceWhole",),
-                    chain(deleter(res + ("requests", "nvidia.com/gpu")),
-                          setter(res + ("limits", "nvidia.com/gpu"), "500m")), "half a GPU", server=S)
-        yield c.bad(fam, ptr_path(res + ("requests", "example.com/fpga")), ("ExtendedResourceLimitRequired",),
-                    chain(setter(res + ("requests", "example.com/fpga"), "1"),
-                          deleter(res + ("limits", "example.com/fpga"))),
-                    "extended resource requested without a limit", server=S)
-        yield c.bad(fam, ptr_path(res + ("requests", "nvidia.com/gpu")), ("ExtendedResourceRequestsEqualLimits",),
-                    chain(setter(res + ("requests", "nvidia.com/gpu"), "1"),
-                          setter(res + ("limits", "nvidia.com/gpu"), "2")), "GPU request 1 below its limit 2",
-                    server=S)
-        yield c.ok(fam, chain(setter(res + ("requests", "nvidia.com/gpu"), 2),
-                              setter(res + ("limits", "nvidia.com/gpu"), "2")),
-                   "GPU request equal to its limit (2 and \"2\")", server=srv(wrapped, None))
-        yield c.ok(fam, chain(deleter(res + ("requests", "nvidia.com/gpu")),
-                              setter(res + ("limits", "nvidia.com/gpu"), 1)),
-                   "GPU limit alone (the request defaults to it)", server=srv(wrapped, None))
-        yield c.ok(fam, chain(setter(res + ("requests", "memory"), "1G"), setter(res + ("limits", "memory"), "1Gi")),
-                   "memory request 1G below its limit 1Gi", server=srv(wrapped, None))
-        env = get_at(doc, cp + ("env",)) or []
-        yield c.bad(fam, ptr_path(cp + ("env",)) + "[%d].name" % len(env), ("EnvVarName",),
-                    setter(cp + ("env",), env + [{"name": "A=B", "value": "1"}]), "env name with '='", server=S)
-        yield c.ok(fam, setter(cp + ("env",), env + [{"name": "1ST_VAR", "value": "1"}]),
-                   "env name starting with a digit (refused before Kubernetes 1.32: a warning)",
-                   warn=(ptr_path(cp + ("env",)) + "[%d].name" % len(env), "EnvVarName"), server=srv(wrapped, None))
-        tol = ps + ("tolerations",)
-        tpath = ptr_path(tol) + "[0]"
-        yield c.bad(fam, tpath + ".operator", ("TolerationOperator",),
-                    setter(tol, [{"key": "k", "operator": "Matches", "value": "v"}]), "toleration operator Matches",
-                    server=S)
-        yield c.bad(fam, tpath + ".operator", ("TolerationOperator",), setter(tol, [{"operator": "Equal"}]),
-                    "toleration without key and operator Equal", server=S)
-        yield c.bad(fam, tpath + ".value", ("TolerationValue",),
-                    setter(tol, [{"key": "k", "operator": "Exists", "value": "v"}]),
-                    "operator Exists with a value", server=S)
-        yield c.bad(fam, tpath + ".tolerationSeconds", ("TolerationSeconds",),
-                    setter(tol, [{"key": "k", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 30}]),
-                    "tolerationSeconds with effect NoSchedule", server=S)
-        yield c.ok(fam, setter(tol, [{"key": "k", "operator": "Exists", "effect": "NoExecute",
-                                      "tolerationSeconds": 30}]), "tolerationSeconds with effect NoExecute",
-                   server=srv(wrapped, None))
+        c0 = get_at(doc, loc.tmpl_ptr + ("spec", "containers", 0, "name")) or ""
+        rules = (case["rule"],) + tuple(case.get("also") or ())
+        late = srv(loc.wrapped, NOT_JUDGED_LATE)
+
+        def change(edits, loc=loc, c0=c0):
+            return lambda d: apply_pod_edits(d, loc.tmpl_ptr, loc.group_ptr, edits, c0)
+
+        bad_docs = c.base.copy_docs()
+        change(case["bad"])(bad_docs[0])
+        at = case["at"]
+        at_ptr = (loc.group_ptr + parse_rel(at[len("@group."):])) if at.startswith("@group.") else \
+            loc.tmpl_ptr + parse_rel(at)
+        path = ptr_path(resolve_rel(bad_docs[0], at_ptr, False))
+        pod = {"case": n, "server": case.get("server", ""), "node": loc.ray_node, "tmpl_ptr": loc.tmpl_ptr,
+               "group_ptr": loc.group_ptr} if loc.ray_node and not loc.wrapped and \
+            kind_of(doc) == ("ray.io/v1", "RayCluster") else None
+        note = "pod case %d (%s): %s" % (n, loc.ray_node or "template", case["what"])
+        if case.get("warn"):
+            m = c.ok("core/v1 Pod", change(case["bad"]), note, warn=(path, case["rule"]), server=srv(loc.wrapped, None))
+        else:
+            m = c.bad("core/v1 Pod", path, rules, change(case["bad"]), note, server=late)
+        m.pod = pod
+        yield m
+        g = c.ok("core/v1 Pod", change(case["good"]), note + " (passing change)", server=srv(loc.wrapped, None))
+        g.pod = pod
+        yield g
 
 
 # ---- KubeRay (kuberay_rules.cpp) and the CodeFlare operator webhook ---------------------------------------------
@@ -494,7 +565,7 @@ def kuberay_cluster_spec(c):
             yield c.bad(fam, ptr_path(W(0, "groupName")), ("GroupNameLabelValue",),
                         setter(W(0, "groupName"), "g" * 64), "group name of 64 characters", server=S)
             if not owner_q and not declared_podsets:
-                yield c.ok(fam, setter(W(0, "groupName"), "GPU_Workers"),
+                yield c.ok(fam, setter(W(0, "groupName"), "GPU.Workers"),
                            "group name that is a label value but no DNS-1123 label",
                            warn=(ptr_path(W(0, "groupName")), "GroupNameDNS1123"), server=V)
             if not declared_podsets and not cl.wrapped:
@@ -518,6 +589,25 @@ def kuberay_cluster_spec(c):
                     setter(H("template", "spec", "containers"), []), "head template without containers", server=S)
         yield c.bad(fam, ptr_path(H("rayStartParams", "labels")), ("RayStartParamsLabels",),
                     setter(H("rayStartParams", "labels"), "tier=gold"), "labels in rayStartParams", server=S)
+        # Ray scripts.py `start` (ray_start_rules.cpp): the flags KubeRay builds from rayStartParams
+        RS = lambda *r: H("rayStartParams", *r)  # noqa: E731
+        for key, value, note in (("object-store-memory", "1.5e9", "an integer option given 1.5e9"),
+                                 ("dashboard-port", "dashboard", "a port given a word"),
+                                 ("block", "yes", "a flag given a value"),
+                                 ("num-cpu", "4", "an option ray start does not have (num-cpu)"),
+                                 ("log-style", "json", "log-style outside auto/record/pretty"),
+                                 ("include-dashboard", "maybe", "a boolean option given maybe"),
+                                 ("metrics-export-port", "true", "\"true\" on an integer option (passed bare)")):
+            yield c.bad(fam, ptr_path(RS(key)), ("RayStart",), setter(RS(key), value), "rayStartParams: " + note,
+                        server=S)
+        for key, value, note in (("object-store-memory", "1_000_000_000", "an integer with underscores"),
+                                 ("include-dashboard", "false", "include-dashboard false (kept as a value)"),
+                                 ("disable-usage-stats", "true", "a flag set with true"),
+                                 ("dashboard-port", "$DASHBOARD_PORT", "a value the shell expands")):
+            yield c.ok(fam, setter(RS(key), value), "rayStartParams: " + note, server=V)
+        if groups:
+            yield c.bad(fam, ptr_path(W(0, "rayStartParams", "num-gpus")), ("RayStart", "GroupResourcesExclusive"),
+                        setter(W(0, "rayStartParams", "num-gpus"), "0.5"), "rayStartParams: half a GPU", server=S)
         yield c.bad(fam, ptr_path(cl.p("autoscalerOptions", "idleTimeoutSeconds")), ("IdleTimeoutSeconds",),
                     setter(cl.p("autoscalerOptions", "idleTimeoutSeconds"), -1), "negative idleTimeoutSeconds",
                     server=S)

@@ -36,11 +36,12 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from corpus_base import (Mutation, SERVER_JUDGED_FAMILIES, load_crds, render_our_samples,  # noqa: E402
+from corpus_base import (Mutation, SERVER_JUDGED_FAMILIES, ptr_path, load_crds, render_our_samples,  # noqa: E402
                          upstream_samples, composed_sets, dump_docs, get_at)
 from schema_mutations import SchemaMutator  # noqa: E402
 from rule_mutations import GENERATORS, Ctx  # noqa: E402
 from known_failures import KNOWN_FAILURES  # noqa: E402
+from kuberay_pod import build_pod, pod_path_to_template  # noqa: E402
 
 WANTED_KINDS = ("RayCluster", "RayJob", "AppWrapper", "ClusterQueue", "LocalQueue", "ResourceFlavor",
                 "WorkloadPriorityClass")
@@ -62,10 +63,12 @@ def log(*a):
 
 def validator_rule_ids(repo):
     """Every rule id reported by a Sink call in controller/validation/rules/*.cpp: the first string literal in the
-    call that looks like a rule id (CamelCase, or schema:<keyword>)."""
+    call that looks like a rule id (CamelCase, or schema:<keyword>); and every string literal that names an upstream
+    validation function (validateX / ValidateX: the rule ids of the core/v1 Pod port, some passed to helpers)."""
     ids = set()
     for path in sorted(glob.glob(os.path.join(repo, "controller", "validation", "rules", "*.cpp"))):
         text = open(path, encoding="utf-8").read()
+        ids.update(re.findall(r'"([vV]alidate[A-Z][A-Za-z0-9]*)"', text))
         for m in re.finditer(r"\bsink\.(?:error|warn|add)\(", text):
             depth, i = 1, m.end()
             while i < len(text) and depth:
@@ -246,6 +249,9 @@ def dry_run(entries, kubeconfig, work, jobs):
         for line in proc.stderr.splitlines():
             for kind, name in re.findall(r'(\w+)\.[\w.-]+ "([^"]*)" is invalid', line):
                 messages[(kind.lower(), name)].append(line.strip())
+            for kind, name in re.findall(r'(?:^|[\s:])([A-Z]\w*) "([^"]*)" is invalid', line):  # core kinds (Pod)
+                if (kind.lower(), name) not in messages:
+                    messages[(kind.lower(), name)].append(line.strip())
         res = {}
         for ident, (key, obj) in chunk:
             ok = ident in accepted
@@ -540,6 +546,9 @@ def compare_with_server(args, corpus, accepted, ours_rejects, known_ids, work):
                 observed["accepted" if server_accepts else "rejected"] += 1
                 if not server_accepts:
                     observed_lines.append("    %s [%s] %s: %s" % (key, m.rule, m.note, msg[:160]))
+        pod_lines, pod_failures = compare_pods(corpus, accepted, ours_rejects, known_ids, kubeconfig, work, ns,
+                                               max(2, args.jobs + 1))
+        failures += pod_failures
         compared = sum(1 for k in verdicts if modes[k] == "compare")
         lines = [
             "apiserver (kubectl create --dry-run=server, namespace %s): %d objects in %.1fs" % (ns, len(verdicts),
@@ -555,11 +564,120 @@ def compare_with_server(args, corpus, accepted, ours_rejects, known_ids, work):
             lines += observed_lines[:12]
         for line in known_dis[:6]:
             lines.append("  known disagreement: " + line)
+        lines += pod_lines
         return lines, ["apiserver disagrees: " + f for f in failures], agree
     finally:
         kubectl(["delete", "namespace", ns, "--wait=false"], kubeconfig)
         for n in sorted(extra_ns):
             kubectl(["delete", "namespace", n, "--wait=false"], kubeconfig)
+
+
+# ---- the differential test of the Pod rules -----------------------------------------------------------------------
+
+_FIELD_PATH = re.compile(r"((?:metadata|spec)(?:\.[A-Za-z0-9_/-]+|\[[^\]]*\])+)")
+# Where the apiserver's internal types put v1 PodSpec fields (it reports the internal path).
+_INTERNAL_FIELDS = re.compile(r"\.securityContext\.(shareProcessNamespace|hostNetwork|hostPID|hostIPC|hostUsers)\b")
+
+
+def _normal(p):
+    """A field path with map keys written as `.key` and the internal securityContext fields moved back."""
+    p = re.sub(r"\[([^\]0-9][^\]]*)\]", r".\1", p)
+    return _INTERNAL_FIELDS.sub(r".\1", p)
+
+
+def _related(ours, theirs, tmpl):
+    """True when the apiserver's path `theirs` (made absolute with the template path `tmpl`) names the field of our
+    path `ours`: the same field, one inside the other or siblings (list indices aside, as some upstream paths leave
+    them out), or a field of the same list item of the template (the first indexed element: one container, volume,
+    toleration...), since some upstream rules report the neighbour of the field at fault."""
+    def inside(x, y):
+        return x == y or (x.startswith(y) and x[len(y)] in ".[")
+
+    def parent(x):
+        return re.sub(r"(\.[A-Za-z0-9_/-]+|\[[^\]]*\])$", "", x)
+    a, b = _normal(ours), _normal(theirs)
+    for x, y in ((a, b), (re.sub(r"\[\d+\]", "", a), re.sub(r"\[\d+\]", "", b))):
+        if inside(x, y) or inside(y, x) or parent(x) == parent(y):
+            return True
+    rel = a[len(tmpl):] if a.startswith(tmpl) else a
+    m = re.match(r"^(.*?\[\d+\])", rel)
+    return bool(m) and b.startswith(tmpl + m.group(1))
+
+
+def compare_pods(corpus, accepted, ours_rejects, known_ids, kubeconfig, work, ns, jobs):
+    """The differential test of the core/v1 Pod rules: for each Pod-template mutation of a RayCluster (Mutation.pod),
+    the Pod KubeRay v1.7 would create from it (kuberay_pod.build_pod) is dry-run on the apiserver, whose verdict and
+    field path must match ours. Cases whose rule differs in the 1.20 test apiserver (pod_rule_cases.yaml `server`)
+    are not sent; they are counted as expected differences. Returns (summary lines, failures)."""
+    entries, info, expected = [], {}, collections.Counter()
+    seq = 0
+
+    def add(key, cluster, node, gi, m):
+        nonlocal seq
+        pod = build_pod(cluster, node, gi, ns)
+        if pod is None:
+            return
+        seq += 1
+        pod["metadata"].setdefault("name", "pod-%05d" % seq)
+        entries.append((key, pod))
+        info[key] = m
+
+    for b in accepted:  # the Pods of the valid bases themselves
+        doc = b.docs[0]
+        if b.is_set or kind_of_doc(doc) != ("ray.io/v1", "RayCluster"):
+            continue
+        add(b.id + "#head-pod", doc, "head", 0, None)
+        add(b.id + "#worker-pod", doc, "worker", 0, None)
+    for m in corpus:
+        if not m.pod:
+            continue
+        if m.pod["server"] != "same":
+            expected[m.pod["server"]] += 1
+            continue
+        gi = m.pod["tmpl_ptr"][-2] if m.pod["node"] == "worker" else 0
+        add(m.id + "#pod", m.docs[m.doc_index], m.pod["node"], gi, m)
+    if not entries:
+        return [], []
+    t0 = time.time()
+    verdicts = dry_run(entries, kubeconfig, work, jobs)
+    failures, agree = [], 0
+    for key, (server_accepts, msg) in sorted(verdicts.items()):
+        m = info[key]
+        if m is None:
+            if not server_accepts:
+                failures.append("%s: the Pod KubeRay builds from a valid base is refused: %s" % (key, msg[:300]))
+            else:
+                agree += 1
+            continue
+        we_accept = not ours_rejects[m.id]
+        if we_accept != server_accepts:
+            line = "%s [%s] %s: we say %s, the apiserver %s the Pod%s" % (
+                key, m.rule, m.note, "valid" if we_accept else "invalid", "accepts" if server_accepts else "refuses",
+                (": " + msg[:300]) if msg else "")
+            (failures if m.id not in known_ids else []).append(line)
+            continue
+        if not server_accepts and m.expect == "invalid":
+            tmpl = ptr_path(m.pod["tmpl_ptr"])
+            theirs = [pod_path_to_template(p, tmpl) for p in _FIELD_PATH.findall(msg)]
+            if m.rule == "PodName":
+                ok = any(p.endswith("metadata.generateName") for p in theirs)
+            else:
+                ok = any(_related(m.path, p, tmpl) for p in theirs)
+            if not ok:
+                failures.append("%s [%s] %s: the apiserver refuses the Pod at other fields (%s) than ours (%s)" % (
+                    key, m.rule, m.note, ", ".join(theirs[:4]) or msg[:200], m.path))
+                continue
+        agree += 1
+    lines = ["Pods KubeRay v1.7 would create from the Pod-template mutations (kubectl create --dry-run=server): "
+             "%d sent in %.1fs, agreements %d, disagreements %d" % (len(verdicts), time.time() - t0, agree,
+                                                                     len(failures)),
+             "  expected differences, not sent (%d mutations):" % sum(expected.values())]
+    lines += ["    %4d  %s" % (n, why) for why, n in sorted(expected.items(), key=lambda kv: -kv[1])]
+    return lines, ["Pod differential: " + f for f in failures]
+
+
+def kind_of_doc(doc):
+    return (doc.get("apiVersion"), doc.get("kind")) if isinstance(doc, dict) else (None, None)
 
 
 if __name__ == "__main__":

@@ -446,10 +446,21 @@ def _distinct_copy(value, keys, items):
     entry = copy.deepcopy(value[0])
     taken = {tuple(json_key(e, keys, items)) for e in value if isinstance(e, dict)}
     props = items.get("properties") or {}
-    for k in keys + (["name"] if "name" in entry and "name" not in keys else []):
+    # A volume mount keeps naming its volume (the Pod rules check that it exists); a port changes protocol to
+    # another one the Pod rules accept.
+    rename = "name" in entry and "name" not in keys and "mountPath" not in entry
+    for k in keys + (["name"] if rename else []):
         v = entry.get(k)
         if isinstance(v, bool):
             return None
+        if k == "protocol":
+            used = {e.get("protocol", "TCP") for e in value if isinstance(e, dict)
+                    and e.get("containerPort") == entry.get("containerPort")}
+            free = [p for p in ("TCP", "UDP", "SCTP") if p not in used]
+            if not free:
+                return None
+            entry[k] = free[0]
+            continue
         if isinstance(v, int):
             entry[k] = v + 1
         elif isinstance(v, str):

@@ -8,6 +8,7 @@
 // The controller checks run after the apiserver accepted the object: it is then silently not reconciled (event
 // InvalidRayClusterSpec) or the RayJob goes to a validation-failed state. KubeRay stops at the first problem; we
 // report every one.
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -27,6 +28,7 @@ constexpr std::string_view kClusterSpec = "kuberay:ValidateRayClusterSpec";
 constexpr std::string_view kJobSpec = "kuberay:ValidateRayJobSpec";
 constexpr std::string_view kUpgrade = "kuberay:ValidateRayClusterUpgradeOptions";
 constexpr std::string_view kPodLabels = "kuberay:labelPod";
+constexpr std::string_view kPodName = "kuberay:utils.PodName (v1.7.0)";
 constexpr std::string_view kChecklist = "cfo:checklist";
 
 constexpr std::size_t kMaxRayClusterNameLength = 53;  // 63 - len("-serve-svc")
@@ -479,6 +481,29 @@ void GroupNameLabelValue(const ClusterSpec& cs, const Sink& sink) {
   });
 }
 
+// KubeRay utils.PodName (raycluster_controller.go buildWorkerPod, v1.7.0): a worker Pod's generateName is
+// lower(first 50 characters of "<cluster>-<group>") + "-worker-", which the apiserver checks as a DNS-1123
+// subdomain prefix when it creates the Pod. A group name with '_' (or a cut that leaves a '.' next to the '-')
+// makes every worker Pod of the group refused. The cluster of a RayJob is named "<rayjob>-<5 random characters>".
+void PodName(const ClusterSpec& cs, const Sink& sink) {
+  auto owner = effective_name(cs.owner);  // a generateName stands in with placeholder characters
+  if (!owner) return;
+  std::string cluster = owner->name;
+  if (cs.from_rayjob) cluster += "-xxxxx";
+  for_each_group(cs, [&](const json::Value& g, const std::string& gp) {
+    auto group = string_at(g, "groupName");
+    if (!group || group->empty() || !names::label_value(*group).empty()) return;  // GroupNameLabelValue reports those
+    std::string prefix = (cluster + "-" + *group).substr(0, 50);
+    for (auto& c : prefix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string generate = prefix + "-worker-";
+    std::string masked = generate.substr(0, 58);
+    if (masked.back() == '-') masked.back() = 'a';
+    if (auto msgs = names::dns1123_subdomain(masked); !msgs.empty())
+      sink.error(gp + ".groupName", "PodName", kPodName,
+                 "the worker Pods get generateName " + dq(generate) + ", which the apiserver refuses: " + joined(msgs));
+  });
+}
+
 // Checklist (notes §1.4/§11): group names should be DNS-1123 labels (Kueue lower-cases them into PodSet names).
 void GroupNameDNS1123(const ClusterSpec& cs, const Sink& sink) {
   for_each_group(cs, [&](const json::Value& g, const std::string& gp) {
@@ -533,11 +558,13 @@ void validate_cluster_spec(const ClusterSpec& cs, const Sink& sink) {
   TLSEnv(cs, sink);
   UpgradeStrategyOwner(cs, sink);
   GroupNameLabelValue(cs, sink);
+  PodName(cs, sink);
   GroupNameDNS1123(cs, sink);
   ReplicasWithinBounds(cs, sink);
-  for_each_template(cs, [&](const json::Value& t, const std::string& tp) {
-    if (const json::Value* ps = object_at(t, "spec")) validate_pod_spec_late(*ps, tp + ".spec", sink);
+  for_each_ray_group(cs, [&](const json::Value& g, const std::string& gp, bool) {
+    if (const json::Value* params = object_at(g, "rayStartParams")) RayStart(*params, gp + ".rayStartParams", sink);
   });
+  for_each_template(cs, [&](const json::Value& t, const std::string& tp) { validate_pod_template(t, tp, sink); });
   if (const json::Value* o = cs.autoscaler_options())
     if (const json::Value* r = object_at(*o, "resources"))
       validate_resources_late(*r, cs.path + ".autoscalerOptions.resources", sink);
@@ -748,8 +775,7 @@ void validate_rayjob(const Scope& scope, const json::Value& obj, const Sink& sin
   if (const json::Value* cs = js.cluster_spec())
     validate_cluster_spec(ClusterSpec{*cs, "spec.rayClusterSpec", obj, true}, sink);
   if (const json::Value* t = object_at(*spec, "submitterPodTemplate"))
-    if (const json::Value* ps = object_at(*t, "spec"))
-      validate_pod_spec_late(*ps, "spec.submitterPodTemplate.spec", sink);
+    validate_pod_template(*t, "spec.submitterPodTemplate", sink);
 }
 
 }  // namespace cfo::validation::rules

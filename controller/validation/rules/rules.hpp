@@ -72,11 +72,22 @@ void validate_label_map(const json::Value& labels, const std::string& path, std:
 void validate_label_selector(const json::Value& selector, const std::string& path, std::string_view source,
                              const Sink& sink);
 
-// ---- core/v1 Pod validation, applied when the Pods are created (core_pod_rules.cpp) ----------------------
-/// A PodSpec whose Pods some controller creates later (RayCluster groups, AppWrapper PodSets, RayJob submitter).
+// ---- core/v1 Pod validation, applied when the Pods are created (core_pod_*.cpp) ---------------------------
+/// A PodTemplateSpec (metadata and spec) at `path` whose Pods some controller creates later (RayCluster groups,
+/// AppWrapper PodSets, RayJob submitter): every rule of kubernetes ValidatePodTemplateSpec / ValidatePodSpec and of a
+/// Pod create that the template decides (validation/README.md has the table). Findings are Errors, except env var
+/// names only clusters before Kubernetes 1.32 refuse (Warnings).
+void validate_pod_template(const json::Value& pod_template, const std::string& path, const Sink& sink);
+/// The same for a bare PodSpec at `path` (no template metadata known).
 void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path, const Sink& sink);
 /// A ResourceRequirements block of a container the operator creates (e.g. the autoscaler sidecar).
 void validate_resources_late(const json::Value& resources, const std::string& path, const Sink& sink);
+
+// ---- Ray (ray_start_rules.cpp) ---------------------------------------------------------------------------
+/// The rayStartParams map at `path` of a head or worker group, as `ray start` (Ray scripts.py, click) will parse
+/// the flags KubeRay builds from it: unknown options and values of the wrong type (a fraction or a word where an
+/// integer is needed, a value on a flag) are Errors at `path`.<key>.
+void RayStart(const json::Value& params, const std::string& path, const Sink& sink);
 
 // ---- KubeRay (kuberay_rules.cpp) -------------------------------------------------------------------------
 void validate_raycluster(const Scope& scope, const json::Value& obj, const Sink& sink);

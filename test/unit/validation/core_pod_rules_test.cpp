@@ -1,4 +1,11 @@
-// rules/core_pod_rules.cpp: core/v1 Pod validation applied (late) to the pod templates.
+// rules/core_pod_*.cpp: core/v1 Pod validation applied (late) to the pod templates, and KubeRay's PodName.
+//
+// One parameterized test per entry of test/mutations/pod_rule_cases.yaml (the same cases the mutation corpus and the
+// apiserver differential test use): the bad change gives the rule's finding at its path, the good change leaves the
+// RayCluster without an error. A few behaviours the table cannot express follow.
+#include <fstream>
+#include <regex>
+
 #include "test_support.hpp"
 
 using namespace cfo;
@@ -6,100 +13,194 @@ using namespace cfo::test;
 using validation::validate_object;
 
 namespace {
-const std::string kHead = "spec.headGroupSpec.template.spec.containers[0]";
-const std::string kWorker = "spec.workerGroupSpecs[0].template.spec.containers[0]";
+
+const std::string kHeadTemplate = "spec.headGroupSpec.template";
+const std::string kWorkerGroup = "spec.workerGroupSpecs[0]";
+
+struct PodCase {
+  std::string rule, what, at, scope;
+  bool warn = false;
+  std::vector<std::string> also;
+  std::vector<std::pair<std::string, std::string>> bad, good;  // (path relative to the template, JSON value)
+};
+
+std::string cases_file() { return std::string(CFO_SOURCE_DIR) + "/test/mutations/pod_rule_cases.yaml"; }
+
+std::vector<PodCase> load_cases() {
+  std::vector<PodCase> out;
+  auto docs = yaml_file(cases_file());
+  if (docs.empty() || !docs[0].IsArray()) return out;
+  for (const auto& c : docs[0].GetArray()) {
+    PodCase pc;
+    pc.rule = json::get_string(c, "rule").value_or("");
+    pc.what = json::get_string(c, "what").value_or("");
+    pc.at = json::get_string(c, "at").value_or("");
+    pc.scope = json::get_string(c, "scope").value_or("");
+    pc.warn = json::get_bool(c, "warn").value_or(false);
+    if (const json::Value* also = json::find(c, "also"))
+      for (const auto& a : also->GetArray()) pc.also.emplace_back(a.GetString());
+    for (const char* k : {"bad", "good"}) {
+      const json::Value* edits = json::find(c, k);
+      if (!edits || !edits->IsObject()) continue;
+      for (auto it = edits->MemberBegin(); it != edits->MemberEnd(); ++it) {
+        std::string key(it->name.GetString(), it->name.GetStringLength());
+        while (!key.empty() && key.back() == ' ') key.pop_back();
+        std::string value = it->value.IsString() && std::string_view(it->value.GetString()) == "~delete"
+                                ? "~delete"
+                                : json::dump(it->value);
+        (std::string_view(k) == "bad" ? pc.bad : pc.good).emplace_back(key, value);
+      }
+    }
+    out.push_back(std::move(pc));
+  }
+  return out;
+}
+
+/// The value at a finding-syntax path ("a.b[0][key.with.dots]"), or nullptr.
+const json::Value* at_path(const json::Value& root, const std::string& path) {
+  const json::Value* cur = &root;
+  std::size_t i = 0;
+  while (cur && i < path.size()) {
+    if (path[i] == '.') {
+      ++i;
+      continue;
+    }
+    if (path[i] == '[') {
+      auto end = path.find(']', i);
+      std::string inner = path.substr(i + 1, end - i - 1);
+      if (cur->IsArray()) {
+        std::size_t n = std::stoul(inner);
+        cur = n < cur->Size() ? &(*cur)[static_cast<rapidjson::SizeType>(n)] : nullptr;
+      } else {
+        cur = json::find(*cur, inner);
+      }
+      i = end + 1;
+      continue;
+    }
+    auto end = path.find_first_of(".[", i);
+    cur = json::find(*cur, path.substr(i, end == std::string::npos ? std::string::npos : end - i));
+    i = end == std::string::npos ? path.size() : end;
+  }
+  return cur;
+}
+
+/// Replaces "[+]" (append) and "[-1]" (last element) in `path` using the lists of `doc`.
+std::string resolve(const json::Value& doc, const std::string& path, bool append) {
+  const std::string token = append ? "[+]" : "[-1]";
+  std::string out = path;
+  for (auto pos = out.find(token); pos != std::string::npos; pos = out.find(token)) {
+    const json::Value* list = at_path(doc, out.substr(0, pos));
+    std::size_t n = list && list->IsArray() ? list->Size() : 0;
+    out.replace(pos, token.size(), "[" + std::to_string(append ? n : (n ? n - 1 : 0)) + "]");
+  }
+  return out;
+}
+
+std::string absolute(const PodCase& c, const std::string& rel) {
+  if (rel.starts_with("@group.")) return kWorkerGroup + "." + rel.substr(7);
+  return (c.scope == "ray-worker" ? kWorkerGroup + ".template" : kHeadTemplate) + "." + rel;
+}
+
+json::Document apply(const PodCase& c, const std::vector<std::pair<std::string, std::string>>& edits,
+                     const std::string& container0) {
+  json::Document doc = yaml1(raycluster_yaml());
+  for (const auto& [rel, value] : edits) {
+    std::string v = std::regex_replace(value, std::regex("@c0"), container0);
+    std::string abs = absolute(c, rel);
+    // Appending to a list that is not there yet sets the list.
+    if (abs.ends_with("[+]") && !at_path(doc, abs.substr(0, abs.size() - 3))) {
+      doc = patched(doc, {{abs.substr(0, abs.size() - 3), "[" + v + "]"}});
+      continue;
+    }
+    doc = patched(doc, {{resolve(doc, abs, true), v}});
+  }
+  return doc;
+}
+
+class PodRuleCase : public ::testing::TestWithParam<PodCase> {};
+
+TEST_P(PodRuleCase, BadChangeIsFoundAndGoodChangeIsClean) {
+  CFO_REQUIRE_SCHEMAS();
+  const PodCase& c = GetParam();
+  SCOPED_TRACE(c.rule + ": " + c.what);
+  const std::string c0 = c.scope == "ray-worker" ? "ray-worker" : "ray-head";
+  auto bad_doc = apply(c, c.bad, c0);
+  auto bad = validate_object(schemas, bad_doc);
+  const std::string at = resolve(bad_doc, absolute(c, c.at), false);
+  auto found = std::count_if(bad.begin(), bad.end(), [&](const FieldError& e) {
+    bool rule_ok = e.rule == c.rule || std::find(c.also.begin(), c.also.end(), e.rule) != c.also.end();
+    return e.path == at && rule_ok && e.severity == (c.warn ? Severity::Warning : Severity::Error);
+  });
+  EXPECT_GT(found, 0) << "expected " << (c.warn ? "a warning" : "an error") << " at " << at << "\n" << describe(bad);
+  if (c.warn) EXPECT_EQ(error_count(bad), 0u) << describe(bad);
+  auto good = validate_object(schemas, apply(c, c.good, c0));
+  EXPECT_EQ(error_count(good), 0u) << describe(good);
+}
+
+std::string case_name(const ::testing::TestParamInfo<PodCase>& info) {
+  std::string n = info.param.rule + "_" + std::to_string(info.index);
+  for (auto& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, PodRuleCase, ::testing::ValuesIn(load_cases()), case_name);
 
 FieldErrors check(const validation::SchemaSet& schemas, std::vector<std::pair<std::string, std::string>> edits) {
   return validate_object(schemas, patched(yaml1(raycluster_yaml()), edits));
 }
+
 }  // namespace
 
-TEST(CorePodRules, DNS1123ContainerName) {
-  CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{kHead + ".name", "Ray_Head"}});
-  EXPECT_TRUE(has(errs, kHead + ".name", "DNS1123ContainerName")) << describe(errs);
-  EXPECT_EQ(matching(errs, kHead + ".name", "DNS1123ContainerName")[0].source, "core/v1:PodValidation");
+TEST(CorePodRules, EveryRuleOfTheTableHasAFailingAndAPassingChange) {
+  auto cases = load_cases();
+  ASSERT_GT(cases.size(), 100u) << cases_file();
+  for (const auto& c : cases) {
+    EXPECT_FALSE(c.bad.empty()) << c.rule << ": " << c.what;
+    EXPECT_FALSE(c.at.empty()) << c.rule << ": " << c.what;
+  }
 }
 
-TEST(CorePodRules, UniqueContainerNameAcrossInitAndRegular) {
+TEST(CorePodRules, FindingsNameTheUpstreamFunctionAndSource) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs =
-      check(schemas, {{"spec.headGroupSpec.template.spec.initContainers", "[{name: ray-head, image: busybox}]"}});
-  EXPECT_TRUE(has(errs, kHead + ".name", "UniqueContainerName")) << describe(errs);
+  auto errs = check(schemas, {{kHeadTemplate + ".spec.containers[0].image", "~delete"}});
+  auto found = matching(errs, kHeadTemplate + ".spec.containers[0].image", "validateContainerCommon");
+  ASSERT_EQ(found.size(), 1u) << describe(errs);
+  EXPECT_NE(found[0].source.find("k8s:core/validation"), std::string::npos) << found[0].source;
+  EXPECT_EQ(found[0].severity, Severity::Error);
 }
 
-TEST(CorePodRules, RequestsWithinLimits) {
+TEST(CorePodRules, AMountOfAnInvalidVolumeIsNotFoundEither) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{kWorker + ".resources.requests.memory", "16Gi"}});
-  EXPECT_TRUE(has(errs, kWorker + ".resources.requests.memory", "RequestsWithinLimits")) << describe(errs);
+  const std::string s = kHeadTemplate + ".spec";
+  auto errs = check(schemas, {{s + ".volumes", "[{name: Data, emptyDir: {}}]"},
+                              {s + ".containers[0].volumeMounts", "[{name: Data, mountPath: /data}]"}});
+  EXPECT_TRUE(has(errs, s + ".volumes[0].name", "ValidateVolumes")) << describe(errs);
+  EXPECT_TRUE(has(errs, s + ".containers[0].volumeMounts[0].name", "ValidateVolumeMounts")) << describe(errs);
+}
+
+TEST(CorePodRules, RequestsDefaultToLimitsBeforeTheyAreCompared) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string r = "spec.workerGroupSpecs[0].template.spec.containers[0].resources";
+  auto limit_only = check(schemas, {{r + ".limits[nvidia.com/gpu]", "1"}});
+  EXPECT_EQ(error_count(limit_only), 0u) << describe(limit_only);
+  auto request_only = check(schemas, {{r + ".requests[nvidia.com/gpu]", "1"}});
+  EXPECT_TRUE(has(request_only, r + ".limits[nvidia.com/gpu]", "validateResourceRequirements"))
+      << describe(request_only);
 }
 
 TEST(CorePodRules, DecimalAndBinarySuffixesCompareByValue) {
   CFO_REQUIRE_SCHEMAS();
-  // 8G = 8e9 bytes < 8Gi = 8.59e9 bytes: fine; the reverse exceeds the limit.
-  auto ok = check(schemas, {{kWorker + ".resources.requests.memory", "8G"}});
+  const std::string r = "spec.workerGroupSpecs[0].template.spec.containers[0].resources";
+  auto ok = check(schemas, {{r + ".requests.memory", "8G"}});
   EXPECT_EQ(error_count(ok), 0u) << describe(ok);
-  auto bad =
-      check(schemas, {{kWorker + ".resources.requests.memory", "8Gi"}, {kWorker + ".resources.limits.memory", "8G"}});
-  EXPECT_TRUE(has(bad, kWorker + ".resources.requests.memory", "RequestsWithinLimits")) << describe(bad);
+  auto bad = check(schemas, {{r + ".requests.memory", "8Gi"}, {r + ".limits.memory", "8G"}});
+  EXPECT_TRUE(has(bad, r + ".requests.memory", "validateResourceRequirements")) << describe(bad);
 }
 
-TEST(CorePodRules, ExtendedResourceWhole) {
+TEST(CorePodRules, ComponentsOfAnAppWrapperAreJudgedWithTheirTemplateMetadata) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{kWorker + ".resources.limits[nvidia.com/gpu]", "\"500m\""}});
-  EXPECT_TRUE(has(errs, kWorker + ".resources.limits[nvidia.com/gpu]", "ExtendedResourceWhole")) << describe(errs);
-}
-
-TEST(CorePodRules, ExtendedResourceLimitRequired) {
-  CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{kWorker + ".resources.requests[nvidia.com/gpu]", "1"}});
-  EXPECT_TRUE(has(errs, kWorker + ".resources.requests[nvidia.com/gpu]", "ExtendedResourceLimitRequired"))
-      << describe(errs);
-  auto limit_only = check(schemas, {{kWorker + ".resources.limits[nvidia.com/gpu]", "1"}});
-  EXPECT_EQ(error_count(limit_only), 0u) << "requests default to limits\n" << describe(limit_only);
-}
-
-TEST(CorePodRules, ExtendedResourceRequestsEqualLimits) {
-  CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{kWorker + ".resources.requests[nvidia.com/gpu]", "1"},
-                              {kWorker + ".resources.limits[nvidia.com/gpu]", "2"}});
-  EXPECT_TRUE(has(errs, kWorker + ".resources.requests[nvidia.com/gpu]", "ExtendedResourceRequestsEqualLimits"))
-      << describe(errs);
-}
-
-TEST(CorePodRules, HugePagesAreNotOvercommittedButMayBeFractional) {
-  CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{kWorker + ".resources.requests.hugepages-2Mi", "1Gi"}});
-  EXPECT_TRUE(has(errs, kWorker + ".resources.requests.hugepages-2Mi", "ExtendedResourceLimitRequired"))
-      << describe(errs);
-  auto ok = check(schemas, {{kWorker + ".resources.requests.hugepages-2Mi", "1Gi"},
-                            {kWorker + ".resources.limits.hugepages-2Mi", "1Gi"}});
-  EXPECT_EQ(error_count(ok), 0u) << describe(ok);
-}
-
-TEST(CorePodRules, ContainerResourceName) {
-  CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{kWorker + ".resources.limits.pods", "1"}});
-  EXPECT_TRUE(has(errs, kWorker + ".resources.limits.pods", "ContainerResourceName")) << describe(errs);
-}
-
-TEST(CorePodRules, NonNegativeQuantity) {
-  CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{kWorker + ".resources.requests.cpu", "\"-1\""}});
-  EXPECT_TRUE(has(errs, kWorker + ".resources.requests.cpu", "NonNegativeQuantity")) << describe(errs);
-}
-
-TEST(CorePodRules, IANASvcPortName) {
-  CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{kHead + ".ports[0].name", "gcs-server-port-x"}});
-  EXPECT_TRUE(has(errs, kHead + ".ports[0].name", "IANASvcPortName")) << describe(errs);
-  auto digits = check(schemas, {{kHead + ".ports[0].name", "\"6379\""}});
-  EXPECT_TRUE(has(digits, kHead + ".ports[0].name", "IANASvcPortName")) << describe(digits);
-}
-
-TEST(CorePodRules, QuantityFormatOnANonCrdComponent) {
-  CFO_REQUIRE_SCHEMAS();
-  // A batch/v1 Job has no CRD schema here, so only the Pod rules see its quantities.
+  // A batch/v1 Job has no CRD schema here, so only the Pod rules see its template.
   auto aw = yaml1(R"(
 apiVersion: workload.codeflare.dev/v1beta2
 kind: AppWrapper
@@ -112,6 +213,8 @@ spec:
         metadata: {name: job}
         spec:
           template:
+            metadata:
+              labels: {"bad key": x}
             spec:
               restartPolicy: Never
               containers:
@@ -121,31 +224,29 @@ spec:
                     requests: {cpu: 2x}
 )");
   auto errs = validate_object(schemas, aw);
-  const std::string at = "spec.components[0].template.spec.template.spec.containers[0].resources.requests.cpu";
-  EXPECT_TRUE(has(errs, at, "QuantityFormat")) << describe(errs);
+  const std::string t = "spec.components[0].template.spec.template";
+  EXPECT_TRUE(has(errs, t + ".spec.containers[0].resources.requests.cpu", "ParseQuantity")) << describe(errs);
+  EXPECT_TRUE(has(errs, t + ".metadata.labels[bad key]", "LabelKey")) << describe(errs);
 }
 
-TEST(CorePodRules, EnvVarName) {
+TEST(CorePodRules, TheRayJobSubmitterTemplateIsJudged) {
   CFO_REQUIRE_SCHEMAS();
-  auto bad = check(schemas, {{kHead + ".env", "[{name: \"1 bad=name\", value: x}]"}});
-  EXPECT_TRUE(has(bad, kHead + ".env[0].name", "EnvVarName")) << describe(bad);
-  auto old_clusters = check(schemas, {{kHead + ".env", "[{name: \"1abc\", value: x}]"}});
-  auto found = matching(old_clusters, kHead + ".env[0].name", "EnvVarName");
-  ASSERT_EQ(found.size(), 1u) << describe(old_clusters);
-  EXPECT_EQ(found[0].severity, Severity::Warning);
-  auto fine = check(schemas, {{kHead + ".env", "[{name: MY_VAR.x-1, value: x}]"}});
-  EXPECT_FALSE(has(fine, kHead + ".env[0].name", "EnvVarName")) << describe(fine);
+  auto job = patched(yaml1(rayjob_yaml()),
+                     {{"spec.submitterPodTemplate", "{spec: {restartPolicy: Never, containers: [{name: submit}]}}"}});
+  auto errs = validate_object(schemas, job);
+  EXPECT_TRUE(has(errs, "spec.submitterPodTemplate.spec.containers[0].image", "validateContainerCommon"))
+      << describe(errs);
 }
 
-TEST(CorePodRules, Tolerations) {
-  const std::string t = "spec.workerGroupSpecs[0].template.spec.tolerations";
+TEST(CorePodRules, PodNameUsesTheRayJobClusterName) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = check(schemas, {{t,
-                               "[{key: gpu, operator: Exists, value: x}, {operator: Equal, value: y},"
-                               " {key: a, operator: Exists, effect: NoSchedule, tolerationSeconds: 5}]"}});
-  EXPECT_TRUE(has(errs, t + "[0].value", "TolerationValue")) << describe(errs);
-  EXPECT_TRUE(has(errs, t + "[1].operator", "TolerationOperator")) << describe(errs);
-  EXPECT_TRUE(has(errs, t + "[2].tolerationSeconds", "TolerationSeconds")) << describe(errs);
-  auto fine = check(schemas, {{t, "[{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]"}});
-  EXPECT_FALSE(has(fine, t + "[0].value", "TolerationValue")) << describe(fine);
+  // The RayJob's cluster is "<rayjob>-<5 characters>" (12 characters here, with the '-' after it); the 50-character
+  // prefix then keeps 38 characters of the group name and ends at its '.', which leaves ".-worker-".
+  const std::string group = "train-" + std::string(31, 'a') + ".bc";
+  auto job = patched(yaml1(rayjob_yaml()), {{"spec.rayClusterSpec.workerGroupSpecs[0].groupName", group}});
+  auto errs = validate_object(schemas, job);
+  EXPECT_TRUE(has(errs, "spec.rayClusterSpec.workerGroupSpecs[0].groupName", "PodName")) << describe(errs);
+  auto fine = patched(yaml1(rayjob_yaml()),
+                      {{"spec.rayClusterSpec.workerGroupSpecs[0].groupName", "train-" + std::string(31, 'a') + "bcd"}});
+  EXPECT_FALSE(has(validate_object(schemas, fine), "spec.rayClusterSpec.workerGroupSpecs[0].groupName", "PodName"));
 }

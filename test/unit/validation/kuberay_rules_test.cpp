@@ -190,9 +190,13 @@ TEST(KubeRayRules, GroupNameMustBeALabelValueAndShouldBeADNSLabel) {
   CFO_REQUIRE_SCHEMAS();
   auto bad = rc(schemas, {{kW0 + ".groupName", "workers/gpu"}});
   EXPECT_TRUE(has(bad, kW0 + ".groupName", "GroupNameLabelValue")) << describe(bad);
-  auto upper = rc(schemas, {{kW0 + ".groupName", "GPU_Workers"}});
+  // Upper case and dots survive KubeRay's lower-casing into the worker Pods' generateName: only a warning.
+  auto upper = rc(schemas, {{kW0 + ".groupName", "GPU.Workers"}});
   EXPECT_TRUE(has(upper, kW0 + ".groupName", "GroupNameDNS1123", Severity::Warning)) << describe(upper);
   EXPECT_EQ(error_count(upper), 0u) << describe(upper);
+  // An underscore does not: every worker Pod would be refused (KubeRay's PodName).
+  auto underscore = rc(schemas, {{kW0 + ".groupName", "GPU_Workers"}});
+  EXPECT_TRUE(has(underscore, kW0 + ".groupName", "PodName")) << describe(underscore);
 }
 
 TEST(KubeRayRules, EnableIngressIsRejectedByTheCodeFlareOperator) {
@@ -277,7 +281,8 @@ TEST(KubeRayRules, RayJobDeletionStrategy) {
 TEST(KubeRayRules, RayJobSubmitterTemplateGetsPodRules) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = rj(schemas, {{"spec.submitterPodTemplate.spec.containers", "[{name: Submit, image: x}]"}});
-  EXPECT_TRUE(has(errs, "spec.submitterPodTemplate.spec.containers[0].name", "DNS1123ContainerName")) << describe(errs);
+  EXPECT_TRUE(has(errs, "spec.submitterPodTemplate.spec.containers[0].name", "validateContainerCommon"))
+      << describe(errs);
 }
 
 TEST(KubeRayRules, RocksdbBackendHasNoRedisFields) {
