@@ -66,9 +66,16 @@ AdmissionResponse verdict(const FieldErrors& findings, const ObjectRef& object) 
       }
     }
     message += (shown ? ", " : "") + item;
-    r.causes.push_back(StatusCause{"FieldValueInvalid", truncate_utf8(e.reason, kMaxWarningBytes), e.path});
+    // kubectl prints the causes of an Invalid status ("<field>: <message>" each) instead of its message.
+    std::string cause = e.rule.empty() ? e.reason : e.reason + " [" + e.rule + "]";
+    r.causes.push_back(StatusCause{"FieldValueInvalid", truncate_utf8(std::move(cause), kMaxWarningBytes), e.path});
     ++shown;
   }
+  if (shown < errors)
+    r.causes.push_back(StatusCause{"FieldValueInvalid",
+                                   "and " + std::to_string(errors - shown) +
+                                       " more (codeflare-operator validate -f <file> lists every finding)",
+                                   "..."});
   if (errors > 1) message += "]";
   r.message = std::move(message);
   r.warnings = std::move(warnings);

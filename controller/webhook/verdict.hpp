@@ -40,8 +40,11 @@ struct ObjectRef {
 
 /// The verdict on `findings`: allowed with their warnings when none is an error; otherwise denied with code 422,
 /// reason Invalid, the message `<Kind>.<group> "<name>" is invalid: [<finding>, <finding>, ...]` (no brackets for one
-/// finding, as apimachinery's aggregate of field errors reads) within kMaxDenialMessageBytes, one StatusCause
-/// (FieldValueInvalid, with the field path) per finding shown, and the warnings as well.
+/// finding, as apimachinery's aggregate of field errors reads) within kMaxDenialMessageBytes, the warnings as well,
+/// and one StatusCause (FieldValueInvalid, the field path, "reason [rule]") per finding shown, plus one with field
+/// "..." counting the findings left out. kubectl prints an Invalid status as its causes, one "field: message" line
+/// each ("The CodeFlareWorkload \"demo\" is invalid: ..."), as it prints the apiserver's own field errors; other
+/// clients show the message.
 AdmissionResponse verdict(const FieldErrors& findings, const ObjectRef& object);
 
 /// `s` cut to at most `max_bytes` bytes without splitting a UTF-8 sequence, "..." marking a cut (max_bytes >= 3).

@@ -36,6 +36,7 @@ TEST(Verdict, OneErrorReadsLikeAnApiserverFieldError) {
   ASSERT_EQ(r.causes.size(), 1u);
   EXPECT_EQ(r.causes[0].field, "spec.workerGroups[0].name");
   EXPECT_EQ(r.causes[0].reason, "FieldValueInvalid");
+  EXPECT_EQ(r.causes[0].message, "must be a DNS-1123 label [DNS1123Label]");
   EXPECT_EQ(r.details_name, "demo");
   EXPECT_EQ(r.details_group, "codeflare.dev");
 }
@@ -57,8 +58,10 @@ TEST(Verdict, ManyErrorsStayWithinTheMessageLimitAndAreCounted) {
   auto r = verdict(many, kDemo);
   EXPECT_LE(r.message.size(), kMaxDenialMessageBytes);
   EXPECT_NE(r.message.find("spec.workerGroups[0]."), std::string::npos);
-  const std::size_t shown = r.causes.size();
-  EXPECT_GT(shown, 10u);
+  ASSERT_GT(r.causes.size(), 10u);
+  const std::size_t shown = r.causes.size() - 1;  // the last cause counts the others
+  EXPECT_EQ(r.causes.back().field, "...");
+  EXPECT_EQ(r.causes.back().message.rfind("and " + std::to_string(500 - shown) + " more", 0), 0u);
   EXPECT_LT(shown, 500u);
   EXPECT_NE(r.message.find(", and " + std::to_string(500 - shown) + " more]"), std::string::npos)
       << r.message.substr(r.message.size() - 80);
