@@ -8,6 +8,7 @@
 #   make operator build only the codeflare-operator binary
 #   make render   `codeflare-operator render` of each sample in config/samples/
 #   make bench    validation throughput: ours (schema only, full rules) and python3-jsonschema (bench/)
+#   make bench-webhook  admission latency (p50/p99) of the CodeFlareWorkload webhook through a local apiserver
 #   make clean    stop control planes left in the build folder and remove it
 #
 # Variables:
@@ -34,7 +35,7 @@ SHELL := /bin/bash
 # Shell snippet for recipes: sets $crds to UPSTREAM_CRDS, or to the folder fetch-upstream-crds.sh prepares.
 resolve_crds = crds="$(UPSTREAM_CRDS)"; if [[ -z "$$crds" ]]; then crds="$$($(HARNESS)/fetch-upstream-crds.sh | tail -n1)"; fi
 
-.PHONY: all deps configure build operator kube-apiserver upstream-crds test run render bench clean
+.PHONY: all deps configure build operator kube-apiserver upstream-crds test run render bench bench-webhook clean
 
 all: build
 
@@ -82,8 +83,11 @@ render: operator
 bench: build
 	@$(resolve_crds); $(BUILD_DIR)/bench/validate_bench --crds "$$crds" -n $(BENCH_N)
 
+bench-webhook: build kube-apiserver
+	@$(resolve_crds); bench/webhook_latency.sh $(BUILD_DIR) "$$crds" -n $(BENCH_N)
+
 clean:
-	@for s in $(BUILD_DIR)/control-plane $(BUILD_DIR)/run-control-plane; do \
+	@for s in $(BUILD_DIR)/control-plane $(BUILD_DIR)/run-control-plane $(BUILD_DIR)/bench-control-plane; do \
 	  if [[ -d "$$s" ]]; then $(HARNESS)/control-plane.sh stop "$$s"; fi; \
 	done
 	rm -rf $(BUILD_DIR)
