@@ -177,12 +177,18 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--kubeconfig") o.kubeconfig = value();
-    else if (a == "--crds") o.crds = value();
-    else if (a == "-f") o.input = value();
-    else if (a == "-n") o.n = std::atoi(value().c_str());
-    else if (a == "--warmup") o.warmup = std::atoi(value().c_str());
-    else return usage("unknown argument " + a);
+    if (a == "--kubeconfig")
+      o.kubeconfig = value();
+    else if (a == "--crds")
+      o.crds = value();
+    else if (a == "-f")
+      o.input = value();
+    else if (a == "-n")
+      o.n = std::atoi(value().c_str());
+    else if (a == "--warmup")
+      o.warmup = std::atoi(value().c_str());
+    else
+      return usage("unknown argument " + a);
   }
   if (o.kubeconfig.empty()) return usage("no kubeconfig (--kubeconfig or $KUBECONFIG)");
   if (o.crds.empty()) return usage("no CRDs (--crds or $UPSTREAM_CRDS)");
@@ -238,7 +244,8 @@ int main(int argc, char** argv) {
   const std::string config = "cfo-webhook-bench-" + label;
   const std::string config_body =
       R"({"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration","metadata":{"name":")" +
-      config + R"("},"webhooks":[{"name":"vcodeflareworkload.codeflare.dev","clientConfig":{"url":"https://127.0.0.1:)" +
+      config +
+      R"("},"webhooks":[{"name":"vcodeflareworkload.codeflare.dev","clientConfig":{"url":"https://127.0.0.1:)" +
       std::to_string(server.port()) + path + R"(","caBundle":")" + client::encode_base64(ca->cert_pem) +
       R"("},"rules":[{"apiGroups":["codeflare.dev"],"apiVersions":["v1alpha1"],"operations":["CREATE","UPDATE"],)"
       R"("resources":["codeflareworkloads"],"scope":"Namespaced"}],"failurePolicy":"Fail","sideEffects":"None",)"
@@ -287,7 +294,8 @@ int main(int argc, char** argv) {
   json::set(as_sent["metadata"], "generation", json::Value(1), a);
   std::string review = R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)"
                        R"("kind":{"group":"codeflare.dev","version":"v1alpha1","kind":"CodeFlareWorkload"},)"
-                       R"("operation":"CREATE","namespace":")" + judged + R"(","object":)" + json::dump(as_sent) + "}}";
+                       R"("operation":"CREATE","namespace":")" +
+                       judged + R"(","object":)" + json::dump(as_sent) + "}}";
   auto decoded = webhook::decode_admission_review(review);
   for (int i = 0; decoded && i < o.warmup + o.n; ++i) {
     const auto t0 = Steady::now();

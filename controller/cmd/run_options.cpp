@@ -171,8 +171,8 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   if (!dry_run) return std::unexpected(dry_run.error());
   o.server_dry_run = *dry_run;
 
-  auto hooks = webhook::parse_webhook_options([&args](const std::string& flag) { return args.all(flag); },
-                                              namespace_file);
+  auto hooks =
+      webhook::parse_webhook_options([&args](const std::string& flag) { return args.all(flag); }, namespace_file);
   if (!hooks) return std::unexpected(hooks.error());
   o.webhook = std::move(*hooks);
   for (const auto& [flag, other] : {std::pair{"metrics-bind-address", &o.metrics_address},
@@ -183,9 +183,10 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   return o;
 }
 
-const char* run_help() {
-  static const std::string text = std::string(
-      "Run the CodeFlareWorkload controller.\n"
+namespace {
+// The help of the controller's own flags; run_help() appends the webhook flags.
+const char* controller_help() {
+  return "Run the CodeFlareWorkload controller.\n"
          "\n"
          "Flags:\n"
          "      --kubeconfig FILE                      kubeconfig to use; default: $KUBECONFIG, then in-cluster, then "
@@ -228,12 +229,18 @@ const char* run_help() {
          "      --health-probe-bind-address ADDR       serve /healthz and /readyz on [host]:port; \"0\" disables "
          "(default :8081)\n"
          "      --server-dry-run[=false]               send each child with dryRun=All before writing it "
-         "(default true)\n") + webhook::webhook_help() + std::string(
+         "(default true)\n"
          "\n"
          "Probes: /healthz answers 200 while the process runs. /readyz answers 200 once every cache has synced and, "
          "with --leader-elect, while this replica leads (check \"leader\"; probe /readyz?exclude=leader to keep "
          "standbys ready). Each check is also served alone at /readyz/<check>; add ?verbose for details.\n"
-         "Durations are written as 500ms, 15s, 1m30s. Booleans take --flag or --flag=false.\n");
+         "Durations are written as 500ms, 15s, 1m30s. Booleans take --flag or --flag=false.\n";
+}
+}  // namespace
+
+const char* run_help() {
+  static const std::string text =
+      std::string(controller_help()) + "\nWebhook flags (validating admission webhooks):\n" + webhook::webhook_help();
   return text.c_str();
 }
 

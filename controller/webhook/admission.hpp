@@ -34,11 +34,11 @@ struct UserInfo {
 /// One decoded AdmissionReview request. The objects stay in the parsed document; object() and old_object() point
 /// into it and live as long as this value.
 struct AdmissionRequest {
-  std::string review_api_version;  ///< "admission.k8s.io/v1" (or v1beta1, whose request has the same shape)
-  std::string uid;                 ///< echoed in the response
+  std::string review_api_version;    ///< "admission.k8s.io/v1" (or v1beta1, whose request has the same shape)
+  std::string uid;                   ///< echoed in the response
   std::string group, version, kind;  ///< request.kind: the object's group/version/kind as the webhook sees it
-  std::string resource;            ///< request.resource.resource, e.g. "codeflareworkloads"
-  std::string sub_resource;        ///< request.subResource, "" for the main resource
+  std::string resource;              ///< request.resource.resource, e.g. "codeflareworkloads"
+  std::string sub_resource;          ///< request.subResource, "" for the main resource
   Operation operation = Operation::Create;
   std::string name;        ///< request.name ("" on a create with generateName, before the name is generated)
   std::string namespace_;  ///< request.namespace ("" for a cluster-scoped object)

@@ -219,20 +219,22 @@ Result<CertSyncReport> CertManager::sync_once() {
       if (!next) return std::unexpected(next.error());
       json::Document secret =
           secret_with_certificates(exists ? &*got : nullptr, options_.namespace_, options_.secret_name, *next);
-      Result<client::Response> written = exists ? client_.request("PUT", secret_path, json::dump(secret))
-                                        : client_.request("POST", kSecrets.collection_path(options_.namespace_),
-                                                          json::dump(secret));
+      Result<client::Response> written =
+          exists ? client_.request("PUT", secret_path, json::dump(secret))
+                 : client_.request("POST", kSecrets.collection_path(options_.namespace_), json::dump(secret));
       if (!written) return std::unexpected(explain(written.error(), exists ? "update" : "create", what));
       if (written->status < 200 || written->status >= 300) {
         Error e = explain(client::status_error(*written), exists ? "update" : "create", what);
         if (!exists && written->status == 403)
-          e.message += "; apply the empty Secret of the manifests (config/webhook) so that the operator only updates it";
+          e.message +=
+              "; apply the empty Secret of the manifests (config/webhook) so that the operator only updates it";
         return std::unexpected(e);
       }
       report.secret_written = true;
       spdlog::info("webhook certificates: {} ({})", rotation_step_name(report.decision.step), report.decision.why);
       if (next->ca_bundle != state.ca_bundle) {
-        auto injected = inject_bundle(client_, options_.webhook_configurations, next->ca_bundle, report.webhooks_patched);
+        auto injected =
+            inject_bundle(client_, options_.webhook_configurations, next->ca_bundle, report.webhooks_patched);
         if (!injected) spdlog::warn("webhook certificates: {}", injected.error().message);
       }
       state = std::move(*next);
@@ -249,14 +251,15 @@ Result<CertSyncReport> CertManager::sync_once() {
   const fs::path dir(options_.cert_dir);
   // The certificate first, then its key: the server's check sees a torn pair at worst, rejects it and loads the
   // complete one at its next check.
-  const std::pair<const char*, const std::string*> files[] = {
-      {keys::kTlsCert, &state.serving.cert_pem}, {keys::kTlsKey, &state.serving.key_pem}, {keys::kCaBundle, &state.ca_bundle}};
+  const std::pair<const char*, const std::string*> files[] = {{keys::kTlsCert, &state.serving.cert_pem},
+                                                              {keys::kTlsKey, &state.serving.key_pem},
+                                                              {keys::kCaBundle, &state.ca_bundle}};
   for (const auto& [name, content] : files) {
     const bool secret_file = std::string(name) == keys::kTlsKey;
-    auto w = write_if_changed(dir / name, *content,
-                              secret_file ? fs::perms::owner_read | fs::perms::owner_write
-                                          : fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                                                fs::perms::others_read);
+    auto w = write_if_changed(
+        dir / name, *content,
+        secret_file ? fs::perms::owner_read | fs::perms::owner_write
+                    : fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
     if (!w) return std::unexpected(w.error());
     report.files_written = report.files_written || *w;
   }

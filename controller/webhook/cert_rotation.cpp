@@ -93,8 +93,8 @@ RotationDecision decide_rotation(const CertificateSet& s, Clock::time_point now,
     if (now < s.staged_at + policy.settle) return {RotationStep::Keep, "a staged certificate waits to be served"};
     if (!bundle_in_place)
       return {RotationStep::Keep, "a staged certificate waits for its CA to be in every webhook configuration"};
-    return {RotationStep::Promote, "the staged certificate's CA has been trusted for " +
-                                       std::to_string(policy.settle.count()) + " s"};
+    return {RotationStep::Promote,
+            "the staged certificate's CA has been trusted for " + std::to_string(policy.settle.count()) + " s"};
   }
 
   const auto bundle = split_pem_certificates(s.ca_bundle);

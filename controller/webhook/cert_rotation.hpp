@@ -16,11 +16,11 @@ namespace cfo::webhook {
 
 /// The certificates of the webhook as stored in its Secret (see cert_manager.hpp for the keys).
 struct CertificateSet {
-  std::string ca_bundle;         ///< PEM, one or more CA certificates: what the webhook configurations trust
-  CertificatePair signer;        ///< the CA that issued `serving`
-  CertificatePair serving;       ///< the certificate and key the webhook server presents
-  CertificatePair next_signer;   ///< staged: the CA of `next_serving` (empty when nothing is staged)
-  CertificatePair next_serving;  ///< staged: the next serving certificate, not served yet
+  std::string ca_bundle;            ///< PEM, one or more CA certificates: what the webhook configurations trust
+  CertificatePair signer;           ///< the CA that issued `serving`
+  CertificatePair serving;          ///< the certificate and key the webhook server presents
+  CertificatePair next_signer;      ///< staged: the CA of `next_serving` (empty when nothing is staged)
+  CertificatePair next_serving;     ///< staged: the next serving certificate, not served yet
   Clock::time_point staged_at{};    ///< when next_* were staged (epoch when never)
   Clock::time_point promoted_at{};  ///< when the last staged pair became `serving` (epoch when never)
 
@@ -78,8 +78,8 @@ RotationDecision decide_rotation(const CertificateSet& current, Clock::time_poin
 
 /// Carries out `step` on `current` and returns the new set (Keep returns `current`). Create and Stage make keys
 /// (generate_ca, generate_serving_certificate) valid from now - backdate to now + validity; the bundle gets the new
-/// CA; Promote moves next_* into place; Prune sets the bundle to the signer's CA plus the staged one, if any. Errors: certificate
-/// generation failed.
+/// CA; Promote moves next_* into place; Prune sets the bundle to the signer's CA plus the staged one, if any. Errors:
+/// certificate generation failed.
 Result<CertificateSet> apply_rotation(RotationStep step, const CertificateSet& current, Clock::time_point now,
                                       const RotationPolicy& policy, const ServingNames& names);
 

@@ -37,9 +37,7 @@ std::string ssl_error(const std::string& what) {
   return what + ": " + buf;
 }
 
-Bio mem_bio(std::string_view text) {
-  return Bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
-}
+Bio mem_bio(std::string_view text) { return Bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size()))); }
 
 std::string bio_text(BIO* b) {
   char* data = nullptr;
@@ -93,8 +91,8 @@ Result<Cert> new_certificate(const std::string& cn, const Validity& v, EVP_PKEY*
       !ASN1_TIME_set(X509_getm_notAfter(x.get()), to_time_t(v.not_after)))
     return fail(ssl_error("setting the validity"));
   X509_NAME* name = X509_get_subject_name(x.get());
-  if (X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(cn.c_str()), -1,
-                                 -1, 0) != 1)
+  if (X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(cn.c_str()), -1, -1,
+                                 0) != 1)
     return fail(ssl_error("setting the subject"));
   if (X509_set_issuer_name(x.get(), issuer ? X509_get_subject_name(issuer) : name) != 1 ||
       X509_set_pubkey(x.get(), key) != 1)
@@ -267,7 +265,8 @@ Result<CertificateInfo> inspect_certificate(std::string_view pem) {
       const ASN1_OCTET_STRING* s = g->d.iPAddress;
       char text[INET6_ADDRSTRLEN] = "";
       const int len = ASN1_STRING_length(s);
-      if ((len == 4 || len == 16) && inet_ntop(len == 4 ? AF_INET : AF_INET6, ASN1_STRING_get0_data(s), text, sizeof text))
+      if ((len == 4 || len == 16) &&
+          inet_ntop(len == 4 ? AF_INET : AF_INET6, ASN1_STRING_get0_data(s), text, sizeof text))
         info.ip_addresses.emplace_back(text);
     }
   }
@@ -293,7 +292,8 @@ std::vector<std::string> split_pem_certificates(std::string_view pem) {
 bool signed_by(std::string_view cert_pem, std::string_view ca_pem) {
   Cert c = read_cert(cert_pem), ca = read_cert(ca_pem);
   if (!c || !ca) return false;
-  const bool ok = X509_check_issued(ca.get(), c.get()) == X509_V_OK && X509_verify(c.get(), X509_get0_pubkey(ca.get())) == 1;
+  const bool ok =
+      X509_check_issued(ca.get(), c.get()) == X509_V_OK && X509_verify(c.get(), X509_get0_pubkey(ca.get())) == 1;
   ERR_clear_error();
   return ok;
 }

@@ -48,9 +48,9 @@ struct ServingNames {
 std::vector<std::string> service_dns_names(const std::string& service, const std::string& namespace_);
 
 /// Makes a serving certificate signed by `ca` (a pair from generate_ca): an ECDSA P-256 key, SHA-256, a random
-/// serial, basicConstraints CA:FALSE, keyUsage critical digitalSignature (an ECDSA key signs, it never enciphers), extendedKeyUsage
-/// serverAuth, subjectAltName with every name of `names` (Go, and so the apiserver, ignores the CN), and the
-/// CA's key identifier. `validity.not_after` is cut to the CA's notAfter. Errors: no names, a DNS name with a
+/// serial, basicConstraints CA:FALSE, keyUsage critical digitalSignature (an ECDSA key signs, it never enciphers),
+/// extendedKeyUsage serverAuth, subjectAltName with every name of `names` (Go, and so the apiserver, ignores the CN),
+/// and the CA's key identifier. `validity.not_after` is cut to the CA's notAfter. Errors: no names, a DNS name with a
 /// character outside [A-Za-z0-9.-*] or longer than 253, an IP that does not parse, a CA that does not parse or whose
 /// key does not match it, or an OpenSSL failure.
 Result<CertificatePair> generate_serving_certificate(const CertificatePair& ca, const ServingNames& names,
@@ -65,8 +65,8 @@ struct CertificateInfo {
   std::vector<std::string> dns_names;
   std::vector<std::string> ip_addresses;  ///< in the textual form inet_ntop gives
   bool is_ca = false;
-  std::string serial_hex;           ///< upper-case hex
-  std::string sha256_fingerprint;   ///< lower-case hex of the DER's SHA-256
+  std::string serial_hex;          ///< upper-case hex
+  std::string sha256_fingerprint;  ///< lower-case hex of the DER's SHA-256
 };
 
 /// Reads the first certificate of `pem`. Errors: no PEM certificate, or one OpenSSL cannot decode.

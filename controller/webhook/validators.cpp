@@ -79,8 +79,7 @@ const std::vector<ServedKind>& guard_kinds() {
   return kinds;
 }
 
-AdmissionHandler make_workload_handler(std::shared_ptr<const validation::SchemaSet> schemas, FactsFn facts,
-                                       NowFn now) {
+AdmissionHandler make_workload_handler(std::shared_ptr<const validation::SchemaSet> schemas, FactsFn facts, NowFn now) {
   if (!now) now = now_rfc3339;
   return [schemas = std::move(schemas), facts = std::move(facts),
           now = std::move(now)](const AdmissionRequest& req) -> AdmissionResponse {
@@ -98,8 +97,8 @@ AdmissionHandler make_workload_handler(std::shared_ptr<const validation::SchemaS
     json::Document workload = with_status(*obj, req.operation == Operation::Update ? stored_status : nullptr);
     if (json::string_at(workload, "metadata.namespace").empty() && !req.namespace_.empty()) {
       json::Value* meta = json::find(workload, "metadata");
-      if (meta && meta->IsObject()) json::set(*meta, "namespace", json::str(req.namespace_, workload.GetAllocator()),
-                                              workload.GetAllocator());
+      if (meta && meta->IsObject())
+        json::set(*meta, "namespace", json::str(req.namespace_, workload.GetAllocator()), workload.GetAllocator());
     }
 
     workload::ClusterFacts cluster;
@@ -107,7 +106,8 @@ AdmissionHandler make_workload_handler(std::shared_ptr<const validation::SchemaS
     if (facts) {
       auto got = facts(workload, storage);
       if (!got)
-        return deny(500, "InternalError", "cannot read what the workload names from the cluster: " + got.error().message);
+        return deny(500, "InternalError",
+                    "cannot read what the workload names from the cluster: " + got.error().message);
       cluster = std::move(*got);
     }
     workload::Outcome outcome = workload::reconcile(workload, workload::Observed{}, cluster, *schemas, now());

@@ -72,10 +72,10 @@ AdmissionResponse verdict(const FieldErrors& findings, const ObjectRef& object) 
     ++shown;
   }
   if (shown < errors)
-    r.causes.push_back(StatusCause{"FieldValueInvalid",
-                                   "and " + std::to_string(errors - shown) +
-                                       " more (codeflare-operator validate -f <file> lists every finding)",
-                                   "..."});
+    r.causes.push_back(StatusCause{
+        "FieldValueInvalid",
+        "and " + std::to_string(errors - shown) + " more (codeflare-operator validate -f <file> lists every finding)",
+        "..."});
   if (errors > 1) message += "]";
   r.message = std::move(message);
   r.warnings = std::move(warnings);

@@ -65,13 +65,20 @@ Result<std::chrono::milliseconds> parse_go_duration(std::string_view text) {
     const std::string_view unit = rest.substr(0, unit_len);
     rest.remove_prefix(unit_len);
     double scale = 0;
-    if (unit == "h") scale = 3600e3;
-    else if (unit == "m") scale = 60e3;
-    else if (unit == "s") scale = 1e3;
-    else if (unit == "ms") scale = 1;
-    else if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs") scale = 1e-3;
-    else if (unit == "ns") scale = 1e-6;
-    else return fail("duration \"" + std::string(text) + "\": unknown unit \"" + std::string(unit) + "\"");
+    if (unit == "h")
+      scale = 3600e3;
+    else if (unit == "m")
+      scale = 60e3;
+    else if (unit == "s")
+      scale = 1e3;
+    else if (unit == "ms")
+      scale = 1;
+    else if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs")
+      scale = 1e-3;
+    else if (unit == "ns")
+      scale = 1e-6;
+    else
+      return fail("duration \"" + std::string(text) + "\": unknown unit \"" + std::string(unit) + "\"");
     total_ms += value * scale;
   }
   return std::chrono::milliseconds(static_cast<int64_t>(total_ms));
@@ -79,7 +86,8 @@ Result<std::chrono::milliseconds> parse_go_duration(std::string_view text) {
 
 struct WebhookServer::Impl {
   explicit Impl(WebhookServerOptions o)
-      : options(std::move(o)), watcher(options.cert_path, options.key_path),
+      : options(std::move(o)),
+        watcher(options.cert_path, options.key_path),
         workers(static_cast<std::size_t>(std::max(1, options.handler_threads))) {}
 
   void accept();
@@ -150,8 +158,10 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void on_read(beast::error_code ec) {
     if (ec == http::error::body_limit) {
-      return reply_error(413, "the AdmissionReview is larger than the " + std::to_string(kMaxReviewBytes) +
-                                  " bytes this webhook accepts", false);
+      return reply_error(
+          413,
+          "the AdmissionReview is larger than the " + std::to_string(kMaxReviewBytes) + " bytes this webhook accepts",
+          false);
     }
     if (ec == http::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::operation_aborted ||
         ec == asio::error::eof || ec == asio::error::connection_reset || ec == ssl::error::stream_truncated)
@@ -250,15 +260,16 @@ class Session : public std::enable_shared_from_this<Session> {
     res_.body() = std::move(body);
     res_.prepare_payload();
     lowest().expires_after(server_.options.write_timeout);
-    http::async_write(stream_, res_, [self = shared_from_this(), keep_alive, status](beast::error_code ec, std::size_t) {
-      if (!self->path_.empty() && self->server_.options.observer) {
-        const double seconds = std::chrono::duration<double>(Steady::now() - self->started_).count();
-        self->server_.options.observer->on_request_end(self->path_, status, seconds);
-      }
-      self->path_.clear();
-      if (ec || !keep_alive) return self->close();
-      self->wait_for_request();
-    });
+    http::async_write(stream_, res_,
+                      [self = shared_from_this(), keep_alive, status](beast::error_code ec, std::size_t) {
+                        if (!self->path_.empty() && self->server_.options.observer) {
+                          const double seconds = std::chrono::duration<double>(Steady::now() - self->started_).count();
+                          self->server_.options.observer->on_request_end(self->path_, status, seconds);
+                        }
+                        self->path_.clear();
+                        if (ec || !keep_alive) return self->close();
+                        self->wait_for_request();
+                      });
   }
 
   // TLS close_notify (bounded), then the socket.

@@ -23,8 +23,8 @@ Result<void> Webhooks::start() {
   if (self_managed && !deps_.client) return fail("webhooks: self-managed certificates need an apiserver client");
 
   server_ = std::make_unique<WebhookServer>(server_options(options_, deps_.observer));
-  if (auto r = server_->handle(validate_path(codeflare_workload_kind()),
-                               make_workload_handler(deps_.schemas, deps_.facts));
+  if (auto r =
+          server_->handle(validate_path(codeflare_workload_kind()), make_workload_handler(deps_.schemas, deps_.facts));
       !r)
     return r;
   for (const auto& k : guard_kinds())

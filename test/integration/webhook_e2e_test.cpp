@@ -97,7 +97,8 @@ class WebhookE2E : public ::testing::Test {
     o.cert_path = certs_.cert_path();
     o.key_path = certs_.key_path();
     server_ = std::make_unique<WebhookServer>(o);
-    ASSERT_TRUE(server_->handle(validate_path(codeflare_workload_kind()), make_workload_handler(schemas(), live_facts)));
+    ASSERT_TRUE(
+        server_->handle(validate_path(codeflare_workload_kind()), make_workload_handler(schemas(), live_facts)));
     for (const auto& k : guard_kinds())
       ASSERT_TRUE(server_->handle(validate_path(k), make_guard_handler(schemas(), {}, k)));
     ASSERT_TRUE(server_->start());
@@ -224,13 +225,15 @@ TEST_F(WebhookE2E, SamplesAreAcceptedAndServerDryRunAndDiffWork) {
 
 TEST_F(WebhookE2E, WarningsArePrintedByKubectl) {
   register_workload_webhook();
-  CommandResult r = kubectl("apply -n " + ns_ + " -f -",
-                            workload_yaml("old-image", "  rayVersion: \"2.52.1\"\n  image: quay.io/rayproject/ray:2.9.0\n"));
+  CommandResult r =
+      kubectl("apply -n " + ns_ + " -f -",
+              workload_yaml("old-image", "  rayVersion: \"2.52.1\"\n  image: quay.io/rayproject/ray:2.9.0\n"));
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("Warning: spec.image: "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("[RayVersionMatchesImage]"), std::string::npos) << r.output;
   // A LocalQueue that does not exist holds the workload: admitted, with the reason.
-  CommandResult held = kubectl("apply -n " + ns_ + " -f -", workload_yaml("held", "  queue:\n    localQueue: nowhere\n"));
+  CommandResult held =
+      kubectl("apply -n " + ns_ + " -f -", workload_yaml("held", "  queue:\n    localQueue: nowhere\n"));
   EXPECT_EQ(held.code, 0) << held.output;
   EXPECT_NE(held.output.find("Warning: spec.queue: "), std::string::npos) << held.output;
   EXPECT_NE(held.output.find("LocalQueue nowhere does not exist"), std::string::npos) << held.output;
@@ -239,9 +242,10 @@ TEST_F(WebhookE2E, WarningsArePrintedByKubectl) {
 TEST_F(WebhookE2E, UpdatesAreJudgedAndTheQueueOfARunningWorkloadStays) {
   register_workload_webhook();
   ASSERT_EQ(kubectl("apply -n " + ns_ + " -f -", workload_yaml("grow", "  queue:\n    localQueue: team-a\n")).code, 0);
-  CommandResult bad = kubectl("apply -n " + ns_ + " -f -",
-                              workload_yaml("grow", "  queue:\n    localQueue: team-a\n  head:\n    resources:\n"
-                                                    "      requests: {memory: 6GG}\n"));
+  CommandResult bad =
+      kubectl("apply -n " + ns_ + " -f -", workload_yaml("grow",
+                                                         "  queue:\n    localQueue: team-a\n  head:\n    resources:\n"
+                                                         "      requests: {memory: 6GG}\n"));
   EXPECT_NE(bad.code, 0) << bad.output;
   EXPECT_NE(bad.output.find("spec.head.resources.requests.memory"), std::string::npos) << bad.output;
 

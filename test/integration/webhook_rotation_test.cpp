@@ -90,10 +90,10 @@ TEST(WebhookRotation, CertificatesRotateWithoutAFailedAdmission) {
 
   // Registered without a caBundle: CertManager injects it.
   const ServedKind& k = codeflare_workload_kind();
-  create_webhook_configuration(config, {WebhookSpec{"vcodeflareworkload.codeflare.dev",
-                                                    "https://127.0.0.1:" + std::to_string(server.port()) +
-                                                        validate_path(k),
-                                                    "", k.group, k.version, k.resource, false, "Fail", label}});
+  create_webhook_configuration(
+      config, {WebhookSpec{"vcodeflareworkload.codeflare.dev",
+                           "https://127.0.0.1:" + std::to_string(server.port()) + validate_path(k), "", k.group,
+                           k.version, k.resource, false, "Fail", label}});
 
   CertManagerOptions co;
   co.namespace_ = ns;
@@ -115,10 +115,13 @@ TEST(WebhookRotation, CertificatesRotateWithoutAFailedAdmission) {
   ASSERT_TRUE(valid);
   auto bad = yaml::to_json(read_text("test/invalid/requests-exceed-limits.yaml"));
   ASSERT_TRUE(bad);
-  ASSERT_TRUE(eventually([&] {
-    return dry_run_create(kWorkloads.collection_path(ns), (*bad)[0]).second.find("denied the request") !=
-           std::string::npos;
-  }, 30s)) << "the webhook never became reachable with the injected CA bundle";
+  ASSERT_TRUE(eventually(
+      [&] {
+        return dry_run_create(kWorkloads.collection_path(ns), (*bad)[0]).second.find("denied the request") !=
+               std::string::npos;
+      },
+      30s))
+      << "the webhook never became reachable with the injected CA bundle";
 
   // 75 s of admissions, about three rotations (renewal at 20 s of 30 s, 3 s to settle).
   int admitted = 0, failed = 0;
@@ -152,8 +155,7 @@ TEST(WebhookRotation, CertificatesRotateWithoutAFailedAdmission) {
 
   std::sort(latencies_ms.begin(), latencies_ms.end());
   std::cout << "rotation: admitted=" << admitted << " failed=" << failed << " served_certificates=" << served.size()
-            << " ca_bundles=" << bundles.size()
-            << " p50_ms=" << latencies_ms[latencies_ms.size() / 2]
+            << " ca_bundles=" << bundles.size() << " p50_ms=" << latencies_ms[latencies_ms.size() / 2]
             << " max_ms=" << latencies_ms.back() << "\n";
   EXPECT_EQ(failed, 0) << "first failure: " << first_failure;
   EXPECT_GT(admitted, 100);

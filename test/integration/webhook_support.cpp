@@ -136,8 +136,8 @@ void create_webhook_configuration(const std::string& name, const std::vector<Web
     if (!w.ca_bundle_pem.empty())
       one["clientConfig"].AddMember("caBundle", json::str(client::encode_base64(w.ca_bundle_pem), b), b);
     json::Value& rule = one["rules"][0];
-    for (auto [key, value] : {std::pair{"apiGroups", w.group}, std::pair{"apiVersions", w.version},
-                              std::pair{"resources", w.resource}}) {
+    for (auto [key, value] :
+         {std::pair{"apiGroups", w.group}, std::pair{"apiVersions", w.version}, std::pair{"resources", w.resource}}) {
       json::Value list(rapidjson::kArrayType);
       list.PushBack(json::str(value, b), b);
       rule.AddMember(rapidjson::StringRef(key), list, b);

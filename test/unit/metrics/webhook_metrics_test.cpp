@@ -21,13 +21,16 @@ TEST(WebhookMetrics, TrackedPathsExistBeforeTheirFirstRequest) {
   WebhookMetrics w(m);
   w.track("/validate-codeflare-dev-v1alpha1-codeflareworkload");
   const std::string text = m.scrape();
-  EXPECT_TRUE(has_line(text, "controller_runtime_webhook_requests_total{code=\"200\",webhook=\"/validate-codeflare-"
-                             "dev-v1alpha1-codeflareworkload\"} 0"))
+  EXPECT_TRUE(has_line(text,
+                       "controller_runtime_webhook_requests_total{code=\"200\",webhook=\"/validate-codeflare-"
+                       "dev-v1alpha1-codeflareworkload\"} 0"))
       << text;
-  EXPECT_TRUE(has_line(text, "controller_runtime_webhook_requests_in_flight{webhook=\"/validate-codeflare-dev-v1alpha1-"
-                             "codeflareworkload\"} 0"));
-  EXPECT_TRUE(has_line(text, "controller_runtime_webhook_latency_seconds_count{webhook=\"/validate-codeflare-dev-"
-                             "v1alpha1-codeflareworkload\"} 0"));
+  EXPECT_TRUE(has_line(text,
+                       "controller_runtime_webhook_requests_in_flight{webhook=\"/validate-codeflare-dev-v1alpha1-"
+                       "codeflareworkload\"} 0"));
+  EXPECT_TRUE(has_line(text,
+                       "controller_runtime_webhook_latency_seconds_count{webhook=\"/validate-codeflare-dev-"
+                       "v1alpha1-codeflareworkload\"} 0"));
   EXPECT_NE(text.find("# TYPE controller_runtime_webhook_latency_seconds histogram"), std::string::npos);
 }
 

@@ -73,15 +73,16 @@ TEST(AdmissionDecode, UpdateNeedsTheOldObject) {
   auto r = decode_admission_review(update);
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("oldObject is missing on UPDATE"), std::string::npos) << r.error().message;
-  auto ok = decode_admission_review(with(update, "\"oldObject\": null", R"("oldObject": {"metadata": {"name": "demo"}})"));
+  auto ok =
+      decode_admission_review(with(update, "\"oldObject\": null", R"("oldObject": {"metadata": {"name": "demo"}})"));
   ASSERT_TRUE(ok) << ok.error().message;
   EXPECT_EQ(ok->operation, Operation::Update);
   ASSERT_NE(ok->old_object(), nullptr);
 }
 
 TEST(AdmissionDecode, AcceptsV1beta1AndDeleteWithoutObject) {
-  auto r = decode_admission_review(with(with(kCreate, "admission.k8s.io/v1", "admission.k8s.io/v1beta1"),
-                                        "\"CREATE\"", "\"DELETE\""));
+  auto r = decode_admission_review(
+      with(with(kCreate, "admission.k8s.io/v1", "admission.k8s.io/v1beta1"), "\"CREATE\"", "\"DELETE\""));
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->review_api_version, "admission.k8s.io/v1beta1");
   EXPECT_EQ(r->operation, Operation::Delete);
@@ -101,8 +102,10 @@ TEST(AdmissionDecode, RefusesWhatIsNotAReview) {
       {with(kCreate, "\"705ab4f5-6393-11e8-b7cc-42010a800002\"", "\"\""), "uid is empty"},
       {with(kCreate, "\"705ab4f5-6393-11e8-b7cc-42010a800002\"", "42"), "uid must be a string"},
       {with(kCreate, "\"CREATE\"", "\"PATCH\""), "\"PATCH\" is not CREATE"},
-      {with(kCreate, R"("object": {"apiVersion")", R"("object": null, "x": {"apiVersion")"), "object is missing on CREATE"},
-      {with(kCreate, R"("object": {"apiVersion")", R"("object": "text", "x": {"apiVersion")"), "object must be an object"},
+      {with(kCreate, R"("object": {"apiVersion")", R"("object": null, "x": {"apiVersion")"),
+       "object is missing on CREATE"},
+      {with(kCreate, R"("object": {"apiVersion")", R"("object": "text", "x": {"apiVersion")"),
+       "object must be an object"},
       {with(kCreate, "\"dryRun\": true", "\"dryRun\": \"yes\""), "dryRun must be a boolean"},
       {with(kCreate, "\"kind\": \"CodeFlareWorkload\"}", "\"kind\": \"\"}"), "kind.kind is empty"},
   };
@@ -161,8 +164,8 @@ TEST(AdmissionEncode, WarningsAreMadeValidHeaderText) {
   EXPECT_EQ(sanitize_warning(std::string("bell\x07 del\x7f")), "bell del");
   EXPECT_EQ(sanitize_warning("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");  // é and € stay
   EXPECT_EQ(sanitize_warning("bad \xff\xfe byte"), "bad  byte");
-  EXPECT_EQ(sanitize_warning("cut \xe2\x82"), "cut ");               // truncated sequence
-  EXPECT_EQ(sanitize_warning("over \xc0\xaf long"), "over  long");   // overlong encoding of '/'
+  EXPECT_EQ(sanitize_warning("cut \xe2\x82"), "cut ");                    // truncated sequence
+  EXPECT_EQ(sanitize_warning("over \xc0\xaf long"), "over  long");        // overlong encoding of '/'
   EXPECT_EQ(sanitize_warning("c1 \xc2\x85 next line"), "c1  next line");  // U+0085 is a control character
   auto doc = parse(encode_admission_review("admission.k8s.io/v1", "u", allow({"a\nb", "\x01"})));
   const json::Value* w = json::find_path(doc, "response.warnings");

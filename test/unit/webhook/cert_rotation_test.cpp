@@ -79,7 +79,7 @@ TEST(RotationDecision, PromotionWaitsForTheSettleTimeAndTheBundle) {
   CertificateSet s = created(kT0);
   auto staged = apply_rotation(RotationStep::Stage, s, kT0 + 61s, policy(), kNames);
   ASSERT_TRUE(staged);
-  EXPECT_EQ(step(*staged, kT0 + 65s), RotationStep::Keep);                   // settle not over
+  EXPECT_EQ(step(*staged, kT0 + 65s), RotationStep::Keep);                      // settle not over
   EXPECT_EQ(step(*staged, kT0 + 72s, /*in_place=*/false), RotationStep::Keep);  // bundle not injected
   EXPECT_EQ(step(*staged, kT0 + 72s), RotationStep::Promote);
   CertificateSet broken = *staged;

@@ -94,7 +94,8 @@ TEST(Certificates, BadInputIsAnErrorNotACrash) {
   }
   EXPECT_FALSE(generate_serving_certificate(CertificatePair{"junk", "junk"}, ServingNames{{"x.svc"}, {}}, v));
   CertificatePair other = ca();
-  EXPECT_FALSE(generate_serving_certificate(CertificatePair{c.cert_pem, other.key_pem}, ServingNames{{"x.svc"}, {}}, v));
+  EXPECT_FALSE(
+      generate_serving_certificate(CertificatePair{c.cert_pem, other.key_pem}, ServingNames{{"x.svc"}, {}}, v));
   EXPECT_FALSE(generate_ca("", v));
   EXPECT_FALSE(generate_ca("x", Validity{kT0, kT0}));
   EXPECT_FALSE(inspect_certificate("not a certificate"));

@@ -37,6 +37,6 @@ std::string review_json(const json::Value& object, Operation op = Operation::Cre
 }  // namespace cfo::webhook::test
 
 /// Skips the test unless UPSTREAM_CRDS is set, and binds `schemas` (shared_ptr) to the loaded SchemaSet.
-#define CFO_REQUIRE_SCHEMAS(schemas)                                                             \
-  auto schemas = ::cfo::webhook::test::upstream_schemas();                                       \
+#define CFO_REQUIRE_SCHEMAS(schemas)                       \
+  auto schemas = ::cfo::webhook::test::upstream_schemas(); \
   if (!schemas) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRD schemas are needed"

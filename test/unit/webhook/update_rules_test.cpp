@@ -50,8 +50,8 @@ TEST(VerdictInputs, AnObjectBeingDeletedIsLetThrough) {
 TEST(QueueChange, RefusedWhileTheChildRuns) {
   auto spec = doc(R"({"queue": {"localQueue": "team-b"}})");
   for (const char* phase : {"Admitted", "Running", "Succeeded", "Failed"}) {
-    auto status = doc((std::string(R"({"phase": ")") + phase +
-                       R"(", "queue": "team-a", "rayClusterName": "demo"})").c_str());
+    auto status =
+        doc((std::string(R"({"phase": ")") + phase + R"(", "queue": "team-a", "rayClusterName": "demo"})").c_str());
     auto f = queue_change_while_running(&status, spec);
     ASSERT_TRUE(f) << phase;
     EXPECT_EQ(f->path, "spec.queue.localQueue");
@@ -67,9 +67,9 @@ TEST(QueueChange, AllowedWhileSuspendedPendingOrWithoutAChild) {
        {R"({"phase": "Queued", "queue": "team-a", "rayClusterName": "demo"})",
         R"({"phase": "Suspended", "queue": "team-a", "appWrapperName": "demo"})",
         R"({"phase": "Pending", "queue": "team-a", "rayJobName": "demo"})",
-        R"({"phase": "Running", "queue": "team-a"})",                              // no child named
-        R"({"phase": "Running", "queue": "team-b", "rayClusterName": "demo"})",    // the same queue
-        R"({"phase": "Running", "rayClusterName": "demo"})",                       // not queued before
+        R"({"phase": "Running", "queue": "team-a"})",                            // no child named
+        R"({"phase": "Running", "queue": "team-b", "rayClusterName": "demo"})",  // the same queue
+        R"({"phase": "Running", "rayClusterName": "demo"})",                     // not queued before
         R"({"phase": "Invalid", "queue": "team-a", "rayClusterName": "demo",
             "conditions": [{"type": "Admitted", "status": "False"}]})"}) {
     auto status = doc(status_text);

@@ -39,9 +39,8 @@ spec:
 AdmissionHandler workload_handler(std::shared_ptr<const validation::SchemaSet> schemas,
                                   workload::ClusterFacts facts = {}) {
   return make_workload_handler(
-      std::move(schemas), [facts](const json::Value&, json::Document&) -> Result<workload::ClusterFacts> {
-        return facts;
-      },
+      std::move(schemas),
+      [facts](const json::Value&, json::Document&) -> Result<workload::ClusterFacts> { return facts; },
       [] { return std::string("2026-03-01T10:00:00Z"); });
 }
 
@@ -213,12 +212,12 @@ TEST(GuardHandlers, PathsFollowKubebuilder) {
   EXPECT_EQ(validate_path(codeflare_workload_kind()), "/validate-codeflare-dev-v1alpha1-codeflareworkload");
   std::vector<std::string> paths;
   for (const auto& k : guard_kinds()) paths.push_back(validate_path(k));
-  EXPECT_EQ(paths, (std::vector<std::string>{
-                       "/validate-ray-io-v1-raycluster", "/validate-ray-io-v1-rayjob",
-                       "/validate-workload-codeflare-dev-v1beta2-appwrapper",
-                       "/validate-kueue-x-k8s-io-v1beta2-localqueue", "/validate-kueue-x-k8s-io-v1beta2-clusterqueue",
-                       "/validate-kueue-x-k8s-io-v1beta2-resourceflavor",
-                       "/validate-kueue-x-k8s-io-v1beta2-workloadpriorityclass"}));
+  EXPECT_EQ(paths,
+            (std::vector<std::string>{
+                "/validate-ray-io-v1-raycluster", "/validate-ray-io-v1-rayjob",
+                "/validate-workload-codeflare-dev-v1beta2-appwrapper", "/validate-kueue-x-k8s-io-v1beta2-localqueue",
+                "/validate-kueue-x-k8s-io-v1beta2-clusterqueue", "/validate-kueue-x-k8s-io-v1beta2-resourceflavor",
+                "/validate-kueue-x-k8s-io-v1beta2-workloadpriorityclass"}));
 }
 
 TEST(GuardHandlers, PublicBugCasesAreDeniedAtTheirPath) {

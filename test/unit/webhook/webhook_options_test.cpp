@@ -59,9 +59,9 @@ TEST(WebhookOptions, SelfManagedCertificatesInThePodsNamespace) {
   EXPECT_EQ(c.secret_name, "codeflare-operator-webhook-server-cert");
   EXPECT_EQ(c.cert_dir, "/certs");
   EXPECT_EQ(c.webhook_configurations.size(), 2u);
-  EXPECT_EQ(c.names.dns_names,
-            (std::vector<std::string>{"codeflare-operator-webhook-service.codeflare-operator-system.svc",
-                                      "codeflare-operator-webhook-service.codeflare-operator-system.svc.cluster.local"}));
+  EXPECT_EQ(c.names.dns_names, (std::vector<std::string>{
+                                   "codeflare-operator-webhook-service.codeflare-operator-system.svc",
+                                   "codeflare-operator-webhook-service.codeflare-operator-system.svc.cluster.local"}));
 }
 
 TEST(WebhookOptions, BadValuesNameTheFlag) {
@@ -75,7 +75,8 @@ TEST(WebhookOptions, BadValuesNameTheFlag) {
       {{{"webhook-cert-secret", {"Bad_Name"}}}, "flag --webhook-cert-secret \"Bad_Name\""},
       {{{"webhook-service", {"a.b"}}}, "flag --webhook-service \"a.b\""},
       {{{"webhook-configuration", {"ok", "-bad"}}}, "flag --webhook-configuration \"-bad\""},
-      {{{"webhook-cert-secret", {"s"}}}, "--webhook-namespace is required with --webhook-cert-secret outside a cluster"},
+      {{{"webhook-cert-secret", {"s"}}},
+       "--webhook-namespace is required with --webhook-cert-secret outside a cluster"},
   };
   for (const auto& c : cases) {
     auto o = parse_webhook_options(flags(c.given), kNoFile);
@@ -97,8 +98,8 @@ TEST(Webhooks, ServeEveryPathWithProvidedCertificates) {
                                               {now - std::chrono::minutes(1), now + std::chrono::hours(1)});
   std::ofstream(dir / "tls.crt") << serving->cert_pem;
   std::ofstream(dir / "tls.key") << serving->key_pem;
-  auto o = parse_webhook_options(flags({{"webhook-bind-address", {"127.0.0.1:0"}}, {"webhook-cert-dir", {dir}}}),
-                                 kNoFile);
+  auto o =
+      parse_webhook_options(flags({{"webhook-bind-address", {"127.0.0.1:0"}}, {"webhook-cert-dir", {dir}}}), kNoFile);
   ASSERT_TRUE(o);
   WebhookDependencies deps;
   deps.schemas = schemas;

@@ -29,8 +29,9 @@ namespace {
 // A CA and a certificate dir that a test can rewrite.
 class Certs {
  public:
-  Certs() : dir_(fs::temp_directory_path() / ("cfo-webhook-test-" + std::to_string(::getpid()) + "-" +
-                                               std::to_string(counter_++))) {
+  Certs()
+      : dir_(fs::temp_directory_path() /
+             ("cfo-webhook-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++))) {
     fs::create_directories(dir_);
     ca_ = make_ca();
   }
@@ -42,7 +43,8 @@ class Certs {
   }
   CertificatePair issue(const CertificatePair& ca) const {
     const auto now = Clock::now();
-    return *generate_serving_certificate(ca, ServingNames{{"localhost"}, {"127.0.0.1"}}, Validity{now - 1min, now + 1h});
+    return *generate_serving_certificate(ca, ServingNames{{"localhost"}, {"127.0.0.1"}},
+                                         Validity{now - 1min, now + 1h});
   }
   void write(const CertificatePair& pair) const {
     std::ofstream(dir_ / "tls.crt.tmp") << pair.cert_pem;
@@ -77,7 +79,9 @@ const char* kWorkload = R"({"apiVersion": "codeflare.dev/v1alpha1", "kind": "Cod
 json::Document object() { return *json::parse(kWorkload); }
 
 // Allows everything, with one warning naming the operation.
-AdmissionResponse allow_all(const AdmissionRequest& r) { return allow({std::string("seen ") + operation_name(r.operation)}); }
+AdmissionResponse allow_all(const AdmissionRequest& r) {
+  return allow({std::string("seen ") + operation_name(r.operation)});
+}
 
 class Recorder : public runtime::WebhookObserver {
  public:
@@ -122,7 +126,8 @@ TEST(WebhookServer, AnswersAReviewWithTheSameUidOverKeepAlive) {
   ASSERT_TRUE(client.connected()) << client.error();
   EXPECT_EQ(client.peer_fingerprint(), fingerprint(served.cert_pem));
   for (const char* uid : {"first", "second"}) {
-    HttpsReply r = client.send("POST", "/validate-x?timeout=10s", review_json(object(), Operation::Create, nullptr, uid));
+    HttpsReply r =
+        client.send("POST", "/validate-x?timeout=10s", review_json(object(), Operation::Create, nullptr, uid));
     ASSERT_EQ(r.status, 200u) << r.error << r.body;
     auto doc = json::parse(r.body);
     ASSERT_TRUE(doc) << r.body;
@@ -143,9 +148,8 @@ TEST(WebhookServer, HttpErrorsNameTheProblem) {
   o.observer = recorder;
   WebhookServer server(o);
   ASSERT_TRUE(server.handle("/validate-x", allow_all));
-  ASSERT_TRUE(server.handle("/throws", [](const AdmissionRequest&) -> AdmissionResponse {
-    throw std::runtime_error("bug");
-  }));
+  ASSERT_TRUE(
+      server.handle("/throws", [](const AdmissionRequest&) -> AdmissionResponse { throw std::runtime_error("bug"); }));
   EXPECT_FALSE(server.handle("/validate-x", allow_all)) << "a path is registered once";
   EXPECT_FALSE(server.handle("no-slash", allow_all));
   ASSERT_TRUE(server.start());
@@ -169,8 +173,9 @@ TEST(WebhookServer, HttpErrorsNameTheProblem) {
 
   HttpsClient big(server.port(), certs.ca().cert_pem);
   ASSERT_TRUE(big.connected());
-  HttpsReply r = big.send_raw("POST /validate-x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                              "Content-Length: 8388608\r\n\r\n{");
+  HttpsReply r = big.send_raw(
+      "POST /validate-x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+      "Content-Length: 8388608\r\n\r\n{");
   EXPECT_EQ(r.status, 413u) << r.error;
   EXPECT_NE(r.body.find("larger than the 7340032 bytes"), std::string::npos) << r.body;
 }
