@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -152,6 +153,8 @@ TEST(WebhookRotation, CertificatesRotateWithoutAFailedAdmission) {
   sync.join();
   server.stop();
   delete_webhook_configuration(config);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
 
   std::sort(latencies_ms.begin(), latencies_ms.end());
   std::cout << "rotation: admitted=" << admitted << " failed=" << failed << " served_certificates=" << served.size()
