@@ -1,7 +1,8 @@
 // Self-managed certificates on the real apiserver: CertManager keeps them in a Secret and the CA bundle in the
 // webhook configuration, with a validity of 30 s so that several rotations happen during the test, while a client
 // sends server-side dry-run creates through the apiserver without pause. Every admission must succeed, the served
-// certificate must change and the configuration's caBundle must follow.
+// certificate must change and the configuration's caBundle must follow. The Secret starts empty, as the manifests
+// ship it; a second CertManager that does not lead only copies the Secret's pair into its own folder.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -107,9 +108,18 @@ TEST(WebhookRotation, CertificatesRotateWithoutAFailedAdmission) {
   co.policy.ca_validity = 30s;
   co.policy.backdate = 1s;
   co.policy.settle = 3s;
+  // The Secret exists empty, as the manifests ship it (the operator's role may update it, not create it).
+  auto empty = json::parse(R"({"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "metadata": {"name": ")" +
+                           co.secret_name + R"("}})");
+  ASSERT_TRUE(api().create("/api/v1/namespaces/" + ns + "/secrets", *empty));
   CertManager manager(api(), co, [] { return true; });
+  // A second replica that does not lead: it only reads the Secret and writes the files its server would serve.
+  CertManagerOptions follower_options = co;
+  follower_options.cert_dir = dir + "-follower";
+  CertManager follower(api(), follower_options, [] { return false; });
   client::StopToken stop;
   std::thread sync([&] { manager.run(stop); });
+  std::thread follow([&] { follower.run(stop); });
 
   // Wait for the first certificate to be served and trusted.
   auto valid = yaml::to_json(read_text("config/samples/cfw_cpu.yaml"));
@@ -149,12 +159,25 @@ TEST(WebhookRotation, CertificatesRotateWithoutAFailedAdmission) {
       bundles.insert(json::string_at((*c)["webhooks"][0], "clientConfig.caBundle"));
     std::this_thread::sleep_for(50ms);
   }
+  // The follower catches up with the last rotation within its sync period.
+  std::string follower_cert;
+  const bool follower_serves_secret = eventually(
+      [&] {
+        auto secret = api().get_json("/api/v1/namespaces/" + ns + "/secrets/webhook-server-cert");
+        follower_cert = read_text(follower_options.cert_dir + "/tls.crt");
+        return secret && certificates_from_secret(*secret).serving.cert_pem == follower_cert &&
+               read_text(follower_options.cert_dir + "/tls.key") == certificates_from_secret(*secret).serving.key_pem;
+      },
+      5s);
   stop.request_stop();
   sync.join();
+  follow.join();
   server.stop();
   delete_webhook_configuration(config);
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);
+  std::filesystem::remove_all(follower_options.cert_dir, ignored);
+  EXPECT_TRUE(follower_serves_secret) << "a replica that does not lead writes the Secret's pair for its server";
 
   std::sort(latencies_ms.begin(), latencies_ms.end());
   std::cout << "rotation: admitted=" << admitted << " failed=" << failed << " served_certificates=" << served.size()
