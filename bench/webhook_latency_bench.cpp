@@ -1,6 +1,7 @@
 // Admission latency of the CodeFlareWorkload webhook, printed as key=value figures (no thresholds). A WebhookServer
 // runs in this process on 127.0.0.1 and is registered by URL with its CA bundle; then a typical workload is sent N
-// times as a server-side dry-run create (POST ...?dryRun=All) over one keep-alive connection to the apiserver:
+// times as a server-side dry-run create (POST ...?dryRun=All) over one keep-alive connection to the apiserver, in
+// turns (so that both series see the same load of the machine):
 //   1. without the webhook (a namespace its configuration does not select): what the apiserver costs alone,
 //   2. with the webhook (failurePolicy Fail): the same request, judged by the webhook,
 // and inside the process, from the same run:
@@ -256,17 +257,23 @@ int main(int argc, char** argv) {
     return usage("cannot create the webhook configuration: " + out);
 
   const std::string body = json::dump(workload);
-  auto series = [&](const std::string& ns, std::vector<double>& out) -> bool {
+  // One request of each series in turn, so that both see the same load of the machine.
+  auto one = [&](const std::string& ns, double& ms) -> bool {
     const std::string target = "/apis/codeflare.dev/v1alpha1/namespaces/" + ns + "/codeflareworkloads?dryRun=All";
+    const auto t0 = Steady::now();
+    auto [status, reply] = api.send(http::verb::post, target, body);
+    ms = std::chrono::duration<double, std::milli>(Steady::now() - t0).count();
+    if (status == 201) return true;
+    std::cerr << "webhook_latency_bench: " << ns << ": HTTP " << status << ": " << reply.substr(0, 500) << "\n";
+    return false;
+  };
+  auto series = [&](std::vector<double>& without, std::vector<double>& with) -> bool {
     for (int i = 0; i < o.warmup + o.n; ++i) {
-      const auto t0 = Steady::now();
-      auto [status, reply] = api.send(http::verb::post, target, body);
-      const double ms = std::chrono::duration<double, std::milli>(Steady::now() - t0).count();
-      if (status != 201) {
-        std::cerr << "webhook_latency_bench: " << ns << ": HTTP " << status << ": " << reply.substr(0, 500) << "\n";
-        return false;
-      }
-      if (i >= o.warmup) out.push_back(ms);
+      double plain_ms = 0, judged_ms = 0;
+      if (!one(plain, plain_ms) || !one(judged, judged_ms)) return false;
+      if (i < o.warmup) continue;
+      without.push_back(plain_ms);
+      with.push_back(judged_ms);
     }
     return true;
   };
@@ -280,9 +287,8 @@ int main(int argc, char** argv) {
     if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   std::vector<double> without, with, handler_ms;
-  bool ok = ready && series(plain, without);
   times->take();
-  ok = ok && series(judged, with);
+  bool ok = ready && series(without, with);
   std::vector<double> server_ms = times->take();
   if (server_ms.size() > static_cast<std::size_t>(o.n))
     server_ms.erase(server_ms.begin(), server_ms.end() - o.n);  // drop the warm-up
