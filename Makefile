@@ -13,6 +13,7 @@
 #                 the operator (default flags) on N CodeFlareWorkloads on a local control plane: objects/s,
 #                 requests, CPU and RSS per workload, start-up with N existing (bench/reconcile-bench.sh); PEER=1
 #                 adds the bare-client floor and client-go's sample-controller on the same control plane
+#   make bench-webhook  admission latency (p50/p99) of the CodeFlareWorkload webhook through a local apiserver
 #   make clean    stop control planes left in the build folder and remove it
 #
 # Variables:
@@ -47,7 +48,7 @@ SHELL := /bin/bash
 # Shell snippet for recipes: sets $crds to UPSTREAM_CRDS, or to the folder fetch-upstream-crds.sh prepares.
 resolve_crds = crds="$(UPSTREAM_CRDS)"; if [[ -z "$$crds" ]]; then crds="$$($(HARNESS)/fetch-upstream-crds.sh | tail -n1)"; fi
 
-.PHONY: all deps configure build operator kube-apiserver upstream-crds test run render bench bench-reconcile clean
+.PHONY: all deps configure build operator kube-apiserver upstream-crds test run render bench bench-reconcile bench-webhook clean
 
 all: build
 
@@ -101,9 +102,12 @@ bench-reconcile: operator kube-apiserver
 	bench/reconcile-bench.sh $(BUILD_DIR) -n $(BENCH_RECONCILE_N) $(if $(filter 1,$(PEER)),--peer) \
 	  $(if $(BENCH_TIMEOUT),--timeout $(BENCH_TIMEOUT))
 
+bench-webhook: build kube-apiserver
+	@$(resolve_crds); bench/webhook_latency.sh $(BUILD_DIR) "$$crds" -n $(BENCH_N)
+
 clean:
 	@for s in $(BUILD_DIR)/control-plane $(BUILD_DIR)/run-control-plane $(BUILD_DIR)/bench-reconcile/control-plane \
-	  $(BUILD_DIR)/bench-reconcile-test/control-plane; do \
+	  $(BUILD_DIR)/bench-reconcile-test/control-plane $(BUILD_DIR)/bench-control-plane; do \
 	  if [[ -d "$$s" ]]; then $(HARNESS)/control-plane.sh stop "$$s"; fi; \
 	done
 	rm -rf $(BUILD_DIR)

@@ -28,4 +28,13 @@ Result<std::string> decode_base64(std::string_view text) {
   return std::string(reinterpret_cast<const char*>(out.data()), static_cast<std::size_t>(written + tail));
 }
 
+std::string encode_base64(std::string_view bytes) {
+  if (bytes.empty()) return {};
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
+  out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  return out;
+}
+
 }  // namespace cfo::client

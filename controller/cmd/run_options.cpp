@@ -66,7 +66,12 @@ const std::map<std::string, bool>& run_flags() {
       {"graceful-shutdown-timeout", true},  // operations_flags.hpp
       {"help", false},
   };
-  return flags;
+  static const std::map<std::string, bool> with_webhooks = [] {
+    std::map<std::string, bool> all = flags;
+    all.insert(webhook::webhook_flags().begin(), webhook::webhook_flags().end());  // webhook/webhook_options.hpp
+    return all;
+  }();
+  return with_webhooks;
 }
 
 const std::map<std::string, std::string>& run_flag_aliases() {
@@ -165,10 +170,22 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   auto dry_run = args.boolean("server-dry-run", true);
   if (!dry_run) return std::unexpected(dry_run.error());
   o.server_dry_run = *dry_run;
+
+  auto hooks =
+      webhook::parse_webhook_options([&args](const std::string& flag) { return args.all(flag); }, namespace_file);
+  if (!hooks) return std::unexpected(hooks.error());
+  o.webhook = std::move(*hooks);
+  for (const auto& [flag, other] : {std::pair{"metrics-bind-address", &o.metrics_address},
+                                    std::pair{"health-probe-bind-address", &o.probe_address}})
+    if (o.webhook.bind && *other && o.webhook.bind->port != 0 && o.webhook.bind->port == (*other)->port &&
+        o.webhook.bind->host == (*other)->host)
+      return fail(std::string("flags --webhook-bind-address and --") + flag + " must not name the same address");
   return o;
 }
 
-const char* run_help() {
+namespace {
+// The help of the controller's own flags; run_help() appends the webhook flags.
+const char* controller_help() {
   return "Run the CodeFlareWorkload controller.\n"
          "\n"
          "Flags:\n"
@@ -218,6 +235,13 @@ const char* run_help() {
          "with --leader-elect, while this replica leads (check \"leader\"; probe /readyz?exclude=leader to keep "
          "standbys ready). Each check is also served alone at /readyz/<check>; add ?verbose for details.\n"
          "Durations are written as 500ms, 15s, 1m30s. Booleans take --flag or --flag=false.\n";
+}
+}  // namespace
+
+const char* run_help() {
+  static const std::string text =
+      std::string(controller_help()) + "\nWebhook flags (validating admission webhooks):\n" + webhook::webhook_help();
+  return text.c_str();
 }
 
 }  // namespace cfo::cmd

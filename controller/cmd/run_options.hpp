@@ -26,7 +26,8 @@ const std::map<std::string, std::string>& run_flag_aliases();
 /// --workqueue-base-delay >= 1ms and <= --workqueue-max-delay <= 30 days, --workqueue-qps 0..1e6 (0 = no bucket),
 /// --workqueue-burst 1..1e6, --kueue-max-podsets 0..1000), leader-election timings that client-go would refuse
 /// (validate_leader_election), a Lease name or namespace that is not a DNS name, a bad bind address, and
-/// --leader-elect outside a cluster without --leader-election-namespace.
+/// --leader-elect outside a cluster without --leader-election-namespace, the --webhook-* flags
+/// (webhook::parse_webhook_options), and a webhook address equal to the metrics or probe address.
 Result<RunOptions> parse_run_options(const Args& args, const std::string& namespace_file = kInClusterNamespaceFile);
 
 /// The `run --help` text. Every flag is on a line of its own with its default as "(default X)".

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <filesystem>
 
 #include "client/kubeconfig.hpp"
 #include "metrics/controller_metrics.hpp"
@@ -10,6 +11,7 @@
 #include "metrics/metrics.hpp"
 #include "metrics/operator_metrics.hpp"
 #include "metrics/rest_client_metrics.hpp"
+#include "metrics/webhook_metrics.hpp"
 #include "operator/cluster_reads.hpp"
 #include "operator/kueue_index.hpp"
 #include "operator/resources.hpp"
@@ -20,6 +22,7 @@
 #include "runtime/event_recorder.hpp"
 #include "runtime/manager.hpp"
 #include "runtime/predicates.hpp"
+#include "webhook/webhooks.hpp"
 
 namespace cfo::op {
 
@@ -307,6 +310,41 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
                                            return Result<void>{};
                                          },
                                          [] {}, true});
+  // The admission webhooks (--webhook-bind-address): the CodeFlareWorkload handler runs the same reconcile with the
+  // same cluster facts, read from these caches; every replica serves, only the leader writes certificates.
+  std::unique_ptr<webhook::Webhooks> hooks;
+  if (o.webhook.bind) {
+    auto webhook_metrics = std::make_shared<metrics::WebhookMetrics>(metrics);
+    for (const auto& path : webhook::webhook_paths()) webhook_metrics->track(path);
+    webhook::WebhookDependencies deps;
+    deps.client = &rest;
+    deps.schemas = apis.get()->schemas;
+    deps.profile.kueue_max_pod_sets = o.kueue_max_podsets > 0 ? o.kueue_max_podsets : apis.get()->kueue_max_pod_sets > 0
+                                                                                         ? apis.get()->kueue_max_pod_sets
+                                                                                         : 8;
+    deps.facts = [&wc](const json::Value& workload, json::Document& storage) {
+      return wc.facts_for(workload, storage);
+    };
+    deps.is_leader = [&manager] { return manager.is_leader(); };
+    deps.observer = webhook_metrics;
+    hooks = std::make_unique<webhook::Webhooks>(o.webhook, std::move(deps));
+    manager.add_runnable(runtime::Runnable{"webhooks", [&hooks] { return hooks->start(); }, [&hooks] { hooks->stop(); },
+                                           false});
+    // Readiness waits for the serving certificate where one is on its way (self-managed, or mounted from
+    // cert-manager's Secret); a run without any (e.g. on a laptop) serves nothing and is not held back for it.
+    std::error_code ec;
+    const bool certificate_expected = !o.webhook.cert_secret.empty() ||
+                                      std::filesystem::exists(std::filesystem::path(o.webhook.cert_dir) / "tls.crt", ec);
+    if (certificate_expected)
+      manager.readyz().add("webhooks", [&hooks]() -> std::optional<std::string> {
+        if (hooks->ready()) return std::nullopt;
+        return "the webhook server has no certificate yet";
+      });
+    else
+      spdlog::warn("no serving certificate in {} and no --webhook-cert-secret: the admission webhooks are not served "
+                   "until a certificate appears there (--webhook-bind-address=0 turns them off)",
+                   o.webhook.cert_dir);
+  }
   if (o.leader_elect) {
     metrics::track_leader_election(metrics, o.leader_election_id, [&manager] { return manager.is_leader(); });
     spdlog::info("leader election on Lease {}/{} as {}", o.leader_election_namespace, o.leader_election_id,

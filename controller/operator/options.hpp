@@ -9,6 +9,7 @@
 #include "runtime/leader_election.hpp"
 #include "runtime/rate_limiter.hpp"
 #include "runtime/token_bucket.hpp"
+#include "webhook/webhook_options.hpp"
 
 namespace cfo::op {
 
@@ -36,6 +37,8 @@ struct OperatorOptions {
   std::optional<runtime::BindAddress> metrics_address;  ///< std::nullopt = metrics off ("0")
   std::optional<runtime::BindAddress> probe_address;    ///< std::nullopt = probes off ("0")
   bool server_dry_run = true;
+  /// The --webhook-* flags (webhook/webhook_options.hpp): the admission webhooks and their certificates.
+  webhook::WebhookOptions webhook;
 };
 
 }  // namespace cfo::op

@@ -103,6 +103,30 @@ const json::Value* labelled_for(const json::Value* child, const std::string& nam
 }
 }  // namespace
 
+workload::ClusterFacts WorkloadController::facts_of(const json::Value& wl, const ServedApis& apis,
+                                                   runtime::ObjectPtr& local_queue) const {
+  workload::ClusterFacts facts;
+  facts.profile.kueue_max_pod_sets = opts_.kueue_max_pod_sets > 0  ? opts_.kueue_max_pod_sets
+                                     : apis.kueue_max_pod_sets > 0 ? apis.kueue_max_pod_sets
+                                                                   : 8;
+  facts.app_wrapper_served = apis.app_wrapper;
+  facts.ray_job_served = apis.ray_job;
+  facts.kueue_served = !apis.kueue_version.empty();
+  fill_kueue_facts(wl, apis.kueue_version, caches_.kueue, facts, local_queue);
+  return facts;
+}
+
+Result<workload::ClusterFacts> WorkloadController::facts_for(const json::Value& workload,
+                                                             json::Document& storage) const {
+  runtime::ObjectPtr local_queue;
+  workload::ClusterFacts facts = facts_of(workload, *apis_.get(), local_queue);
+  if (local_queue) {
+    storage.CopyFrom(*local_queue, storage.GetAllocator());
+    facts.local_queue = &storage;
+  }
+  return facts;
+}
+
 runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   auto wl = caches_.workloads(key);
   if (!wl) return runtime::ReconcileResult::ok();  // deleted: owner references remove the children
@@ -116,15 +140,8 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     return runtime::ReconcileResult::ok();
   }
 
-  workload::ClusterFacts facts;
-  facts.profile.kueue_max_pod_sets = opts_.kueue_max_pod_sets > 0  ? opts_.kueue_max_pod_sets
-                                     : apis->kueue_max_pod_sets > 0 ? apis->kueue_max_pod_sets
-                                                                    : 8;
-  facts.app_wrapper_served = apis->app_wrapper;
-  facts.ray_job_served = apis->ray_job;
-  facts.kueue_served = !apis->kueue_version.empty();
   runtime::ObjectPtr local_queue;
-  fill_kueue_facts(*wl, apis->kueue_version, caches_.kueue, facts, local_queue);
+  workload::ClusterFacts facts = facts_of(*wl, *apis, local_queue);
 
   std::array<std::shared_ptr<const json::Document>, kChildKindCount> held;
   std::array<const json::Value*, kChildKindCount> cached{};

@@ -76,7 +76,13 @@ class WorkloadController {
   /// to its owner references, child_transform), so a name already taken is seen without a request.
   runtime::ReconcileResult reconcile(const std::string& key);
 
+  /// The cluster facts a reconcile of `workload` would use (the served APIs, Kueue's objects from the caches): for
+  /// the admission webhook, so that its verdict is the controller's. `storage` keeps the LocalQueue that
+  /// facts.local_queue points into. Never fails (a cache that has not listed reads as unknown).
+  Result<workload::ClusterFacts> facts_for(const json::Value& workload, json::Document& storage) const;
+
  private:
+  workload::ClusterFacts facts_of(const json::Value& wl, const ServedApis& apis, runtime::ObjectPtr& local_queue) const;
   Observation observe(const workload::Outcome& outcome, const std::array<const json::Value*, kChildKindCount>& cached,
                       const json::Value& wl, const std::string& name, const std::string& uid,
                       const std::string& kueue_version) const;

@@ -48,7 +48,8 @@ trap 'exit 130' INT TERM
 export KUBECONFIG="$state/kubeconfig"
 k() { "${KUBECTL:-kubectl}" "$@"; }
 
-"$operator" run --kubeconfig "$KUBECONFIG" </dev/null >"$oplog" 2>&1 &
+# No admission webhook here (nothing registers it with this apiserver); its port stays free.
+"$operator" run --kubeconfig "$KUBECONFIG" --webhook-bind-address=0 </dev/null >"$oplog" 2>&1 &
 operator_pid=$!
 cfo_log "operator running (pid $operator_pid, log $oplog)"
 

@@ -42,6 +42,13 @@ NAME_MAP = [
     ("ClusterRole", "codeflareworkload-viewer-role", "{F}-codeflareworkload-viewer"),
     ("ClusterRole", "codeflareworkload-editor-role", "{F}-codeflareworkload-editor"),
     ("Service", "controller-manager-metrics-service", "{F}-metrics"),
+    ("Service", "webhook-service", "{F}-webhook-service"),
+    ("Secret", "webhook-server-cert", "{F}-webhook-server-cert"),
+    ("ValidatingWebhookConfiguration", "validating-webhook-configuration", "{F}-validating-webhook-configuration"),
+    ("Role", "webhook-cert-role", "{F}-webhook-cert"),
+    ("RoleBinding", "webhook-cert-rolebinding", "{F}-webhook-cert"),
+    ("ClusterRole", "webhook-configuration-role", "{F}-webhook-configuration"),
+    ("ClusterRoleBinding", "webhook-configuration-rolebinding", "{F}-webhook-configuration"),
 ]
 CRD_NAME = "codeflareworkloads.codeflare.dev"
 AGGREGATE_PREFIX = "rbac.authorization.k8s.io/aggregate-to-"
@@ -232,6 +239,11 @@ def cmd_kustomize(opts):
                 problems.append(f"only in kustomize {sorted(tk - th)}")
             if th - tk:
                 problems.append(f"only in helm {sorted(th - tk)}")
+            # resourceNames name objects of the release: compare them through the name mapping.
+            names_k2h = {kn: hn for (_, kn), hn in k_to_h.items()}
+            ek = [re.sub(r"resourceNames=\[(.*)\]",
+                         lambda m: "resourceNames=" + str([names_k2h.get(n.strip(" '"), n.strip(" '"))
+                                                           for n in m.group(1).split(",")]), e) for e in ek]
             if ek != eh:
                 problems.append(f"resourceNames/nonResourceURLs kustomize {ek}, helm {eh}")
             ak = {x: v for x, v in labels_of(k).items() if x.startswith(AGGREGATE_PREFIX)}
@@ -273,6 +285,22 @@ def cmd_kustomize(opts):
                         "Delete=false,Prune=false")
         elif kind == "Deployment":
             compare_deployments(what, k, h, k_to_h, known, defaults)
+        elif kind == "ValidatingWebhookConfiguration":
+            # The webhooks, with the Service they call mapped; the labels differ by design.
+            kw = [dict(w, clientConfig=dict(w.get("clientConfig") or {})) for w in k.get("webhooks") or []]
+            for w in kw:
+                svc = dict(w["clientConfig"].get("service") or {})
+                svc["name"] = k_to_h.get(("Service", svc.get("name")), f"<unmapped {svc.get('name')}>")
+                w["clientConfig"]["service"] = svc
+            problems = diff(kw, h.get("webhooks") or [], "webhooks")
+            problems += diff((k["metadata"].get("annotations") or {}), (h["metadata"].get("annotations") or {}),
+                             "metadata.annotations")
+            out("FAIL" if problems else "ok", f"{what}: " + ("; ".join(problems) if problems else
+                                                             "same webhooks (the Service mapped) and annotations"))
+        elif kind == "Secret":
+            problems = diff({x: v for x, v in k.items() if x != "metadata"},
+                            {x: v for x, v in h.items() if x != "metadata"})
+            out("FAIL" if problems else "ok", f"{what}: " + ("; ".join(problems) if problems else "same type, no data"))
         elif kind == "Service":
             compare_services(what, k, h, kdocs, hdocs)
 
@@ -448,8 +476,10 @@ def cmd_values(opts):
 
     # Which objects exist.
     rbac = [d for d in docs if d.get("kind") in ("ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding")]
-    check(len(rbac) == (6 if v["rbac"]["create"] else 0),
-          f"rbac.create={v['rbac']['create']}: {len(rbac)} RBAC objects")
+    want_rbac = (6 + (4 if v["webhook"]["enabled"] else 0)) if v["rbac"]["create"] else 0
+    check(len(rbac) == want_rbac,
+          f"rbac.create={v['rbac']['create']}, webhook.enabled={v['webhook']['enabled']}: {len(rbac)} RBAC objects, "
+          f"want {want_rbac}")
     sas = [d for d in docs if d.get("kind") == "ServiceAccount"]
     check(len(sas) == (1 if v["serviceAccount"]["create"] else 0),
           f"serviceAccount.create={v['serviceAccount']['create']}: {len(sas)} ServiceAccount(s)")
@@ -469,7 +499,8 @@ def cmd_values(opts):
               f"crds.keep={v['crds']['keep']}: helm.sh/resource-policy keep is {keep}, "
               f"Argo CD Delete=false,Prune=false is {argo}")
 
-    check_metrics_objects(docs, v, full, dep)
+    check_metrics_objects([d for d in docs if name_of(d) != f"{full}-webhook-service"], v, full, dep)
+    check_webhook_objects(docs, v, full)
 
     if dep is None:
         return
@@ -503,8 +534,23 @@ def cmd_values(opts):
     want_args += [f"--namespace={n}" for n in v.get("watchNamespaces") or []]
     if v.get("labelSelector"):
         want_args.append(f"--label-selector={v['labelSelector']}")
+    hook = v["webhook"]
+    if hook["enabled"]:
+        want_args += [f"--webhook-bind-address=:{hook['port']}", "--webhook-cert-secret=$(WEBHOOK_CERT_SECRET)",
+                      "--webhook-service=$(WEBHOOK_SERVICE)", "--webhook-configuration=$(WEBHOOK_CONFIGURATION)"]
+        if hook["guards"]["enabled"]:
+            want_args.append("--webhook-configuration=$(WEBHOOK_GUARDS_CONFIGURATION)")
     want_args += list(v.get("extraArgs") or [])
     check(c.get("args") == want_args, f"args {c.get('args')}, want {want_args}")
+    want_env = None
+    if hook["enabled"]:
+        want_env = [{"name": "WEBHOOK_CERT_SECRET",
+                     "value": "" if v["certManager"]["enabled"] else f"{full}-webhook-server-cert"},
+                    {"name": "WEBHOOK_SERVICE", "value": f"{full}-webhook-service"},
+                    {"name": "WEBHOOK_CONFIGURATION", "value": f"{full}-validating-webhook-configuration"}]
+        if hook["guards"]["enabled"]:
+            want_env.append({"name": "WEBHOOK_GUARDS_CONFIGURATION", "value": f"{full}-validating-webhook-guards"})
+    check(c.get("env") == want_env, f"env {c.get('env')}, want {want_env}")
     args = c.get("args") or []
     check(spec.get("replicas", 1) <= 1 or "--leader-elect" in args,
           f"replicas {spec.get('replicas')}: {'with' if '--leader-elect' in args else 'WITHOUT'} --leader-elect")
@@ -513,6 +559,8 @@ def cmd_values(opts):
     if metrics["enabled"]:
         want_ports.append({"name": "metrics", "containerPort": metrics["port"], "protocol": "TCP"})
     want_ports.append({"name": "health", "containerPort": health["port"], "protocol": "TCP"})
+    if hook["enabled"]:
+        want_ports.append({"name": "webhook-server", "containerPort": hook["port"], "protocol": "TCP"})
     check(c.get("ports") == want_ports, f"container ports {c.get('ports')}, want {want_ports}")
     declared = {p.get("name"): p.get("containerPort") for p in c.get("ports") or []}
     for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz?exclude=leader")):
@@ -546,6 +594,31 @@ def cmd_values(opts):
     check(sel == {"app.kubernetes.io/name": name[:63].rstrip("-"), "app.kubernetes.io/instance": opts.release},
           f"selector {sel} (name + instance only, so podLabels never change it)")
     check(all(labels.get(x) == y for x, y in sel.items()), "pod labels match the selector")
+
+
+def check_webhook_objects(docs, v, full):
+    """The webhook objects exist exactly when webhook.enabled (the guards with webhook.guards.enabled, the Certificate
+    with certManager.enabled), and follow the values (failurePolicy, timeoutSeconds, selectors)."""
+    hook = v["webhook"]
+    on, guards, cm = bool(hook["enabled"]), bool(hook["enabled"] and hook["guards"]["enabled"]), \
+        bool(hook["enabled"] and v["certManager"]["enabled"])
+    configs = {name_of(d): d for d in docs if d.get("kind") == "ValidatingWebhookConfiguration"}
+    want = ({f"{full}-validating-webhook-configuration"} if on else set()) | \
+        ({f"{full}-validating-webhook-guards"} if guards else set())
+    check(set(configs) == want, f"webhook.enabled={hook['enabled']}, guards {hook['guards']['enabled']}: "
+                                f"configurations {sorted(configs)}, want {sorted(want)}")
+    for name, cfg in configs.items():
+        g = hook["guards"] if name.endswith("-guards") else hook
+        for w in cfg.get("webhooks") or []:
+            namespaced = (w.get("rules") or [{}])[0].get("scope") == "Namespaced"
+            want_ns = (g.get("namespaceSelector") or None) if namespaced else None
+            got = (w.get("failurePolicy"), w.get("timeoutSeconds"), w.get("namespaceSelector"), w.get("objectSelector"))
+            want_w = (g["failurePolicy"], g["timeoutSeconds"], want_ns, g.get("objectSelector") or None)
+            check(got == want_w, f"{name}/{w.get('name')}: (failurePolicy, timeoutSeconds, namespaceSelector, "
+                                 f"objectSelector) {got}, want {want_w}")
+    for kind, nm, want_one in (("Service", f"{full}-webhook-service", on), ("Secret", f"{full}-webhook-server-cert", on),
+                               ("Certificate", f"{full}-serving-cert", cm)):
+        check(len(find(docs, kind, nm)) == int(want_one), f"{kind} {nm}: {len(find(docs, kind, nm))}, want {int(want_one)}")
 
 
 def check_metrics_objects(docs, v, full, dep):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Integration test: the opt-in kustomizations of config/ (prometheus-rules, grafana, network-policy, pdb) build on
-# their own and inside config/default, reach the objects of config/default, and are accepted by the apiserver where
-# their kinds are served; with their lines left commented, config/default holds none of them.
+# Integration test: the opt-in kustomizations of config/ (prometheus-rules, grafana, network-policy, pdb, and the
+# webhook's webhook-guards and certmanager) build on their own and inside config/default, reach the objects of
+# config/default, and are accepted by the apiserver where their kinds are served; with their lines left commented,
+# config/default holds none of them.
 #
 # Checks
 #   1. config/default as checked in: no PodDisruptionBudget, NetworkPolicy, PrometheusRule or dashboard ConfigMap.
@@ -18,6 +19,13 @@
 #      codeflare-operator-system. kube-apiserver 1.20 does not serve policy/v1 (1.21+), so there the budget is sent
 #      as policy/v1beta1, whose spec is the same (a "note" line says so). The PrometheusRule is not sent: its CRD
 #      (monitoring.coreos.com) is not installed here.
+#   5. The webhook opt-ins: config/webhook, config/webhook-guards and config/certmanager build alone; in copies of
+#      config/, "../webhook-guards" with its manager patch, "../certmanager" with its two patches, and both, are
+#      checked by webhook_objects.py (guards at every served path with failurePolicy Ignore and selectors, the
+#      manager naming every configuration, cert-manager's Secret mounted and its CA injected into every
+#      configuration, roles limited to the names); the guards without their patch are refused by the checker (the
+#      manager would never fill their caBundle); the apiserver's dry run accepts the configurations, roles, Service,
+#      Secret and Deployment of the build with both (not the Certificate and Issuer: no cert-manager CRDs here).
 # Inputs:  KUBECONFIG (ctest fixture), KUBECTL (optional).
 # Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
 set -euo pipefail
@@ -49,6 +57,14 @@ checks() {
     esac
   done <"$work/checks.out"
   ((status == 0)) || fail "$label: checker exited $status: $(tr '\n' ' ' <"$work/checks.err")"
+}
+# checks_with <checker> <label> <checker args...>: like checks, with another checker script.
+checks_with() {
+  local saved="$checker"
+  checker="$1"
+  shift
+  checks "$@"
+  checker="$saved"
 }
 none=(--expect PodDisruptionBudget=0 --expect NetworkPolicy=0 --expect PrometheusRule=0 --expect ConfigMap=0)
 all=(--expect PodDisruptionBudget=1 --expect NetworkPolicy=1 --expect PrometheusRule=1 --expect ConfigMap=1)
@@ -138,6 +154,72 @@ PY
     fail "apply --dry-run=server: $(grep -v '(server dry run)$' "$work/apply.out" | tr '\n' ' ')"
   fi
   echo "note the PrometheusRule is not sent to the apiserver: its CRD (monitoring.coreos.com) is not installed here"
+fi
+
+# --- 5. the webhook opt-ins: guards and cert-manager -----------------------------------------------------------------
+# webhook_checks <label> <build> <checker flags...>: test/integration/webhook_objects.py on a build.
+webhook_checks() {
+  local label="$1" file="$2"
+  shift 2
+  checks_with test/integration/webhook_objects.py "$label" "$file" "$@"
+}
+for d in webhook webhook-guards certmanager; do
+  if kz "config/$d" >"$work/$d.yaml" 2>"$work/err"; then
+    pass "kubectl kustomize config/$d: $(grep '^kind:' "$work/$d.yaml" | sort | uniq -c | tr -s ' \n' ' ')"
+  else
+    fail "kubectl kustomize config/$d: $(tr '\n' ' ' <"$work/err")"
+  fi
+done
+guards_patch="  #- {path: manager_webhook_guards_patch.yaml, target: {kind: Deployment, name: controller-manager}}"
+cm_patches=("  #- {path: certmanager_manager_patch.yaml}"
+  "  #- {path: certmanager_webhook_patch.yaml, target: {kind: ValidatingWebhookConfiguration}}")
+cp -r config "$work/guards"
+if opt_in "$work/guards" "  #- ../webhook-guards" "$guards_patch" &&
+  kz "$work/guards/default" >"$work/guards.yaml" 2>"$work/err"; then
+  webhook_checks "config/default + webhook-guards" "$work/guards.yaml" --guards
+else
+  fail "config/default with ../webhook-guards: $(tr '\n' ' ' <"$work/err")"
+fi
+# The guards without their manager patch: the manager would not fill their caBundle; the checker must see it.
+cp -r config "$work/guards-only"
+if opt_in "$work/guards-only" "  #- ../webhook-guards" && kz "$work/guards-only/default" >"$work/guards-only.yaml" 2>"$work/err"; then
+  "$py" test/integration/webhook_objects.py "$work/guards-only.yaml" --guards >"$work/guards-only.out" 2>&1 || true
+  if grep -q '^FAIL --webhook-configuration' "$work/guards-only.out"; then
+    pass "config/default with ../webhook-guards but not its patch: the checker finds the manager does not name the guards"
+  else
+    fail "config/default with ../webhook-guards but not its patch: expected the checker to refuse it: $(tr '\n' ' ' <"$work/guards-only.out")"
+  fi
+fi
+cp -r config "$work/certmanager"
+if opt_in "$work/certmanager" "  #- ../certmanager" "${cm_patches[@]}" &&
+  kz "$work/certmanager/default" >"$work/certmanager.yaml" 2>"$work/err"; then
+  webhook_checks "config/default + certmanager" "$work/certmanager.yaml" --cert-manager
+else
+  fail "config/default with ../certmanager: $(tr '\n' ' ' <"$work/err")"
+fi
+cp -r config "$work/both"
+if opt_in "$work/both" "  #- ../webhook-guards" "$guards_patch" "  #- ../certmanager" "${cm_patches[@]}" &&
+  kz "$work/both/default" >"$work/both.yaml" 2>"$work/err"; then
+  webhook_checks "config/default + webhook-guards + certmanager" "$work/both.yaml" --guards --cert-manager
+  # The apiserver accepts the guards' configuration and role, and the manager mounting cert-manager's Secret. The
+  # Certificate and Issuer are not sent: cert-manager's CRDs are not installed here.
+  "$py" - "$work/both.yaml" "$work/webhook-dry.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1], encoding="utf-8")) if isinstance(d, dict)]
+keep = [d for d in docs if d["kind"] in ("ValidatingWebhookConfiguration", "Deployment", "ClusterRole",
+                                         "ClusterRoleBinding", "Secret", "Service")]
+yaml.safe_dump_all(keep, open(sys.argv[2], "w", encoding="utf-8"), sort_keys=False)
+PY
+  if ! k create namespace codeflare-operator-system --dry-run=client -o yaml | k apply -f - >"$work/ns.out" 2>&1; then
+    fail "creating namespace codeflare-operator-system: $(tr '\n' ' ' <"$work/ns.out")"
+  elif k apply --dry-run=server -f "$work/webhook-dry.yaml" >"$work/apply.out" 2>&1; then
+    pass "apply --dry-run=server accepts the webhook objects with guards and cert-manager: $(grep -c '(server dry run)$' "$work/apply.out") object(s)"
+  else
+    fail "apply --dry-run=server of the webhook objects: $(grep -v '(server dry run)$' "$work/apply.out" | tr '\n' ' ')"
+  fi
+  echo "note the Certificate and Issuer are not sent to the apiserver: cert-manager's CRDs are not installed here"
+else
+  fail "config/default with ../webhook-guards and ../certmanager: $(tr '\n' ' ' <"$work/err")"
 fi
 
 echo "$passed passed, $failed failed"

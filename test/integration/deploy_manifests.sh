@@ -24,7 +24,13 @@
 #      /metrics; and config/default with its "#- ../prometheus" line uncommented (in a copy) builds with the
 #      ServiceMonitor in codeflare-operator-system. The ServiceMonitor is never sent to the apiserver: its CRD is not
 #      installed here (nor on every cluster, which is why config/default leaves it out).
-# Inputs:  KUBECONFIG (set by the ctest fixture), KUBECTL (optional; its `kustomize` must understand
+#   8. The admission webhook (config/webhook) in the built output, by test/integration/webhook_objects.py: the
+#      CodeFlareWorkload ValidatingWebhookConfiguration (path, failurePolicy Fail, sideEffects None, v1 reviews,
+#      10 s), its Service (443 to the manager's webhook-server port), the manager's --webhook-* flags naming the
+#      objects built (through namePrefix), the certificate folder an emptyDir, the Secret and configuration roles
+#      limited to those names, no guards and no cert-manager objects; the flags are ones `run --help` documents.
+# Inputs:  KUBECONFIG (set by the ctest fixture), CFO_OPERATOR_BIN (optional, for `run --help`),
+#          KUBECTL (optional; its `kustomize` must understand
 #          kustomize.config.k8s.io/v1beta1, which every kubectl since 1.14 does).
 # Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
 set -euo pipefail
@@ -291,6 +297,20 @@ if [[ $built == true ]]; then
     fi
   fi
   echo "note the ServiceMonitor is not sent to the apiserver: its CRD (monitoring.coreos.com) is not installed here"
+  # 8. The admission webhook of config/webhook, wired to the manager (webhook_objects.py).
+  "${CFO_OPERATOR_BIN:-false}" run --help >"$work/run-help.txt" 2>&1 || true
+  help_args=()
+  grep -q -- '--webhook-bind-address' "$work/run-help.txt" && help_args=(--run-help "$work/run-help.txt")
+  [[ ${#help_args[@]} -gt 0 ]] || echo "note CFO_OPERATOR_BIN is not set: the webhook flags are not checked against run --help"
+  "$py" test/integration/webhook_objects.py "$work/default.yaml" "${help_args[@]}" >"$work/webhook.out" \
+    2>"$work/webhook.err" || fail "webhook_objects.py exited $?: $(tr '\n' ' ' <"$work/webhook.err")"
+  while IFS= read -r line; do
+    case "$line" in
+      "ok "*) pass "webhook: ${line#ok }" ;;
+      "FAIL "*) fail "webhook: ${line#FAIL }" ;;
+      *) echo "     $line" ;;
+    esac
+  done <"$work/webhook.out"
 fi
 
 echo "$passed passed, $failed failed"

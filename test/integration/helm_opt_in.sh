@@ -8,17 +8,22 @@
 #   1. Off: the default render holds no PodDisruptionBudget, NetworkPolicy, PrometheusRule or dashboard ConfigMap,
 #      and is byte for byte the render of a copy of the chart without the four templates.
 #   2. On (test/helm/values-opt-in.yaml): opt_in_objects.py against the render's Deployment and metrics Service
-#      (selectors, ports: metrics limited to namespace monitoring, the extra 9443; a drain of 3 replicas with
+#      (selectors, ports: metrics limited to namespace monitoring, the webhook's 9443, the extra 9090; a drain of 3 replicas with
 #      minAvailable 2; the dashboard and alerts are deploy/monitoring's, the alerts with job <fullname>-metrics),
 #      and the values themselves: the apiserver CIDRs and the extra egress rule, the dashboard's namespace, labels
 #      and annotations, the PrometheusRule's labels.
 #   3. Variants: policy/v1 where the cluster serves it (--api-versions policy/v1); maxUnavailable instead of
 #      minAvailable; monitoring.prometheusRule.job; the metrics port left out of the NetworkPolicy with metrics off.
+#      The webhooks (test/integration/webhook_objects.py on each render): the defaults, the guards, cert-manager, both,
+#      other failurePolicies; certManager.issuerRef instead of the chart's Issuer; webhook.enabled=false leaves the
+#      webhook port out of the NetworkPolicy.
 #   4. Guards: a budget with replicaCount 1, minAvailable not below replicaCount, maxUnavailable 0; a NetworkPolicy
-#      without API ports; alerts without metrics, or without the metrics Service and without a job; allowed: alerts
-#      with a job and no Service.
+#      without API ports; alerts without metrics, or without the metrics Service and without a job; webhook guards
+#      or cert-manager without the webhook, a failurePolicy other than Fail/Ignore, timeoutSeconds above 30, the
+#      webhook on the metrics port; allowed: alerts with a job and no Service.
 #   5. `kubectl apply --dry-run=server` accepts the on render's PodDisruptionBudget (policy/v1beta1, as helm-render
-#      stands for a 1.20 cluster), NetworkPolicy and ConfigMap. The PrometheusRule is not sent: its CRD
+#      stands for a 1.20 cluster), NetworkPolicy and ConfigMap, and the guards + cert-manager render's webhook
+#      configurations, Service, Secret and Deployment. The PrometheusRule is not sent: its CRD
 #      (monitoring.coreos.com) is not installed here.
 # Inputs:  KUBECONFIG (ctest fixture); CFO_HELM_RENDER_DIR (where helm-render is built and cached); KUBECTL.
 # Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
@@ -86,7 +91,7 @@ on_ok=false
 if render "$work/on.yaml" "$chart" -f test/helm/values-opt-in.yaml; then
   on_ok=true
   checks "values-opt-in" "$py" "$checker" "$work/on.yaml" --expect PodDisruptionBudget=1 --expect NetworkPolicy=1 \
-    --expect PrometheusRule=1 --expect ConfigMap=1 --pdb-api-version policy/v1beta1 --extra-ingress-port 9443 \
+    --expect PrometheusRule=1 --expect ConfigMap=1 --pdb-api-version policy/v1beta1 --extra-ingress-port 9090 \
     --metrics-from-namespace monitoring
   checks "values-opt-in" "$py" - "$work/on.yaml" test/helm/values-opt-in.yaml <<'PY'
 import sys, yaml
@@ -148,6 +153,35 @@ variant "prometheusRule.job" $'monitoring:\n  prometheusRule:\n    enabled: true
 variant "networkPolicy with metrics off" $'metrics:\n  enabled: false\nnetworkPolicy:\n  enabled: true' \
   --expect NetworkPolicy=1
 
+# The webhooks: off leaves no webhook port in the NetworkPolicy; the guards and cert-manager, alone and together,
+# checked by webhook_objects.py.
+variant "networkPolicy with the webhooks off" $'webhook:\n  enabled: false\nnetworkPolicy:\n  enabled: true' \
+  --expect NetworkPolicy=1
+hook_variant() {
+  local label="$1" values="$2"
+  shift 2
+  printf '%s\n' "$values" >"$work/hook.yaml"
+  if render "$work/hook-$label.out" "$chart" -f "$work/hook.yaml"; then
+    checks "webhook $label" "$py" test/integration/webhook_objects.py "$work/hook-$label.out" "$@"
+  else
+    fail "webhook $label: does not render: $(tr '\n' ' ' <"$work/render.err")"
+  fi
+}
+hook_variant defaults ""
+hook_variant guards $'webhook:\n  guards:\n    enabled: true' --guards
+hook_variant cert-manager $'certManager:\n  enabled: true' --cert-manager
+hook_variant guards+cert-manager $'webhook:\n  guards:\n    enabled: true\ncertManager:\n  enabled: true' \
+  --guards --cert-manager
+hook_variant policies $'webhook:\n  failurePolicy: Ignore\n  guards:\n    enabled: true\n    failurePolicy: Fail' \
+  --guards --cfw-failure-policy Ignore --guards-failure-policy Fail
+printf '%s\n' $'certManager:\n  enabled: true\n  issuerRef:\n    kind: ClusterIssuer\n    name: corp-ca' >"$work/issuer.yaml"
+if render "$work/issuer.out" "$chart" -f "$work/issuer.yaml" && ! grep -q '^kind: Issuer$' "$work/issuer.out" &&
+  grep -A2 '^  issuerRef:' "$work/issuer.out" | grep -q 'name: corp-ca'; then
+  pass "certManager.issuerRef: the Certificate uses ClusterIssuer corp-ca and no Issuer is rendered"
+else
+  fail "certManager.issuerRef: $(tr '\n' ' ' <"$work/render.err") $(grep -A3 '^  issuerRef:' "$work/issuer.out" | tr '\n' ' ')"
+fi
+
 # --- 4. guards -----------------------------------------------------------------------------------------------------
 refuse() {
   local label="$1" want="$2"
@@ -172,6 +206,13 @@ refuse "alerts without metrics" "monitoring.prometheusRule.enabled needs metrics
   $'metrics:\n  enabled: false\nmonitoring:\n  prometheusRule:\n    enabled: true'
 refuse "alerts without the metrics Service or a job" "needs monitoring.prometheusRule.job" \
   $'metrics:\n  service:\n    enabled: false\nmonitoring:\n  prometheusRule:\n    enabled: true'
+refuse "guards without the webhook" "webhook.guards.enabled and certManager.enabled need webhook.enabled" \
+  $'webhook:\n  enabled: false\n  guards:\n    enabled: true'
+refuse "a failurePolicy the apiserver refuses" "webhook.guards.failurePolicy must be Fail or Ignore" \
+  $'webhook:\n  guards:\n    failurePolicy: Retry'
+refuse "timeoutSeconds above 30" "webhook.timeoutSeconds must be between 1 and 30" $'webhook:\n  timeoutSeconds: 31'
+refuse "the webhook on the metrics port" "webhook.port 8080 is already the metrics or health probe port" \
+  $'webhook:\n  port: 8080'
 printf '%s\n' $'metrics:\n  service:\n    enabled: false\nmonitoring:\n  prometheusRule:\n    enabled: true\n    job: cfo-pods' \
   >"$work/allowed.yaml"
 if render "$work/allowed.out" "$chart" -f "$work/allowed.yaml" && grep -q 'job="cfo-pods"' "$work/allowed.out"; then
@@ -182,10 +223,14 @@ fi
 
 # --- 5. the apiserver's dry run -----------------------------------------------------------------------------------
 if [[ $on_ok == true ]]; then
-  "$py" - "$work/on.yaml" "$work/dry.yaml" <<'PY'
+  "$py" - "$work/on.yaml" "$work/dry.yaml" "$work/hook-guards+cert-manager.out" <<'PY'
 import sys, yaml
 docs = [d for d in yaml.safe_load_all(open(sys.argv[1], encoding="utf-8")) if isinstance(d, dict)]
 keep = [d for d in docs if d["kind"] in ("PodDisruptionBudget", "NetworkPolicy", "ConfigMap")]
+# The webhook objects of the guards + cert-manager render (not the Certificate and Issuer: no cert-manager CRDs).
+hooks = [d for d in yaml.safe_load_all(open(sys.argv[3], encoding="utf-8")) if isinstance(d, dict)]
+keep += [d for d in hooks if d["kind"] in ("ValidatingWebhookConfiguration", "Service", "Secret", "Deployment")
+         and "webhook" in d["metadata"]["name"] or d["kind"] == "Deployment"]
 yaml.safe_dump_all(keep, open(sys.argv[2], "w", encoding="utf-8"), sort_keys=False)
 PY
   ns_ok=true

@@ -44,9 +44,10 @@ finish() {
 # --- 1. start ------------------------------------------------------------------------------------------------------
 ns="cfo-scrape-$RANDOM"
 k create namespace "$ns" >/dev/null
-mapfile -t ports < <(cfo_free_ports 2)
+mapfile -t ports < <(cfo_free_ports 3)
 metrics="127.0.0.1:${ports[0]}"
-"$CFO_OPERATOR_BIN" run --kubeconfig "$KUBECONFIG" --namespace "$ns" --leader-elect \
+webhook_port="${ports[2]}"  # the webhook metrics exist once its server is configured
+"$CFO_OPERATOR_BIN" run --kubeconfig "$KUBECONFIG" --namespace "$ns" --leader-elect --webhook-bind-address="127.0.0.1:$webhook_port" \
   --leader-election-namespace "$ns" --leader-election-id scrape-lock --metrics-bind-address="$metrics" \
   --health-probe-bind-address="127.0.0.1:${ports[1]}" >"$work/op.out" 2>"$work/op.err" &
 pid=$!

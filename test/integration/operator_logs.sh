@@ -32,7 +32,8 @@ pass() { echo "ok   $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 # The operator without its HTTP servers (other operators may hold :8080/:8081 on this machine).
 # (Called directly, not through a shell function: `function &` would make $! a subshell, not the operator.)
-op=("$CFO_OPERATOR_BIN" run --kubeconfig "$KUBECONFIG" --metrics-bind-address=0 --health-probe-bind-address=0)
+op=("$CFO_OPERATOR_BIN" run --kubeconfig "$KUBECONFIG" --metrics-bind-address=0 --health-probe-bind-address=0
+  --webhook-bind-address=0)
 
 # --- 1. bad flags ----------------------------------------------------------------------------------------------------
 for bad in --log-format=xml --kube-api-qps=fast --kube-api-burst=0 --graceful-shutdown-timeout=30; do

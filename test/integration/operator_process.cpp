@@ -242,7 +242,8 @@ OperatorProcess::OperatorProcess(const std::string& name, const std::vector<std:
                                 kubeconfig,
                                 "--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port_),
                                 "--health-probe-bind-address=127.0.0.1:" + std::to_string(probe_port_),
-                                "--log-level=debug"};
+                                "--log-level=debug",
+                                "--webhook-bind-address=0"};  // many operators run at once: no shared :9443
   argv.insert(argv.end(), extra.begin(), extra.end());
   pid_ = fork();
   if (pid_ == 0) {

@@ -116,7 +116,8 @@ class OperatorEnvironment : public ::testing::Environment {
       FILE* log = std::freopen(g_log_path.c_str(), "w", stderr);
       (void)log;
       dup2(fileno(stderr), fileno(stdout));
-      execl(bin, bin, "run", "--kubeconfig", kc, "--log-level", "debug", static_cast<char*>(nullptr));
+      execl(bin, bin, "run", "--kubeconfig", kc, "--log-level", "debug", "--webhook-bind-address=0",
+            static_cast<char*>(nullptr));
       _exit(127);
     }
     ASSERT_GT(g_operator, 0);

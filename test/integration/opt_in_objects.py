@@ -12,9 +12,9 @@ Prints one line per check, "ok ..." or "FAIL ...", and exits 0 (the caller count
                      Deployment's; exactly one of minAvailable and maxUnavailable; a drain can go on: with the
                      Deployment's replicas, at least one pod may be evicted and at least one stays.
   NetworkPolicy      it selects the Deployment's pods; types Ingress and Egress; ingress opens exactly the container's
-                     metrics port (when declared), its health port and the --extra-ingress-port ports, every rule
-                     naming its ports; with --metrics-from-namespace, only the metrics rule has that namespace as
-                     its source; egress opens TCP 443 and 6443 and UDP and TCP 53, every rule naming its ports.
+                     metrics and webhook-server ports (when declared), its health port and the --extra-ingress-port
+                     ports, every rule naming its ports; with --metrics-from-namespace, only the metrics rule has
+                     that namespace as its source; egress opens TCP 443 and 6443 and UDP and TCP 53, every rule naming its ports.
   ConfigMap          (the one labelled grafana_dashboard) one .json key whose JSON is --dashboard's, under 128 KiB
                      (so that `kubectl apply` can keep it in its last-applied annotation).
   PrometheusRule     apiVersion monitoring.coreos.com/v1; spec is --alerts' with job="..." set to --job, or else to
@@ -97,12 +97,13 @@ def check_network_policy(np, dep, extra_ports, metrics_ns):
     out(sorted(spec.get("policyTypes") or []) == ["Egress", "Ingress"], f"{what}: policyTypes {spec.get('policyTypes')}")
     ports = container_ports(dep)
     want_in = {("TCP", ports["health"])} | {("TCP", p) for p in extra_ports}
-    if "metrics" in ports:
-        want_in.add(("TCP", ports["metrics"]))
+    for named in ("metrics", "webhook-server"):
+        if named in ports:
+            want_in.add(("TCP", ports[named]))
     got_in, open_in = rule_ports(spec.get("ingress"))
     out(got_in == want_in and not open_in,
-        f"{what}: ingress opens {sorted(got_in)}, want exactly {sorted(want_in)} (the container's metrics and health "
-        f"ports {ports}, and {sorted(extra_ports)}), every rule naming its ports")
+        f"{what}: ingress opens {sorted(got_in)}, want exactly {sorted(want_in)} (the container's metrics, health and "
+        f"webhook ports {ports}, and {sorted(extra_ports)}), every rule naming its ports")
     if metrics_ns:
         sources = []
         for r in spec.get("ingress") or []:

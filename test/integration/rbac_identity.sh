@@ -252,6 +252,7 @@ fi
 deathsig=()
 setpriv --help 2>/dev/null | grep -q -- --pdeathsig && deathsig=(setpriv --pdeathsig KILL --)
 "${deathsig[@]}" "$CFO_OPERATOR_BIN" run --kubeconfig "$op_kubeconfig" --metrics-bind-address=0 --health-probe-bind-address=0 \
+  --webhook-bind-address=0 \
   --leader-elect --leader-election-namespace "$sa_ns" --leader-elect-release-on-cancel \
   --graceful-shutdown-timeout=10s --log-level=debug </dev/null >"$oplog" 2>&1 &
 pid=$!

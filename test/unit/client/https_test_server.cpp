@@ -31,7 +31,7 @@ void ServerExchange::respond(unsigned status, const std::string& body,
   res.set(http::field::content_type, "application/json");
   for (const auto& [k, v] : headers) res.set(k, v);
   res.body() = body;
-  res.keep_alive(false);
+  res.keep_alive(keep_alive_);
   res.prepare_payload();
   boost::system::error_code ec;
   http::write(stream_, res, ec);
@@ -79,8 +79,9 @@ std::function<void(ServerExchange&)> answer_in_order(std::vector<CannedResponse>
   };
 }
 
-HttpsTestServer::HttpsTestServer(const TestCert& serving, Handler handler, const std::string& client_ca_pem)
-    : tls_(asio::ssl::context::tls_server), acceptor_(ioc_), handler_(std::move(handler)) {
+HttpsTestServer::HttpsTestServer(const TestCert& serving, Handler handler, const std::string& client_ca_pem,
+                                 bool keep_alive)
+    : tls_(asio::ssl::context::tls_server), acceptor_(ioc_), handler_(std::move(handler)), keep_alive_(keep_alive) {
   tls_.use_certificate_chain(asio::buffer(serving.cert_pem));
   tls_.use_private_key(asio::buffer(serving.key_pem), asio::ssl::context::pem);
   if (!client_ca_pem.empty()) {
@@ -136,25 +137,28 @@ void HttpsTestServer::serve(tcp::socket socket) {
     ++handshake_failures_;
     return;
   }
+  ++connections_served_;
   beast::flat_buffer buffer;
-  http::request<http::string_body> req;
-  http::read(stream, buffer, req, ec);
-  if (ec) return;
-  RecordedRequest rec;
-  rec.method = std::string(req.method_string().data(), req.method_string().size());
-  rec.target = std::string(req.target().data(), req.target().size());
-  rec.body = req.body();
-  for (const auto& field : req) {
-    std::string name(field.name_string().data(), field.name_string().size());
-    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    rec.headers[name] = std::string(field.value().data(), field.value().size());
-  }
-  {
-    std::lock_guard lock(mu_);
-    requests_.push_back(rec);
-  }
-  ServerExchange exchange(stream, std::move(rec), stopping_);
-  handler_(exchange);
+  do {
+    http::request<http::string_body> req;
+    http::read(stream, buffer, req, ec);
+    if (ec) return;
+    RecordedRequest rec;
+    rec.method = std::string(req.method_string().data(), req.method_string().size());
+    rec.target = std::string(req.target().data(), req.target().size());
+    rec.body = req.body();
+    for (const auto& field : req) {
+      std::string name(field.name_string().data(), field.name_string().size());
+      for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      rec.headers[name] = std::string(field.value().data(), field.value().size());
+    }
+    {
+      std::lock_guard lock(mu_);
+      requests_.push_back(rec);
+    }
+    ServerExchange exchange(stream, std::move(rec), stopping_, keep_alive_);
+    handler_(exchange);
+  } while (keep_alive_ && !stopping_.load());
   // Send close_notify without waiting for the client's, then close the socket.
   SSL_shutdown(stream.native_handle());
   stream.next_layer().shutdown(tcp::socket::shutdown_both, ec);

@@ -35,8 +35,8 @@ struct RecordedRequest {
 class ServerExchange {
  public:
   using Stream = boost::asio::ssl::stream<boost::asio::ip::tcp::socket>;
-  ServerExchange(Stream& stream, RecordedRequest request, const std::atomic<bool>& stopping)
-      : stream_(stream), request_(std::move(request)), stopping_(stopping) {}
+  ServerExchange(Stream& stream, RecordedRequest request, const std::atomic<bool>& stopping, bool keep_alive = false)
+      : stream_(stream), request_(std::move(request)), stopping_(stopping), keep_alive_(keep_alive) {}
 
   const RecordedRequest& request() const { return request_; }
 
@@ -54,6 +54,7 @@ class ServerExchange {
   Stream& stream_;
   RecordedRequest request_;
   const std::atomic<bool>& stopping_;
+  bool keep_alive_;
 };
 
 /// One canned answer of the test server.
@@ -75,7 +76,10 @@ class HttpsTestServer {
 
   /// Serves with `serving` (certificate + key). When `client_ca_pem` is set, clients must present a certificate
   /// issued by that CA.
-  HttpsTestServer(const TestCert& serving, Handler handler, const std::string& client_ca_pem = {});
+  /// With `keep_alive`, a connection serves request after request (complete responses say keep-alive) until the client
+  /// closes it; otherwise every response closes its connection.
+  HttpsTestServer(const TestCert& serving, Handler handler, const std::string& client_ca_pem = {},
+                  bool keep_alive = false);
   ~HttpsTestServer();
 
   unsigned short port() const { return port_; }
@@ -84,6 +88,8 @@ class HttpsTestServer {
   std::vector<RecordedRequest> requests() const;
   /// Connections whose TLS handshake failed (e.g. the client rejected the certificate).
   int handshake_failures() const { return handshake_failures_.load(); }
+  /// Connections accepted with a completed TLS handshake.
+  int connections_served() const { return connections_served_.load(); }
 
  private:
   void accept_loop();
@@ -96,6 +102,8 @@ class HttpsTestServer {
   Handler handler_;
   std::atomic<bool> stopping_{false};
   std::atomic<int> handshake_failures_{0};
+  std::atomic<int> connections_served_{0};
+  bool keep_alive_ = false;
   mutable std::mutex mu_;
   std::vector<RecordedRequest> requests_;
   std::vector<std::thread> connections_;

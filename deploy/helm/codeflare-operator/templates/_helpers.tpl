@@ -119,6 +119,29 @@ metrics Service's name (the job a ServiceMonitor gives its targets).
 {{- end }}
 {{- end }}
 
+{{/* Stops rendering on webhook settings the apiserver or the operator would refuse. */}}
+{{- define "codeflare-operator.validateWebhook" -}}
+{{- $w := .Values.webhook }}
+{{- if and (not $w.enabled) (or $w.guards.enabled .Values.certManager.enabled) }}
+{{- fail "webhook.guards.enabled and certManager.enabled need webhook.enabled" }}
+{{- end }}
+{{- if $w.enabled }}
+{{- range $what, $policy := dict "webhook.failurePolicy" $w.failurePolicy "webhook.guards.failurePolicy" $w.guards.failurePolicy }}
+{{- if not (has (toString $policy) (list "Fail" "Ignore")) }}
+{{- fail (printf "%s must be Fail or Ignore, not %q" $what (toString $policy)) }}
+{{- end }}
+{{- end }}
+{{- range $what, $t := dict "webhook.timeoutSeconds" $w.timeoutSeconds "webhook.guards.timeoutSeconds" $w.guards.timeoutSeconds }}
+{{- if or (lt (int $t) 1) (gt (int $t) 30) }}
+{{- fail (printf "%s must be between 1 and 30 (the apiserver's limits), not %v" $what $t) }}
+{{- end }}
+{{- end }}
+{{- if or (eq (int $w.port) (int .Values.healthProbe.port)) (and .Values.metrics.enabled (eq (int $w.port) (int .Values.metrics.port))) }}
+{{- fail (printf "webhook.port %d is already the metrics or health probe port" (int $w.port)) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Stops rendering on settings that the operator cannot run with. */}}
 {{- define "codeflare-operator.validateValues" -}}
 {{- if and (gt (int .Values.replicaCount) 1) (not .Values.leaderElection.enabled) }}
@@ -131,6 +154,7 @@ metrics Service's name (the job a ServiceMonitor gives its targets).
 {{- fail "metrics.serviceMonitor.enabled needs metrics.enabled and metrics.service.enabled: the ServiceMonitor scrapes the metrics Service" }}
 {{- end }}
 {{- include "codeflare-operator.validateOptIn" . }}
+{{- include "codeflare-operator.validateWebhook" . }}
 {{- include "codeflare-operator.checkDuration" (dict "name" "gracefulShutdownTimeout" "value" .Values.gracefulShutdownTimeout) }}
 {{- include "codeflare-operator.checkDuration" (dict "name" "leaderElection.leaseDuration" "value" .Values.leaderElection.leaseDuration) }}
 {{- include "codeflare-operator.checkDuration" (dict "name" "leaderElection.renewDeadline" "value" .Values.leaderElection.renewDeadline) }}

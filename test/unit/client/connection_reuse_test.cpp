@@ -1,0 +1,77 @@
+// Connection reuse and socket options of RestClient: what makes requests cheap for the apiserver and for us.
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/stream_traits.hpp>
+
+#include "client/rest_client.hpp"
+#include "client/server_url.hpp"
+#include "client/tls_connection.hpp"
+#include "client/tls_context.hpp"
+#include "https_test_server.hpp"
+#include "test_certificates.hpp"
+
+using namespace cfo;
+using namespace cfo::client;
+using namespace cfo::client::testing;
+using namespace std::chrono_literals;
+
+namespace {
+class ConnectionReuse : public ::testing::Test {
+ protected:
+  TestCa ca{"test-ca"};
+  TestCert serving = ca.issue("kube-apiserver", {"IP:127.0.0.1", "DNS:localhost"});
+  ClientConfig config_for(const HttpsTestServer& server) const {
+    ClientConfig cfg;
+    cfg.server = server.url();
+    cfg.ca_pem = ca.cert_pem();
+    return cfg;
+  }
+};
+}  // namespace
+
+// Requests one after the other go over one kept-alive connection (one TCP connect and one TLS handshake in all).
+TEST_F(ConnectionReuse, SequentialRequestsShareOneConnection) {
+  HttpsTestServer server(
+      serving, [](ServerExchange& x) { x.respond(200, "{}"); }, {}, /*keep_alive=*/true);
+  RestClient client(config_for(server), RestClientTimeouts{2000ms, 5000ms, 5000ms});
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(client.get_json("/api/v1/namespaces").has_value());
+  auto obj = json::parse(R"({"kind":"Event"})");
+  ASSERT_TRUE(client.apply("/api/v1/namespaces/a/events/e", *obj).has_value());
+  EXPECT_EQ(server.requests().size(), 6u);
+  EXPECT_EQ(server.connections_served(), 1);
+  // Copies of a client share its connections too.
+  RestClient copy = client;
+  ASSERT_TRUE(copy.get_json("/api/v1/namespaces").has_value());
+  EXPECT_EQ(server.connections_served(), 1);
+}
+
+// A server that closes each connection after its answer (Connection: close, or an idle timeout that closed a kept
+// connection) costs a new connection per request, and no request fails for it.
+TEST_F(ConnectionReuse, AConnectionTheServerClosedIsReplacedWithoutAnError) {
+  HttpsTestServer server(serving, [](ServerExchange& x) { x.respond(200, "{}"); });
+  RestClient client(config_for(server), RestClientTimeouts{2000ms, 5000ms, 5000ms});
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(client.get_json("/api/v1/namespaces").has_value());
+  EXPECT_EQ(server.requests().size(), 3u);
+  EXPECT_EQ(server.connections_served(), 3);
+}
+
+// Every connection the client opens has Nagle's algorithm off, as Go's net package does: a small request is not held
+// back until the peer's delayed ACK.
+TEST_F(ConnectionReuse, ConnectionsAreOpenedWithTcpNoDelay) {
+  HttpsTestServer server(serving, [](ServerExchange& x) { x.respond(200, "{}"); });
+  auto tls = make_tls_context(ca.cert_pem(), false, "", "");
+  ASSERT_TRUE(tls.has_value()) << tls.error().message;
+  auto url = parse_server_url(server.url());
+  ASSERT_TRUE(url.has_value());
+  boost::asio::io_context ioc;
+  TlsConnection conn(ioc, **tls);
+  ASSERT_TRUE(conn.open(*url, true, 2000ms).has_value());
+  boost::asio::ip::tcp::no_delay option;
+  boost::beast::get_lowest_layer(conn.stream()).socket().get_option(option);
+  EXPECT_TRUE(option.value());
+  boost::asio::socket_base::keep_alive keepalive;
+  boost::beast::get_lowest_layer(conn.stream()).socket().get_option(keepalive);
+  EXPECT_TRUE(keepalive.value());
+}
