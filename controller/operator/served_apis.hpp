@@ -26,7 +26,8 @@ struct ServedApis {
   std::string kueue_version;
   /// Kueue's MaxPodSets from the Workload CRD (0 when unknown).
   int kueue_max_pod_sets = 0;
-  /// metadata.generation of each CRD read (absent: not installed), to tell whether a CRD event changes anything.
+  /// metadata.generation of each CRD read and Established (absent: not installed or not served yet), to tell whether
+  /// a CRD event changes anything.
   std::map<std::string, int64_t> generations;
 };
 
@@ -38,8 +39,8 @@ extern const std::vector<std::string> kTargetCrdNames;
 const std::vector<std::string>& watched_crd_names();
 
 /// Reads every CRD of watched_crd_names() with `api` (404: not installed), compiles the schemas of the target CRDs
-/// (without their descriptions) and tells which APIs are served. A CRD is served when its storage version is served
-/// (and, for Kueue, the version is v1beta2 or v1beta1). Errors: any read failure other than 404, or a CRD whose schema
+/// (without their descriptions) and tells which APIs are served. A CRD counts once Established; Kueue's API version
+/// is v1beta2 when its LocalQueue CRD serves it, else v1beta1. Errors: any read failure other than 404, or a CRD whose schema
 /// does not compile.
 Result<ServedApis> read_served_apis(const Api& api);
 

@@ -337,6 +337,13 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       children.push_back(build_ray_cluster(w, RayClusterPlacement{true, labels}).to_json());
       label = std::string(kRayClusterKind) + "/" + w.name;
     }
+    // A child whose kind the cluster does not serve cannot be judged (no schema) nor written: the hold says so.
+    const bool kind_unserved = in.held_reason == "AppWrapperNotInstalled" || in.held_reason == "RayJobNotInstalled";
+    if (kind_unserved && !children.empty() &&
+        json::get_string(children.back(), "kind") != std::string(kLocalQueueKind)) {
+      children.pop_back();
+      out.recreate = false;
+    }
     if (!children.empty() && json::get_string(children.back(), "kind") != std::string(kLocalQueueKind)) {
       // An existing child is updated in place, unless it is replaced (then the new one is created).
       const json::Value* live = s.job ? observed.ray_job : s.app_wrapper ? observed.app_wrapper : observed.ray_cluster;

@@ -253,6 +253,14 @@ TEST(Reconcile, AWorkloadNeedingAnUnservedCrdIsHeldUntilItIsServed) {
   for (const auto& e : go.events) released = released || (e.type == "Normal" && e.reason == "AppWrapperInstalled");
   EXPECT_TRUE(released);
 
+  // The operator has no schema of a kind the cluster does not serve: the hold must not turn into an invalid spec.
+  validation::SchemaSet without_crds;
+  auto fresh = yaml_doc("metadata: {name: demo}\nspec: {appWrapper: true}\n");
+  set_identity(fresh);
+  Outcome unjudged = reconcile(fresh, Observed{}, facts, without_crds, kNow);
+  EXPECT_TRUE(unjudged.valid) << dump(unjudged.errors);
+  EXPECT_TRUE(unjudged.held);
+
   auto job = yaml_doc("metadata: {name: demo}\nspec: {job: {entrypoint: python x.py}}\n");
   set_identity(job);
   ClusterFacts no_rayjob;

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Integration test: CRDs that appear after the operator started are picked up without a restart, and until then the
+# workloads that need them are held with a clear condition instead of failing their applies in a loop.
+#
+# On a control plane of its own that starts with only the RayCluster CRD and ours:
+#   1. a workload with spec.appWrapper, one with spec.job and one naming a LocalQueue are held: Ready=False with
+#      AppWrapperNotInstalled, RayJobNotInstalled, KueueNotInstalled, and no child is created;
+#   2. no hot loop: over 10 s the operator sends at most a handful of requests (rest_client_requests_total);
+#   3. the AppWrapper, RayJob and Kueue CRDs (and the LocalQueue) are installed: each workload gets its child within
+#      60 s, with a Normal event saying the hold ended.
+# Inputs:  CFO_OPERATOR_BIN, CFO_BUILD_DIR (for the control plane's state folder), UPSTREAM_CRDS, KUBECTL (optional).
+# Output:  one line per check; exit 1 when a check fails.
+set -euo pipefail
+# shellcheck source=test/harness/lib.sh
+source "$(dirname "$0")/../harness/lib.sh"
+
+[[ -x "${CFO_OPERATOR_BIN:-}" ]] || cfo_die "CFO_OPERATOR_BIN must name the codeflare-operator binary"
+[[ -n "${UPSTREAM_CRDS:-}" && -d "$UPSTREAM_CRDS/apiserver-1.20" ]] || { echo "skip: UPSTREAM_CRDS is unset"; exit 0; }
+state="${CFO_BUILD_DIR:?}/served-apis-control-plane"
+work="$(mktemp -d)"
+op_pid=""
+cleanup() {
+  [[ -n "$op_pid" ]] && kill -TERM "$op_pid" 2>/dev/null && wait "$op_pid" 2>/dev/null
+  "$CFO_HARNESS_DIR/control-plane.sh" stop "$state" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+passed=0 failed=0
+pass() { echo "ok   $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+
+# CRD folders of their own, so that install-crds.sh installs just these.
+crd_dir() {  # crd_dir NAME FILE... : a folder NAME in $work holding links to the adapted upstream CRD files
+  local d="$work/$1"
+  shift
+  mkdir -p "$d"
+  for f in "$@"; do ln -sf "$UPSTREAM_CRDS/apiserver-1.20/$f" "$d/$f"; done
+  echo "$d"
+}
+"$CFO_HARNESS_DIR/control-plane.sh" start "$state" >/dev/null
+kubeconfig="$state/kubeconfig"
+k() { "${KUBECTL:-kubectl}" --kubeconfig "$kubeconfig" "$@"; }
+"$CFO_HARNESS_DIR/install-crds.sh" "$kubeconfig" "$(crd_dir base ray.io_rayclusters.yaml)" "$CFO_REPO_DIR/crds" >/dev/null
+
+ns=served-apis
+k create namespace "$ns" >/dev/null
+metrics_port="$(cfo_free_ports 1)"
+"$CFO_OPERATOR_BIN" run --kubeconfig "$kubeconfig" --namespace "$ns" --webhook-bind-address=0 \
+  --metrics-bind-address="127.0.0.1:$metrics_port" --health-probe-bind-address=0 >"$work/op.log" 2>&1 &
+op_pid=$!
+
+k apply -n "$ns" -f - >/dev/null <<'CFW'
+apiVersion: codeflare.dev/v1alpha1
+kind: CodeFlareWorkload
+metadata: {name: wrapped}
+spec: {appWrapper: true}
+---
+apiVersion: codeflare.dev/v1alpha1
+kind: CodeFlareWorkload
+metadata: {name: job}
+spec: {job: {entrypoint: python -c 'print(1)', shutdownAfterJobFinishes: true}}
+---
+apiVersion: codeflare.dev/v1alpha1
+kind: CodeFlareWorkload
+metadata: {name: queued}
+spec: {queue: {localQueue: team-queue}}
+CFW
+
+reason() { k get cfw "$1" -n "$ns" -o jsonpath='{.status.conditions[?(@.type=="Ready")].reason}' 2>/dev/null; }
+wait_reason() {  # wait_reason NAME REASON SECONDS
+  local deadline=$((SECONDS + $3))
+  until [[ "$(reason "$1")" == "$2" ]]; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.5
+  done
+}
+
+# --- 1. held, with the reason -----------------------------------------------------------------------------------------
+for pair in wrapped:AppWrapperNotInstalled job:RayJobNotInstalled queued:KueueNotInstalled; do
+  name="${pair%%:*}" want="${pair#*:}"
+  if wait_reason "$name" "$want" 60; then
+    msg="$(k get cfw "$name" -n "$ns" -o jsonpath='{.status.conditions[?(@.type=="Ready")].message}')"
+    pass "$name is held: $want ($msg)"
+  else
+    fail "$name: Ready reason '$(reason "$name")', expected $want; log: $(tail -n 5 "$work/op.log" | tr '\n' ' ')"
+  fi
+done
+if [[ -z "$(k get rayclusters -n "$ns" -o name)" ]]; then pass "no child was created for the held workloads"
+else fail "children were created: $(k get rayclusters -n "$ns" -o name | tr '\n' ' ')"; fi
+
+# --- 2. no hot loop ---------------------------------------------------------------------------------------------------
+requests() {
+  curl -sf "http://127.0.0.1:$metrics_port/metrics" | awk '/^rest_client_requests_total/ {s += $NF} END {print s + 0}'
+}
+before="$(requests)"
+sleep 10
+after="$(requests)"
+if ((after - before <= 5)); then pass "no hot loop: $((after - before)) request(s) in 10 s while held"
+else fail "$((after - before)) requests in 10 s while held (a loop)"; fi
+
+# --- 3. the CRDs appear -----------------------------------------------------------------------------------------------
+"$CFO_HARNESS_DIR/install-crds.sh" "$kubeconfig" \
+  "$(crd_dir later workload.codeflare.dev_appwrappers.yaml ray.io_rayjobs.yaml kueue.x-k8s.io_localqueues.yaml \
+    kueue.x-k8s.io_clusterqueues.yaml kueue.x-k8s.io_resourceflavors.yaml kueue.x-k8s.io_workloadpriorityclasses.yaml \
+    kueue.x-k8s.io_workloads.yaml)" >/dev/null
+lq_version="$(k get crd localqueues.kueue.x-k8s.io -o jsonpath='{.spec.versions[?(@.storage==true)].name}')"
+k apply -n "$ns" -f - >/dev/null <<LQ
+apiVersion: kueue.x-k8s.io/$lq_version
+kind: LocalQueue
+metadata: {name: team-queue}
+spec: {clusterQueue: team-cq}
+LQ
+child_appears() {  # child_appears RESOURCE NAME SECONDS
+  local deadline=$((SECONDS + $3))
+  until k get "$1" "$2" -n "$ns" >/dev/null 2>&1; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.5
+  done
+}
+for triple in appwrappers.workload.codeflare.dev:wrapped:AppWrapperInstalled rayjobs.ray.io:job:RayJobInstalled \
+  rayclusters.ray.io:queued:KueueInstalled; do
+  IFS=: read -r resource name event <<<"$triple"
+  if child_appears "$resource" "$name" 60; then
+    pass "$name: its ${resource%%.*} is created once the CRD is served, without a restart"
+  else
+    fail "$name: no $resource $name 60 s after the CRDs were installed; Ready: $(reason "$name"); log: $(tail -n 8 "$work/op.log" | tr '\n' ' ')"
+  fi
+  if k get events.events.k8s.io -n "$ns" --field-selector "regarding.name=$name" -o jsonpath='{.items[*].reason}' |
+    grep -qw "$event"; then pass "$name: a Normal $event event"
+  else fail "$name: no $event event: $(k get events.events.k8s.io -n "$ns" --field-selector "regarding.name=$name" -o jsonpath='{.items[*].reason}')"; fi
+done
+if kill -0 "$op_pid" 2>/dev/null; then pass "the operator kept running (no restart needed)"; else fail "the operator exited"; fi
+echo "$passed passed, $failed failed"
+((failed == 0))
