@@ -257,7 +257,9 @@ TEST(Reconcile, AWorkloadNeedingAnUnservedCrdIsHeldUntilItIsServed) {
   validation::SchemaSet without_crds;
   auto fresh = yaml_doc("metadata: {name: demo}\nspec: {appWrapper: true}\n");
   set_identity(fresh);
-  Outcome unjudged = reconcile(fresh, Observed{}, facts, without_crds, kNow);
+  ClusterFacts no_appwrapper;
+  no_appwrapper.app_wrapper_served = false;
+  Outcome unjudged = reconcile(fresh, Observed{}, no_appwrapper, without_crds, kNow);
   EXPECT_TRUE(unjudged.valid) << dump(unjudged.errors);
   EXPECT_TRUE(unjudged.held);
 
