@@ -18,6 +18,8 @@ Usage: reconcile_bench.py --state DIR --operator BIN --sample FILE --work DIR [-
   --timeout S     give up on a phase after S seconds (default 120 + N/2)
 
 Phases, one after the other on the same control plane:
+  0. warm-up: max(50, N/5) workloads, RayClusters (server-side apply), status writes, then deleted: the apiserver's
+              first requests of a kind cost it several times the later ones, which would count against phase 1.
   1. ours:    start the operator, wait for /readyz (caches synced), create N workloads in namespace bench-cfw over
               C connections, wait until each has status.observedGeneration == metadata.generation and its RayCluster
               exists (two watches, one of them metadata-only: cheaper than polling LISTs). Requests, reconciles and
@@ -27,6 +29,9 @@ Phases, one after the other on the same control plane:
               Ready (the steady state of a real cluster), stop the operator, start it again with the N workloads in place, wait for /readyz and until N
               reconciles have run and the queue is empty; count what it wrote (it should write nothing). Then time
               the apiserver's own paginated LIST (limit=500) of the workloads.
+  2b. backlog: N workloads created in bench-backlog while the operator is stopped, then the operator started and
+              timed from /readyz until each has its status and RayCluster: its own pace at the apiserver's limit,
+              with no loader competing (ratio_backlog_to_floor_c1).
   3. floor:   the minimum requests for the same work, from this process: for each of N workloads (created first, not
               timed, in bench-floor-c1 / bench-floor-cC), POST the RayCluster `codeflare-operator render` makes for
               it (with the owner reference the operator sets), then PATCH the status the operator wrote in phase 1
@@ -681,6 +686,59 @@ def phase_startup(api, op, n):
     op.stop()
 
 
+def warm_up(api, operator, sample, cfw_json, n, conns):
+    """The apiserver's first requests of a kind cost it several times the later ones (its caches of schemas and
+    converters fill): the same work as the phases, once, before any is measured, then removed."""
+    ns = "bench-warmup"
+    api.ensure_namespace(ns)
+    log("warm-up: %d workloads, RayClusters, status writes and events" % n)
+    bodies = [workload_body(cfw_json, "warm-%d" % i, ns) for i in range(n)]
+    create_many(api, "%s/namespaces/%s/codeflareworkloads" % (CFW, ns), bodies, conns)
+    rc = render_raycluster(operator, sample)
+    name0 = rc["metadata"]["name"]
+    rc_text = json.dumps(rc)
+    for i in range(n):
+        name = "warm-%d" % i
+        d = json.loads(rc_text.replace('"%s"' % name0, '"%s"' % name))
+        d["metadata"]["namespace"] = ns
+        api.ok("PATCH", "%s/namespaces/%s/rayclusters/%s?fieldManager=bench&force=true" % (RAY, ns, name), json.dumps(d),
+               ctype="application/apply-patch+yaml")
+        api.ok("PATCH", "%s/namespaces/%s/codeflareworkloads/%s/status" % (CFW, ns, name),
+               json.dumps({"status": {"observedGeneration": 1, "phase": "Pending"}}),
+               ctype="application/merge-patch+json")
+    for i in range(n):
+        api.ok("DELETE", "%s/namespaces/%s/rayclusters/warm-%d" % (RAY, ns, i))
+        api.ok("DELETE", "%s/namespaces/%s/codeflareworkloads/warm-%d" % (CFW, ns, i))
+
+
+def phase_backlog(api, op, apiserver_pid, cfw_json, n, conns, timeout):
+    """The operator's own pace at the apiserver's limit, the loader out of the way: N workloads created while it is
+    stopped, then timed from its readiness (caches synced) until every one has its status and RayCluster."""
+    ns = "bench-backlog"
+    api.ensure_namespace(ns)
+    op.stop()
+    bodies = [workload_body(cfw_json, "backlog-%d" % i, ns) for i in range(n)]
+    create_many(api, "%s/namespaces/%s/codeflareworkloads" % (CFW, ns), bodies, conns)
+    progress = Progress(n)
+    watches = watch_pair(api, "%s/namespaces/%s/codeflareworkloads" % (CFW, ns),
+                         "%s/namespaces/%s/rayclusters" % (RAY, ns), progress, observed)
+    log("backlog: %d workloads waiting; starting the operator" % n)
+    pid = op.start()
+    op.wait_ready(120)
+    t0 = time.monotonic()
+    cpu0, api0 = cpu_ms(pid), cpu_ms(apiserver_pid)
+    finished = wait_progress(progress, watches, t0 + timeout, "backlog", pid)
+    for w in watches:
+        w.stop()
+    elapsed = (progress.done_at if finished else time.monotonic()) - t0
+    done = n if finished else min(progress.counts())
+    emit("backlog_objects_per_second", done / elapsed)
+    emit("backlog_cpu_ms_per_workload", (cpu_ms(pid) - cpu0) / max(done, 1))
+    emit("backlog_apiserver_cpu_ms_per_workload", (cpu_ms(apiserver_pid) - api0) / max(done, 1))
+    op.stop()
+    return done / elapsed
+
+
 def render_raycluster(operator, sample):
     out = subprocess.run([operator, "render", "-f", sample], check=True, capture_output=True).stdout
     for d in yaml.load_all(out, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
@@ -850,13 +908,17 @@ def main():
 
     op = Operator(a.operator, kubeconfig, a.work)
     try:
+        warm_up(api, a.operator, a.sample, cfw_json, max(50, a.n // 5), a.conns)
         ours = phase_ours(api, op, apiserver_pid, cfw_json, a.n, a.conns, timeout)
         kuberay_status(api, op, a.n, a.conns, timeout)
         phase_startup(api, op, a.n)
+        backlog = phase_backlog(api, op, apiserver_pid, cfw_json, a.n, a.conns, timeout)
         if a.floor:
             floor = phase_floor(api, apiserver_pid, a.operator, a.sample, cfw_json, ours["status"], a.n, a.conns)
             emit("ratio_ours_to_floor_c1", ours["objects_per_second"] / floor[1])
             emit("ratio_ours_to_floor_c%d" % a.conns, ours["objects_per_second"] / floor[a.conns])
+            # The same work with nothing else on the apiserver: the workloads waiting, then the operator alone.
+            emit("ratio_backlog_to_floor_c1", backlog / floor[1])
         if a.peer:
             peer = phase_peer(api, apiserver_pid, a.peer, kubeconfig, a.work, a.n, a.conns, timeout)
             emit("ratio_ours_to_peer_objects_per_second", ours["objects_per_second"] / peer["objects_per_second"])

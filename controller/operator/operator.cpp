@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <map>
 
 #include "client/kubeconfig.hpp"
 #include "metrics/controller_metrics.hpp"
@@ -61,7 +62,8 @@ std::string watching(const OperatorOptions& o) {
   return out;
 }
 
-// What a cached CRD keeps: its name and generation (a change of either makes the served APIs be read again).
+// What a cached CRD keeps: its name, generation and whether it is Established (a change of any makes the served
+// APIs be read again).
 void crd_transform(json::Document& crd) {
   json::Document keep(rapidjson::kObjectType);
   auto& a = keep.GetAllocator();
@@ -73,6 +75,7 @@ void crd_transform(json::Document& crd) {
       meta.AddMember(json::str(field, a), copy, a);
     }
   keep.AddMember("metadata", meta, a);
+  keep.AddMember("established", json::Value(crd_established(crd)), a);
   crd.Swap(keep);
 }
 
@@ -230,15 +233,23 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   // again when a generation changed, publishes the new view, adds the caches of newly served kinds and wakes every
   // workload (a held one may go ahead).
   auto apis_queue = std::make_shared<runtime::WorkQueue>(runtime::WorkQueueOptions{});
+  std::vector<runtime::InformerGroup*> crd_caches;
   for (const auto& name : watched_crd_names()) {
     runtime::InformerOptions p = proto(resources::kCrds, "", crd_transform);
     p.field_selector = "metadata.name=" + name;
     auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, std::vector<std::string>{});
     for (auto* inf : group->informers())
       runtime::enqueue_from(*inf, apis_queue, [](const json::Value&) { return std::optional<std::string>(kApisKey); });
-    manager.add_informers(std::move(group), false);
+    crd_caches.push_back(&manager.add_informers(std::move(group), false));
   }
   auto refresh = [&](const std::string&) -> runtime::ReconcileResult {
+    // The caches say whether anything changed (generation, Established); only then are the CRDs read and compiled.
+    std::map<std::string, int64_t> cached;
+    for (auto* group : crd_caches)
+      for (const auto& crd : group->list_all())
+        if (json::get_bool(*crd, "established").value_or(false))
+          cached[json::string_at(*crd, "metadata.name")] = json::get_int((*crd)["metadata"], "generation").value_or(0);
+    if (cached == apis.get()->generations) return runtime::ReconcileResult::ok();
     auto now = read_served_apis(api);
     if (!now) return runtime::ReconcileResult::failed(now.error().message);
     if (now->generations == apis.get()->generations) return runtime::ReconcileResult::ok();
@@ -254,7 +265,10 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   apis_opts.name = kApisControllerName;
   manager.add_controller(std::make_shared<runtime::Controller>(apis_opts, apis_queue, refresh));
 
-  runtime::EventRecorder recorder(rest);
+  // Events are best effort and never keep a reconcile waiting: a thread of the recorder posts them.
+  runtime::EventRecorderOptions event_options;
+  event_options.async_capacity = 1000;
+  runtime::EventRecorder recorder(rest, event_options);
   WorkloadCaches wcaches;
   wcaches.workloads = [&caches](const std::string& key) { return caches.workloads->get(key); };
   for (std::size_t i = 0; i < kChildKindCount; ++i)

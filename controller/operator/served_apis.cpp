@@ -19,14 +19,17 @@ std::vector<std::string> served_versions(const json::Value& crd) {
   return out;
 }
 
-// status.conditions Established=True: the apiserver serves the CRD's API.
-bool established(const json::Value& crd) {
+}  // namespace
+
+bool crd_established(const json::Value& crd) {
   const json::Value* conds = json::find_path(crd, "status.conditions");
   if (!conds || !conds->IsArray()) return false;
   for (const auto& c : conds->GetArray())
     if (json::get_string(c, "type") == std::string("Established")) return json::get_string(c, "status") == std::string("True");
   return false;
 }
+
+namespace {
 
 bool serves(const json::Value& crd, std::string_view version) {
   for (const auto& v : served_versions(crd))
@@ -99,7 +102,7 @@ Result<ServedApis> read_served_apis(const Api& api) {
       return fail("reading CRD " + name + ": " + crd.error().message, crd.error().http_status);
     }
     // A CRD counts once it is Established (its API is served): before that an apply of its kind still fails.
-    if (!established(*crd)) continue;
+    if (!crd_established(*crd)) continue;
     out.generations[name] = json::get_int((*crd)["metadata"], "generation").value_or(0);
     if (name == kKueueWorkloadsCrd) {
       out.kueue_max_pod_sets = max_pod_sets(*crd);

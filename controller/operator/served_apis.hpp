@@ -44,6 +44,9 @@ const std::vector<std::string>& watched_crd_names();
 /// does not compile.
 Result<ServedApis> read_served_apis(const Api& api);
 
+/// True when the CRD's status says Established=True (the apiserver serves its API).
+bool crd_established(const json::Value& crd);
+
 /// Removes every `description` of a CRD's schemas (keeping properties named "description"): they are the bulk of a
 /// CRD and validation never reads them.
 void strip_schema_descriptions(json::Value& crd);

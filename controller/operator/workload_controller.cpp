@@ -164,8 +164,16 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   }
 
   const json::Value* prev_status = json::find(*wl, "status");
+  {
+    // A change of the served APIs (a CRD upgraded) may change the verdicts.
+    std::lock_guard lock(memo_mu_);
+    if (memo_apis_ != apis) {
+      memo_.clear();
+      memo_apis_ = apis;
+    }
+  }
   const std::string now = now_rfc3339();
-  auto outcome = workload::reconcile(*wl, observed, facts, *apis->schemas, now);
+  auto outcome = workload::reconcile(*wl, observed, facts, *apis->schemas, now, &memo_);
   const int64_t generation = json::get_int((*wl)["metadata"], "generation").value_or(0);
 
   // Count the rules an invalid workload breaks, once per generation (the Valid condition records the verdict).

@@ -5,6 +5,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "metrics/operator_metrics.hpp"
@@ -93,6 +94,10 @@ class WorkloadController {
   WorkloadCaches caches_;
   WorkloadControllerOptions opts_;
   metrics::OperatorMetrics* metrics_;
+  /// Verdicts on generated objects, valid for the served APIs they were reached with (`memo_apis_`).
+  workload::ValidationMemo memo_;
+  std::mutex memo_mu_;
+  std::shared_ptr<const ServedApis> memo_apis_;
 };
 
 }  // namespace cfo::op

@@ -1,5 +1,7 @@
 #include "runtime/event_recorder.hpp"
 
+#include <optional>
+
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -142,6 +144,7 @@ EventRecorder::EventRecorder(EventPoster post, EventRecorderOptions opts)
   if (!opts_.wall_now) opts_.wall_now = [] { return std::chrono::system_clock::now(); };
   if (!opts_.name_suffix) opts_.name_suffix = random_hex_suffix();
   if (opts_.dedup_capacity == 0) opts_.dedup_capacity = 1;
+  if (opts_.async_capacity > 0) sender_ = std::thread([this] { send_loop(); });
 }
 
 EventRecorder::EventRecorder(client::RestClient client, EventRecorderOptions opts)
@@ -187,13 +190,59 @@ EventRecorder::Outcome EventRecorder::record(const json::Value& regarding, std::
   json::Document body = event_body(regarding, fields, opts_.reporting_controller, opts_.reporting_instance,
                                    opts_.wall_now(), opts_.name_suffix());
   const std::string ns = json::get_string(body["metadata"], "namespace").value_or("default");
-  Result<json::Document> posted = post_ ? post_(events_collection_path(ns), body) : fail("no event poster");
-  if (posted) return Outcome::Posted;
-
-  spdlog::warn("event {} about {} not posted: {}", fields.reason, object_key, posted.error().message);
-  std::lock_guard lk(mu_);
-  if (auto it = sent_.find(dedup_key); it != sent_.end() && it->second == now) sent_.erase(it);
+  if (opts_.async_capacity == 0)
+    return post(events_collection_path(ns), body, dedup_key, now, fields.reason, object_key);
+  {
+    std::lock_guard lk(mu_);
+    if (queue_.size() < opts_.async_capacity) {
+      queue_.push_back(Pending{events_collection_path(ns), std::move(body), dedup_key, now, fields.reason, object_key});
+      queue_cv_.notify_one();
+      return Outcome::Queued;
+    }
+    if (auto it = sent_.find(dedup_key); it != sent_.end() && it->second == now) sent_.erase(it);
+  }
+  spdlog::warn("event {} about {} dropped: {} events are waiting to be posted", fields.reason, object_key,
+               opts_.async_capacity);
   return Outcome::Failed;
+}
+
+EventRecorder::Outcome EventRecorder::post(const std::string& path, const json::Document& body,
+                                           const std::string& dedup_key, TimePoint reserved,
+                                           const std::string& reason, const std::string& object_key) {
+  Result<json::Document> posted = post_ ? post_(path, body) : fail("no event poster");
+  if (posted) return Outcome::Posted;
+  spdlog::warn("event {} about {} not posted: {}", reason, object_key, posted.error().message);
+  std::lock_guard lk(mu_);
+  if (auto it = sent_.find(dedup_key); it != sent_.end() && it->second == reserved) sent_.erase(it);
+  return Outcome::Failed;
+}
+
+void EventRecorder::send_loop() {
+  std::optional<std::chrono::steady_clock::time_point> drain_until;
+  for (;;) {
+    Pending next;
+    {
+      std::unique_lock lk(mu_);
+      queue_cv_.wait(lk, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_ && !drain_until) drain_until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+      if (queue_.empty() || (drain_until && std::chrono::steady_clock::now() >= *drain_until)) {
+        if (!queue_.empty()) spdlog::warn("{} event(s) not posted: the recorder stopped", queue_.size());
+        return;
+      }
+      next = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    post(next.path, next.body, next.dedup_key, next.reserved, next.reason, next.object_key);
+  }
+}
+
+EventRecorder::~EventRecorder() {
+  {
+    std::lock_guard lk(mu_);
+    stopping_ = true;
+  }
+  queue_cv_.notify_all();
+  if (sender_.joinable()) sender_.join();
 }
 
 }  // namespace cfo::runtime

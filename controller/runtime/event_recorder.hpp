@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <thread>
+#include <deque>
+#include <condition_variable>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -28,6 +31,11 @@ struct EventRecorderOptions {
   NowFn now;                                 ///< monotonic clock for the dedup window; empty = steady clock
   WallNowFn wall_now;                        ///< clock for eventTime; empty = system clock
   std::function<std::string()> name_suffix;  ///< unique suffix of metadata.name; empty = 16 random hex digits
+  /// 0: record() posts on the caller's thread. Above 0: record() queues the Event (at most this many waiting; beyond,
+  /// an Event is dropped with a warning) and a thread of the recorder posts them, so that a reconcile never waits
+  /// for an Event (client-go's broadcaster is asynchronous too). What is still queued at destruction is posted
+  /// for at most 2 s, then dropped.
+  std::size_t async_capacity = 0;
 };
 
 /// What an event says. `type` is "Normal" or "Warning"; `reason` and `action` are CamelCase (at most 128
@@ -73,10 +81,15 @@ EventPoster rest_event_poster(client::RestClient client);
 /// client-go's event correlator; no series are built). Thread-safe.
 class EventRecorder {
  public:
-  enum class Outcome { Posted, Deduplicated, Failed };
+  /// Queued: handed to the sending thread (async_capacity > 0).
+  enum class Outcome { Posted, Deduplicated, Failed, Queued };
 
   EventRecorder(EventPoster post, EventRecorderOptions opts = {});
   EventRecorder(client::RestClient client, EventRecorderOptions opts = {});
+  EventRecorder(const EventRecorder&) = delete;
+  EventRecorder& operator=(const EventRecorder&) = delete;
+  /// Stops the sending thread (see async_capacity).
+  ~EventRecorder();
 
   /// Records an event about `regarding`. `type` must be "Normal" or "Warning" (else Failed, nothing posted).
   Outcome record(const json::Value& regarding, std::string_view type, std::string_view reason, std::string_view action,
@@ -87,11 +100,27 @@ class EventRecorder {
 
  private:
   void prune_locked(TimePoint now);
+  /// Posts one Event; on failure forgets its dedup entry (so a later identical one is tried again).
+  Outcome post(const std::string& path, const json::Document& body, const std::string& dedup_key, TimePoint reserved,
+               const std::string& reason, const std::string& object_key);
+  void send_loop();
+
+  struct Pending {
+    std::string path;
+    json::Document body;
+    std::string dedup_key;
+    TimePoint reserved;
+    std::string reason, object_key;
+  };
 
   EventPoster post_;
   EventRecorderOptions opts_;
   std::mutex mu_;
   std::unordered_map<std::string, TimePoint> sent_;  // dedup key -> when it was posted
+  std::condition_variable queue_cv_;
+  std::deque<Pending> queue_;  // guarded by mu_
+  bool stopping_ = false;      // guarded by mu_
+  std::thread sender_;
 };
 
 }  // namespace cfo::runtime

@@ -1,6 +1,7 @@
 #include "workload/reconcile.hpp"
 
 #include "workload/finding_paths.hpp"
+#include "workload/validation_memo.hpp"
 
 #include <algorithm>
 
@@ -91,12 +92,18 @@ void check_queued(const Workload& w, const ClusterFacts& facts, FieldErrors& err
 // holds it, the child is judged as an update of it (CEL transition rules, ratcheting), as the apiserver will.
 // Validates a generated object; its findings go to `errs` at the user's field when they come from one
 // (add_child_findings), else prefixed with `label` ("RayCluster/demo: spec...").
+// With `memo`, a verdict already reached on the same object (same spec hash, same live object) is reused.
 void validate_child(const json::Document& obj, const std::string& label, const json::Value& workload,
                     const validation::SchemaSet& schemas, const ClusterFacts& facts, FieldErrors& errs,
-                    const json::Value* live = nullptr) {
-  FieldErrors found = live ? validation::validate_update(schemas, obj, *live, facts.profile)
-                           : validation::validate_object(schemas, obj, facts.profile);
-  add_child_findings(std::move(found), json::get_string(obj, "kind").value_or(""), label, workload, errs);
+                    const json::Value* live, ValidationMemo* memo) {
+  const std::string key = memo ? ValidationMemo::key_of(obj, live, facts.profile.kueue_max_pod_sets) : "";
+  std::optional<FieldErrors> found = key.empty() ? std::nullopt : memo->find(key);
+  if (!found) {
+    found = live ? validation::validate_update(schemas, obj, *live, facts.profile)
+                 : validation::validate_object(schemas, obj, facts.profile);
+    if (!key.empty()) memo->put(key, *found);
+  }
+  add_child_findings(std::move(*found), json::get_string(obj, "kind").value_or(""), label, workload, errs);
 }
 }  // namespace
 
@@ -268,7 +275,7 @@ std::string phase_of(const json::Value* status) {
 }  // namespace
 
 Outcome reconcile(const json::Value& workload, const Observed& observed, const ClusterFacts& facts,
-                  const validation::SchemaSet& schemas, const std::string& now) {
+                  const validation::SchemaSet& schemas, const std::string& now, ValidationMemo* memo) {
   Outcome out;
   ParsedWorkload parsed = parse_workload(workload);
   out.errors = std::move(parsed.errors);
@@ -313,7 +320,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     if (managed.create) {
       stamp_spec_hash(*managed.create);
       validate_child(*managed.create, std::string(kLocalQueueKind) + "/" + s.queue.local_queue, workload, schemas,
-                     facts, out.errors);
+                     facts, out.errors, nullptr, memo);
       children.push_back(std::move(*managed.create));
     }
     out.needs_finalizer = managed.in_use;
@@ -351,7 +358,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       // waited for as during the replacement, not written to: the new one is created once it is gone.
       if (live && (s.job || s.app_wrapper) && json::find_path(*live, "metadata.deletionTimestamp")) out.recreate = true;
       const std::size_t bytes = stamp_spec_hash(children.back());
-      validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live);
+      validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo);
       check_size(bytes, label, s, out.errors);
     }
     in.finished_job = run.finished && !run.rerun;
@@ -425,7 +432,10 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   if (!held_before.empty() && out.valid && !out.held)
     out.events.push_back(EventSpec{"Normal", released_reason(held_before),
                                    "no longer held (" + held_before + "): the workload goes ahead"});
-  if (status.phase != before && status.phase != phase::kInvalid && !(out.held && status.phase == phase::kPending)) {
+  // A new workload starting out Pending is not news (and an event per created workload would cost a request each).
+  const bool first_pending = before.empty() && status.phase == phase::kPending;
+  if (status.phase != before && status.phase != phase::kInvalid && !(out.held && status.phase == phase::kPending) &&
+      !first_pending) {
     const Condition* ready = find_condition(status.conditions, kConditionReady);
     bool bad = status.phase == phase::kFailed;
     out.events.push_back(EventSpec{bad ? "Warning" : "Normal", status.phase,

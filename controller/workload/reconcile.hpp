@@ -10,6 +10,7 @@
 #include "validation/schema_set.hpp"
 #include "workload/observed.hpp"
 #include "workload/status.hpp"
+#include "workload/validation_memo.hpp"
 
 namespace cfo::workload {
 
@@ -65,8 +66,9 @@ void restatus(Outcome& outcome, const Observed& observed, const json::Value* pre
 ///  - autoscaling while queued needs spec.autoscaling.elasticJob, which an AppWrapper cannot carry;
 ///  - a queued RayJob must shut its cluster down after it finishes; a RayJob on an existing cluster is not queued;
 ///  - the PodSet count (head + worker groups, + submitter for a RayJob) within Kueue's MaxPodSets.
-/// `now` is RFC 3339 UTC. Deterministic for equal inputs.
+/// `now` is RFC 3339 UTC. Deterministic for equal inputs. With `memo` (may be null), the verdicts on generated objects
+/// are looked up there first and remembered there (the controller keeps one; the offline commands need none).
 Outcome reconcile(const json::Value& workload, const Observed& observed, const ClusterFacts& facts,
-                  const validation::SchemaSet& schemas, const std::string& now);
+                  const validation::SchemaSet& schemas, const std::string& now, ValidationMemo* memo = nullptr);
 
 }  // namespace cfo::workload

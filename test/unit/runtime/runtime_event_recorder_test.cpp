@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -171,4 +174,42 @@ TEST(EventRecorder, DefaultsToTheHostName) {
   std::string name = str(poster.bodies[0], "metadata.name");
   ASSERT_EQ(name.size(), std::string("demo.").size() + 16);
   EXPECT_EQ(name.find_first_not_of("0123456789abcdef", 5), std::string::npos);
+}
+
+// With async_capacity, record() hands the Event to the recorder's thread and returns at once; a full queue drops.
+TEST(EventRecorder, AsynchronousRecordingPostsOnItsOwnThread) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool release = false, entered = false;
+  std::vector<std::string> posted;
+  EventRecorderOptions o;
+  o.async_capacity = 2;
+  o.name_suffix = [] { return std::string("x"); };
+  auto rec = std::make_unique<EventRecorder>(
+      [&](const std::string&, const json::Value& body) -> Result<json::Document> {
+        std::unique_lock lk(mu);
+        entered = true;
+        cv.notify_all();
+        cv.wait(lk, [&] { return release; });  // the poster blocks until released: record() must not wait for it
+        posted.push_back(json::string_at(body, "note"));
+        return json::clone(body);
+      },
+      o);
+  const json::Document obj = doc(kWorkload);
+  EXPECT_EQ(rec->record(obj, "Normal", "A", "X", "1"), EventRecorder::Outcome::Queued);
+  {
+    // The thread took "1" and blocks in the poster: the queue is empty again.
+    std::unique_lock lk(mu);
+    cv.wait(lk, [&] { return entered; });
+  }
+  EXPECT_EQ(rec->record(obj, "Normal", "A", "X", "2"), EventRecorder::Outcome::Queued);
+  EXPECT_EQ(rec->record(obj, "Normal", "A", "X", "3"), EventRecorder::Outcome::Queued);
+  EXPECT_EQ(rec->record(obj, "Normal", "A", "X", "4"), EventRecorder::Outcome::Failed);  // the queue holds 2
+  {
+    std::lock_guard lk(mu);
+    release = true;
+  }
+  cv.notify_all();
+  rec.reset();  // drains what is queued
+  EXPECT_EQ(posted, (std::vector<std::string>{"1", "2", "3"}));
 }

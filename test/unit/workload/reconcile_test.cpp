@@ -278,3 +278,28 @@ TEST(Reconcile, AWorkloadNeedingAnUnservedCrdIsHeldUntilItIsServed) {
   EXPECT_EQ(find_condition(conditions_from_json(*json::find(lq.status, "conditions")), "Ready")->reason,
             "KueueNotInstalled");
 }
+
+// A verdict reached once on a generated object is reused for the same object (same spec hash, same live object):
+// a reconcile woken by a child's status does not validate the child again.
+TEST(Reconcile, AVerdictOnTheSameGeneratedObjectIsReused) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  auto d = yaml_doc("metadata: {name: demo}\nspec: {}\n");
+  set_identity(d);
+  ValidationMemo memo;
+  Outcome first = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow, &memo);
+  ASSERT_TRUE(first.valid) << dump(first.errors);
+  ASSERT_EQ(memo.size(), 1u);
+  // Plant a verdict under the key of that very object: the next reconcile takes it instead of validating.
+  const std::string key = ValidationMemo::key_of(first.desired[0], nullptr, ClusterFacts{}.profile.kueue_max_pod_sets);
+  ASSERT_FALSE(key.empty());
+  memo.clear();
+  memo.put(key, FieldErrors{{"spec.x", "Planted", "test", "from the memo"}});
+  Outcome again = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow, &memo);
+  EXPECT_FALSE(again.valid);
+  EXPECT_NE(finding(again.errors, "RayCluster/demo: spec.x", "Planted"), nullptr) << dump(again.errors);
+  // Another object (a changed spec) is judged afresh.
+  auto changed = yaml_doc("metadata: {name: demo}\nspec: {workerGroups: [{name: w, replicas: 3}]}\n");
+  set_identity(changed);
+  EXPECT_TRUE(reconcile(changed, Observed{}, ClusterFacts{}, schemas, kNow, &memo).valid);
+  EXPECT_EQ(memo.size(), 2u);
+}
