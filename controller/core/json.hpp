@@ -14,7 +14,10 @@ using Document = rapidjson::Document;
 using Value = rapidjson::Value;
 using Allocator = rapidjson::Document::AllocatorType;
 
-/// Parses JSON text. Errors name the byte offset and RapidJSON's reason.
+/// Parses JSON text (UTF-8, any size the caller allows). Numbers keep the apiserver's JSON semantics: an integer
+/// (no fraction or exponent) that fits int64 is an int64, a larger non-negative one up to 2^64-1 a uint64; any other
+/// number is the correctly rounded double (std::from_chars; one below the smallest denormal reads as 0).
+/// Errors name the byte offset and the reason (syntax, or a number too large for a double). Safe for any input.
 Result<Document> parse(std::string_view text);
 
 /// Serialises compactly (no whitespace).
