@@ -3,7 +3,7 @@
 FROM debian:bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
       build-essential cmake pkg-config libboost-dev libboost-system-dev rapidjson-dev libyaml-dev \
-      prometheus-cpp-dev libspdlog-dev libssl-dev ca-certificates \
+      prometheus-cpp-dev libspdlog-dev libssl-dev libre2-dev ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./
@@ -15,7 +15,8 @@ RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
  && cp /build/controller/cmd/codeflare-operator /out/ \
  && ldd /out/codeflare-operator | awk '/=> \// {print $3}' | xargs -I{} cp -L {} /out/lib/
 
-# The runtime image holds the binary, the shared libraries it links (copied from the build stage) and CA roots.
+# The runtime image holds the binary, the shared libraries it links (copied from the build stage by ldd above:
+# libyaml, libre2, libssl, prometheus-cpp, ...) and CA roots.
 FROM debian:bookworm-slim
 COPY --from=build /out/lib/ /usr/local/lib/codeflare-operator/
 COPY --from=build /out/codeflare-operator /usr/local/bin/codeflare-operator
