@@ -10,11 +10,10 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 
+#include "core/read_file.hpp"
 #include "core/yaml.hpp"
 #include "validation/regex.hpp"
 #include "validation/schema_cel.hpp"
@@ -682,19 +681,16 @@ struct Entry {
 using Key = std::pair<std::string, std::string>;  // apiVersion, kind
 
 Result<std::vector<json::Document>> read_documents(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return fail(file.string() + ": cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return fail(file.string() + ": read error");
+  auto text = read_file(file.string(), yaml::kMaxStreamBytes);
+  if (!text) return std::unexpected(text.error());
   if (file.extension() == ".json") {
-    auto doc = json::parse(text.str());
+    auto doc = json::parse(*text);
     if (!doc) return fail(file.string() + ": " + doc.error().message);
     std::vector<json::Document> docs;
     docs.push_back(std::move(*doc));
     return docs;
   }
-  auto docs = yaml::to_json(text.str());
+  auto docs = yaml::to_json(*text);
   if (!docs) return fail(file.string() + ": " + docs.error().message);
   return docs;
 }
