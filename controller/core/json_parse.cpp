@@ -5,6 +5,8 @@
 // off by a few ULPs. So the reader hands every number over as text (kParseNumbersAsStringsFlag: no conversion runs
 // inside RapidJSON, only digit scanning and its exponent range check), and NumberConverter turns the text into a
 // value here with std::from_chars, which is exact (correctly rounded, like Go's strconv) and bounded for any input.
+// The reader runs iteratively and the handler refuses nesting beyond kMaxJsonDepth, so that neither parsing nor what
+// walks the document afterwards (destruction, serialisation, validation) can exhaust the stack.
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
@@ -35,11 +37,14 @@ class NumberConverter {
   bool Uint64(uint64_t u) { return doc_.Uint64(u); }
   bool Double(double d) { return doc_.Double(d); }
   bool String(const char* s, rapidjson::SizeType n, bool copy) { return doc_.String(s, n, copy); }
-  bool StartObject() { return doc_.StartObject(); }
+  bool StartObject() { return enter() && doc_.StartObject(); }
   bool Key(const char* s, rapidjson::SizeType n, bool copy) { return doc_.Key(s, n, copy); }
-  bool EndObject(rapidjson::SizeType members) { return doc_.EndObject(members); }
-  bool StartArray() { return doc_.StartArray(); }
-  bool EndArray(rapidjson::SizeType elements) { return doc_.EndArray(elements); }
+  bool EndObject(rapidjson::SizeType members) { return --depth_, doc_.EndObject(members); }
+  bool StartArray() { return enter() && doc_.StartArray(); }
+  bool EndArray(rapidjson::SizeType elements) { return --depth_, doc_.EndArray(elements); }
+
+  /// Why the handler stopped the reader, or nullptr.
+  const char* refusal() const { return refusal_; }
 
   bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
     const char* end = s + n;
@@ -57,17 +62,22 @@ class NumberConverter {
     }
     double d = 0;
     auto r = std::from_chars(s, end, d);
-    if (r.ptr != end) return false;
-    if (r.ec == std::errc::result_out_of_range) {
-      if (!tiny(s, end)) return false;  // too large for a double
+    if (r.ec == std::errc::result_out_of_range && tiny(s, end)) {
       d = *s == '-' ? -0.0 : 0.0;
-    } else if (r.ec != std::errc()) {
+    } else if (r.ec != std::errc() || r.ptr != end) {
+      refusal_ = "number too big to be stored in a double";
       return false;
     }
     return doc_.Double(d);
   }
 
  private:
+  bool enter() {
+    if (++depth_ <= kMaxJsonDepth) return true;
+    refusal_ = "nested deeper than 1000 levels";
+    return false;
+  }
+
   /// True when the out-of-range number [s, end) is one of tiny magnitude (a negative exponent beyond the denormals).
   static bool tiny(const char* s, const char* end) {
     for (const char* p = s; p != end; ++p)
@@ -76,6 +86,8 @@ class NumberConverter {
   }
 
   Document& doc_;
+  int depth_ = 0;
+  const char* refusal_ = nullptr;
 };
 
 }  // namespace
@@ -83,21 +95,21 @@ class NumberConverter {
 Result<Document> parse(std::string_view text) {
   Document d;
   rapidjson::ParseResult result;
-  bool number_rejected = false;
+  const char* refusal = nullptr;
   // Populate runs the generator with the document as its handler and keeps the root value when it returns true.
   auto generator = [&](Document& handler) {
     rapidjson::MemoryStream ms(text.data(), text.size());
     rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> is(ms);
     rapidjson::Reader reader;
     NumberConverter converter(handler);
-    result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag>(is, converter);
-    number_rejected = result.Code() == rapidjson::kParseErrorTermination;
+    // Iterative: the reader keeps its own stack, so no input can exhaust the call stack.
+    result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag>(is, converter);
+    refusal = converter.refusal();
     return !result.IsError();
   };
   d.Populate(generator);
-  if (number_rejected)
-    return fail("invalid JSON at offset " + std::to_string(result.Offset()) +
-                ": number too big to be stored in a double");
+  if (result.Code() == rapidjson::kParseErrorTermination && refusal)
+    return fail("invalid JSON at offset " + std::to_string(result.Offset()) + ": " + refusal);
   if (result.IsError())
     return fail("invalid JSON at offset " + std::to_string(result.Offset()) + ": " +
                 rapidjson::GetParseError_En(result.Code()));

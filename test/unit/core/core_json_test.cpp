@@ -89,3 +89,19 @@ TEST(Json, NumberTypesFollowTheText) {
   EXPECT_EQ(json::dump(a[1]), "-2");
   EXPECT_EQ(json::dump(a[6]), "1.0");
 }
+
+// RapidJSON's default reader recurses once per level, so 100000 nested arrays overflowed the stack; the reader now
+// runs iteratively and nesting is bounded (kMaxJsonDepth), with an error naming the limit.
+TEST(Json, DeepNestingIsAnErrorNotAStackOverflow) {
+  const std::size_t deep = 100000;
+  auto d = json::parse(std::string(deep, '[') + std::string(deep, ']'));
+  ASSERT_FALSE(d.has_value());
+  EXPECT_NE(d.error().message.find("nested deeper than 1000 levels"), std::string::npos) << d.error().message;
+  auto ok = json::parse(std::string(json::kMaxJsonDepth, '[') + std::string(json::kMaxJsonDepth, ']'));
+  ASSERT_TRUE(ok.has_value()) << ok.error().message;
+  std::string objects;
+  for (std::size_t i = 0; i < deep; ++i) objects += "{\"a\":";
+  auto o = json::parse(objects + "1" + std::string(deep, '}'));
+  ASSERT_FALSE(o.has_value());
+  EXPECT_NE(o.error().message.find("nested deeper"), std::string::npos) << o.error().message;
+}
