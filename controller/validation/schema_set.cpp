@@ -109,6 +109,11 @@ Result<void> prepare_list(Value& node, const std::string& where, PrepareContext&
 Result<void> prepare_schema(Value& node, const std::string& where, PrepareContext& ctx) {
   if (!node.IsObject()) return fail(where + ": a schema must be an object, found " + json::type_name(node));
   node.RemoveMember("description");
+  // Draft-04 keywords that kube-apiserver refuses in a CRD schema. RapidJSON would honour them: `$ref` cycles made it
+  // recurse without end, and `definitions` would collide with the ones SchemaSharer adds.
+  for (const char* k : {"$ref", "definitions", "$schema", "id", "patternProperties", "dependencies", "additionalItems"})
+    if (json::find(node, k))
+      return fail(where + "." + k + ": not allowed in a CustomResourceDefinition schema (kube-apiserver refuses it)");
 
   Value* type = json::find(node, "type");
   if (type && !type->IsString()) return fail(where + ".type: must be a string");
@@ -657,7 +662,28 @@ struct Compiled {
   }
 };
 
+/// The path of the first object member named "$ref" anywhere in `v` (values such as `default` and `enum` entries
+/// included), or nullopt. RapidJSON resolves "$ref" in every object of a schema document, wherever it sits.
+std::optional<std::string> find_ref_key(const Value& v, const std::string& path, int depth = 0) {
+  if (depth > kMaxDocumentDepth) return std::nullopt;
+  if (v.IsObject()) {
+    for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+      const std::string key = string_of(it->name);
+      if (key == "$ref") return key_path(path, key);
+      if (auto found = find_ref_key(it->value, key_path(path, key), depth + 1)) return found;
+    }
+  } else if (v.IsArray()) {
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i)
+      if (auto found = find_ref_key(v[i], index_path(path, i), depth + 1)) return found;
+  }
+  return std::nullopt;
+}
+
 Result<Compiled> compile(const Value& source_schema, const std::string& where, const std::string& source) {
+  if (depth_of(source_schema, kMaxDocumentDepth + 1) > kMaxDocumentDepth)
+    return fail(where + ": nested deeper than " + std::to_string(kMaxDocumentDepth) + " levels");
+  if (auto ref = find_ref_key(source_schema, where))
+    return fail(*ref + ": a \"$ref\" key is not supported in a CustomResourceDefinition schema");
   Compiled c;
   c.schema = std::make_unique<json::Document>();
   c.schema->CopyFrom(source_schema, c.schema->GetAllocator());

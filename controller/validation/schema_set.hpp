@@ -34,8 +34,10 @@ class SchemaSet {
   SchemaSet& operator=(SchemaSet&&) noexcept;
 
   /// Adds every served version of one apiextensions.k8s.io/v1 CustomResourceDefinition object.
-  /// Errors: the object is not a CRD, a version has no openAPIV3Schema, or a `pattern` is not a valid RE2 (Go
-  /// regexp) regular expression (the message names the CRD, the schema location and the pattern).
+  /// Errors (naming the CRD and the schema location): the object is not a CRD, a version has no openAPIV3Schema, a
+  /// `pattern` is not a valid RE2 (Go regexp) regular expression, the schema uses a keyword kube-apiserver refuses in
+  /// a CRD (`$ref`, `definitions`, `$schema`, `id`, `patternProperties`, `dependencies`, `additionalItems`), holds a
+  /// "$ref" key anywhere (defaults and enum values included), or nests deeper than 300 levels.
   Result<void> add_crd(const json::Value& crd);
 
   /// Loads every CRD found in the *.yaml / *.yml / *.json files directly inside `dir` (other kinds are skipped).

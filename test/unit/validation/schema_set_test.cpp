@@ -226,6 +226,27 @@ TEST(SchemaSetLoad, PatternsAreReadAsRe2) {
   EXPECT_TRUE(has(set.validate(toy("{mode: fast, code: A1}")), "spec.code", "schema:pattern"));
 }
 
+// Keywords kube-apiserver refuses in a CRD schema are refused at load, naming where. A `$ref` cycle made RapidJSON
+// recurse until the stack overflowed (SEGV); a "$ref" key inside a value (here a default) is reached by RapidJSON too.
+TEST(SchemaSetLoad, RefAndOtherForbiddenKeywordsAreErrorsNamingWhere) {
+  struct Case {
+    std::string replacement, where;
+  };
+  for (const Case& c : {Case{"{$ref: '#/properties/spec/properties/code'}", "properties.code[$ref]"},
+                        Case{"{type: object, default: {$ref: '#/properties/spec/properties/code/default'}}",
+                             "properties.code.default[$ref]"},
+                        Case{"{type: object, patternProperties: {'^x': {type: string}}}",
+                             "properties.code.patternProperties"},
+                        Case{"{type: string, definitions: {}}", "properties.code.definitions"}}) {
+    SchemaSet set;
+    std::string crd = kToyCrd;
+    crd.replace(crd.find("{type: string, pattern: '^[a-z]+$'}"), 35, c.replacement);
+    auto r = set.add_crd(yaml1(crd));
+    ASSERT_FALSE(r.has_value()) << c.replacement;
+    EXPECT_NE(r.error().message.find(c.where), std::string::npos) << r.error().message;
+  }
+}
+
 // A pattern RE2 refuses makes the CRD fail to load, naming the CRD, the schema location and the pattern (the
 // apiserver refuses such a CRD); it is neither a crash nor silently unchecked.
 TEST(SchemaSetLoad, PatternThatRe2RefusesIsAnErrorNamingIt) {
