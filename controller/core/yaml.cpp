@@ -376,7 +376,8 @@ struct Emitter {
       for (auto& m : v.GetObject()) {
         std::string_view k(m.name.GetString(), m.name.GetStringLength());
         json::Document probe;
-        scalar(k, !resolve_plain(k, probe.GetAllocator()).IsString());
+        // A plain `<<` key would read back as a merge key.
+        scalar(k, k == "<<" || !resolve_plain(k, probe.GetAllocator()).IsString());
         value(m.value);
       }
       yaml_mapping_end_event_initialize(&ev);

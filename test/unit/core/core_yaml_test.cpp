@@ -195,3 +195,13 @@ TEST(Yaml, SizeLimitsAreErrorsNamingTheLimit) {
   ASSERT_TRUE(ok.has_value()) << ok.error().message;
   EXPECT_EQ(ok->size(), 3u);
 }
+
+// A key spelled "<<" (quoted in the source) is emitted quoted: written plain it would read back as a merge key.
+TEST(Yaml, MergeKeySpellingRoundTripsAsAPlainKey) {
+  auto docs = yaml::to_json("\"<<\": {a: 1}\nb: 2\n");
+  ASSERT_TRUE(docs.has_value()) << docs.error().message;
+  ASSERT_TRUE((*docs)[0].HasMember("<<"));
+  auto again = yaml::to_json(yaml::from_json((*docs)[0]));
+  ASSERT_TRUE(again.has_value()) << again.error().message;
+  EXPECT_EQ((*again)[0], (*docs)[0]) << yaml::from_json((*docs)[0]);
+}
