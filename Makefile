@@ -1,8 +1,14 @@
 # codeflare-operator: build, test and a local demo. The scripts behind the targets live in test/harness/.
 #
 #   make build    install the Debian packages (test/harness/install-deps.sh), configure and build with CMake
-#   make test     build, build kube-apiserver 1.20 (cached), run ctest: unit tests, then the integration tests
-#                 against a local control plane (ctest fixture, test/integration/CMakeLists.txt)
+#   make test     build, build kube-apiserver 1.20 (cached), build the sanitizer folder, then run ctest twice:
+#                 the unit tests and the fuzz-corpus replays under ASan + UBSan (SANITIZE_DIR, `make sanitize`
+#                 alone), then the unit tests, replays and the integration tests against a local control plane
+#                 (ctest fixture, test/integration/CMakeLists.txt)
+#   make sanitize the unit tests and the replays of test/fuzz/ (corpus and regressions) under ASan + UBSan, in
+#                 SANITIZE_DIR (configured with -DCFO_SANITIZE=ON; no integration tests, no benchmarks)
+#   make fuzz     coverage-guided fuzzing with libFuzzer (clang 19, installed when missing): every harness of
+#                 test/fuzz/ (or FUZZ_TARGET) for FUZZ_SECONDS each (test/harness/fuzz.sh), in FUZZ_DIR
 #   make run      the operator against a local control plane, fed with config/samples/ (test/harness/run-demo.sh)
 #   make render   `codeflare-operator render` of each sample in config/samples/
 #   make bench    validation throughput: ours (schema only, full rules) and python3-jsonschema (bench/)
@@ -16,6 +22,10 @@
 #   JOBS           parallel compile jobs (default 2)
 #   CMAKE_FLAGS    extra cmake configure flags, e.g. -DCFO_SANITIZE=ON
 #   BENCH_N        iterations of `make bench` (default 2000; python3-jsonschema runs N/20)
+#   SANITIZE_DIR   build folder of the ASan + UBSan build (default $(BUILD_DIR)-asan)
+#   FUZZ_DIR       build folder of `make fuzz` (default $(BUILD_DIR)-fuzz); FUZZ_SECONDS per harness (default 60);
+#                  FUZZ_TARGET one harness (yaml json quantity label_selector cel kubeconfig watch_event validate
+#                  workload; default all)
 
 BUILD_DIR ?= build
 UPSTREAM_CRDS ?=
@@ -23,6 +33,10 @@ CFO_SHARED_DIR ?=
 JOBS ?= 2
 CMAKE_FLAGS ?=
 BENCH_N ?= 2000
+SANITIZE_DIR ?= $(BUILD_DIR)-asan
+FUZZ_DIR ?= $(BUILD_DIR)-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGET ?=
 
 HARNESS := test/harness
 MAKEFLAGS += --no-print-directory
@@ -32,7 +46,7 @@ SHELL := /bin/bash
 # Shell snippet for recipes: sets $crds to UPSTREAM_CRDS, or to the folder fetch-upstream-crds.sh prepares.
 resolve_crds = crds="$(UPSTREAM_CRDS)"; if [[ -z "$$crds" ]]; then crds="$$($(HARNESS)/fetch-upstream-crds.sh | tail -n1)"; fi
 
-.PHONY: all deps configure build kube-apiserver upstream-crds test run render bench clean
+.PHONY: all deps configure build sanitize-build kube-apiserver upstream-crds test sanitize fuzz run render bench clean
 
 all: build
 
@@ -45,17 +59,37 @@ configure: deps
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The ASan + UBSan build: unit tests and fuzz replays only (any sanitizer report aborts the test).
+sanitize-build: deps
+	cmake -S . -B $(SANITIZE_DIR) -DCFO_SANITIZE=ON -DCFO_INTEGRATION_TESTS=OFF -DCFO_BUILD_BENCH=OFF >/dev/null
+	cmake --build $(SANITIZE_DIR) -j $(JOBS)
+
 kube-apiserver: deps
 	@echo "kube-apiserver and etcd in: $$($(HARNESS)/build-kube-apiserver.sh | tail -n1)"
 
 upstream-crds:
 	@$(resolve_crds); echo "upstream CRDs in: $$crds"
 
-test: build kube-apiserver
+test: build kube-apiserver sanitize-build
 	@$(resolve_crds); \
 	export UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)"; \
 	cmake -S . -B $(BUILD_DIR) >/dev/null; \
-	ctest --test-dir $(BUILD_DIR) --output-on-failure
+	rc=0; \
+	echo "== unit tests and fuzz replays under ASan + UBSan ($(SANITIZE_DIR))"; \
+	ctest --test-dir $(SANITIZE_DIR) --output-on-failure -j $(JOBS) || rc=1; \
+	echo "== unit, replay and integration tests ($(BUILD_DIR))"; \
+	ctest --test-dir $(BUILD_DIR) --output-on-failure || rc=1; \
+	exit $$rc
+
+sanitize: sanitize-build
+	@$(resolve_crds); \
+	export UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)"; \
+	ctest --test-dir $(SANITIZE_DIR) --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	@$(resolve_crds); \
+	export UPSTREAM_CRDS="$$crds"; \
+	$(HARNESS)/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGET)
 
 run: build kube-apiserver
 	@$(resolve_crds); \
@@ -79,4 +113,4 @@ clean:
 	@for s in $(BUILD_DIR)/control-plane $(BUILD_DIR)/run-control-plane; do \
 	  if [[ -d "$$s" ]]; then $(HARNESS)/control-plane.sh stop "$$s"; fi; \
 	done
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(FUZZ_DIR)
