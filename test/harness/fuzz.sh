@@ -7,7 +7,7 @@
 #   TARGET     one harness name (yaml, json, quantity, label_selector, cel, kubeconfig, watch_event, validate,
 #              workload); all of them when empty
 # Inputs:  UPSTREAM_CRDS (laid out like shared/crds) for the validate and workload harnesses; FUZZ_JOBS (default 2)
-#          compile jobs.
+#          compile jobs; FUZZ_RUNS, when set, also stops each harness after that many executions.
 # Engine:  clang 19 with its libFuzzer runtime (Debian bookworm: clang-19, libclang-rt-19-dev; installed here when
 #          missing). clang 14, the default clang of bookworm, cannot compile libstdc++ 12's <expected>; clang 19 can.
 # Output:  per harness: executions, exec/s and the result. New interesting inputs accumulate in
@@ -51,7 +51,8 @@ for h in "${harnesses[@]}"; do
   log="$build_dir/fuzz-$h.log"
   cfo_log "fuzzing $h for ${seconds}s (log: $log)"
   rc=0
-  "$build_dir/test/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+  "$build_dir/test/fuzz/fuzz_$h" -max_total_time="$seconds" -runs="${FUZZ_RUNS:--1}" -timeout=30 -rss_limit_mb=4096 \
+    -print_final_stats=1 \
     -artifact_prefix="$artifacts" "$work" "$CFO_REPO_DIR/test/fuzz/corpus/$h" \
     "$CFO_REPO_DIR/test/fuzz/regressions/$h" >"$log" 2>&1 || rc=$?
   runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)"
