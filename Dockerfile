@@ -7,7 +7,7 @@
 FROM debian:bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
       build-essential cmake pkg-config libboost-dev libboost-system-dev rapidjson-dev libyaml-dev \
-      prometheus-cpp-dev libspdlog-dev libssl-dev ca-certificates curl python3 python3-yaml \
+      prometheus-cpp-dev libspdlog-dev libssl-dev libre2-dev ca-certificates curl python3 python3-yaml \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./
@@ -27,7 +27,7 @@ RUN crds="$UPSTREAM_CRDS"; \
 # The runtime image: the binary, the schemas that ship with it, and the Debian packages of its shared libraries.
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      ca-certificates libfmt9 libprometheus-cpp-core1.0 libspdlog1.10 libssl3 libyaml-0-2 \
+      ca-certificates libfmt9 libprometheus-cpp-core1.0 libre2-9 libspdlog1.10 libssl3 libyaml-0-2 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/out/usr/local/ /usr/local/
 USER 65532:65532

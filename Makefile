@@ -1,8 +1,14 @@
 # codeflare-operator: build, test and a local demo. The scripts behind the targets live in test/harness/.
 #
 #   make build    install the Debian packages (test/harness/install-deps.sh), configure and build with CMake
-#   make test     build, build kube-apiserver 1.20 (cached), run ctest: unit tests, then the integration tests
-#                 against a local control plane (ctest fixture, test/integration/CMakeLists.txt)
+#   make test     build, build kube-apiserver 1.20 (cached), build the sanitizer folder, then run ctest twice:
+#                 the unit tests and the fuzz-corpus replays under ASan + UBSan (SANITIZE_DIR, `make sanitize`
+#                 alone), then the unit tests, replays and the integration tests against a local control plane
+#                 (ctest fixture, test/integration/CMakeLists.txt)
+#   make sanitize the unit tests and the replays of test/fuzz/ (corpus and regressions) under ASan + UBSan, in
+#                 SANITIZE_DIR (configured with -DCFO_SANITIZE=ON; no integration tests, no benchmarks)
+#   make fuzz     coverage-guided fuzzing with libFuzzer (clang 19, installed when missing): every harness of
+#                 test/fuzz/ (or FUZZ_TARGET) for FUZZ_SECONDS each (test/harness/fuzz.sh), in FUZZ_DIR
 #   make run      the operator against a local control plane, fed with config/samples/, left running until Ctrl-C
 #                 (test/harness/run-demo.sh); builds only the binary
 #   make operator build only the codeflare-operator binary
@@ -28,6 +34,10 @@
 #   PEER           1: bench-reconcile also runs the floor and the peer (sample-controller, built once and cached)
 #   BENCH_TIMEOUT  bench-reconcile: seconds after which a phase gives up and prints the figures of the workloads
 #                  done so far (default 120 + N/2)
+#   SANITIZE_DIR   build folder of the ASan + UBSan build (default $(BUILD_DIR)-asan)
+#   FUZZ_DIR       build folder of `make fuzz` (default $(BUILD_DIR)-fuzz); FUZZ_SECONDS per harness (default 60);
+#                  FUZZ_TARGET one harness (yaml json quantity label_selector cel kubeconfig watch_event validate
+#                  workload; default all)
 
 BUILD_DIR ?= build
 UPSTREAM_CRDS ?=
@@ -39,6 +49,10 @@ PEER ?= 0
 BENCH_TIMEOUT ?=
 # bench-reconcile's N: BENCH_N when it was given (command line or environment), else 500.
 BENCH_RECONCILE_N := $(if $(filter file,$(origin BENCH_N)),500,$(BENCH_N))
+SANITIZE_DIR ?= $(BUILD_DIR)-asan
+FUZZ_DIR ?= $(BUILD_DIR)-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGET ?=
 
 HARNESS := test/harness
 MAKEFLAGS += --no-print-directory
@@ -48,7 +62,8 @@ SHELL := /bin/bash
 # Shell snippet for recipes: sets $crds to UPSTREAM_CRDS, or to the folder fetch-upstream-crds.sh prepares.
 resolve_crds = crds="$(UPSTREAM_CRDS)"; if [[ -z "$$crds" ]]; then crds="$$($(HARNESS)/fetch-upstream-crds.sh | tail -n1)"; fi
 
-.PHONY: all deps configure build operator kube-apiserver upstream-crds test run render bench bench-reconcile bench-webhook clean
+.PHONY: all deps configure build operator sanitize-build kube-apiserver upstream-crds test sanitize fuzz run render bench \
+        bench-reconcile bench-webhook clean
 
 all: build
 
@@ -66,17 +81,39 @@ build: configure
 operator: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target codeflare-operator
 
+# The ASan + UBSan build: unit tests and fuzz replays only (any sanitizer report aborts the test). -O1 -g1: quicker
+# to build than the main folder's -O2 -g, with line numbers in the reports.
+sanitize-build: deps
+	cmake -S . -B $(SANITIZE_DIR) -DCFO_SANITIZE=ON -DCFO_INTEGRATION_TESTS=OFF -DCFO_BUILD_BENCH=OFF \
+	  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" >/dev/null
+	cmake --build $(SANITIZE_DIR) -j $(JOBS)
+
 kube-apiserver: deps
 	@echo "kube-apiserver and etcd in: $$($(HARNESS)/build-kube-apiserver.sh | tail -n1)"
 
 upstream-crds:
 	@$(resolve_crds); echo "upstream CRDs in: $$crds"
 
-test: build kube-apiserver
+test: build kube-apiserver sanitize-build
 	@$(resolve_crds); \
 	export UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)"; \
 	cmake -S . -B $(BUILD_DIR) >/dev/null; \
-	ctest --test-dir $(BUILD_DIR) --output-on-failure
+	rc=0; \
+	echo "== unit tests and fuzz replays under ASan + UBSan ($(SANITIZE_DIR))"; \
+	ctest --test-dir $(SANITIZE_DIR) --output-on-failure -j $(JOBS) || rc=1; \
+	echo "== unit, replay and integration tests ($(BUILD_DIR))"; \
+	ctest --test-dir $(BUILD_DIR) --output-on-failure || rc=1; \
+	exit $$rc
+
+sanitize: sanitize-build
+	@$(resolve_crds); \
+	export UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)"; \
+	ctest --test-dir $(SANITIZE_DIR) --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	@$(resolve_crds); \
+	export UPSTREAM_CRDS="$$crds"; \
+	$(HARNESS)/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGET)
 
 run: operator kube-apiserver
 	@$(resolve_crds); \
@@ -110,4 +147,4 @@ clean:
 	  $(BUILD_DIR)/bench-reconcile-test/control-plane $(BUILD_DIR)/bench-control-plane; do \
 	  if [[ -d "$$s" ]]; then $(HARNESS)/control-plane.sh stop "$$s"; fi; \
 	done
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(FUZZ_DIR)

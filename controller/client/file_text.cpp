@@ -1,23 +1,11 @@
 #include "client/file_text.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include "core/read_file.hpp"
 
 namespace cfo::client {
 
-Result<std::string> read_file_text(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return fail("cannot read " + path + ": it is a directory");
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail("cannot read " + path + ": " + (errno ? std::strerror(errno) : "cannot open"));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return fail("cannot read " + path + ": read error");
-  return ss.str();
+Result<std::string> read_file_text(const std::string& path, std::size_t max_bytes) {
+  return read_file(path, max_bytes);
 }
 
 std::string trim_space(std::string_view text) {

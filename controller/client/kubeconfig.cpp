@@ -244,7 +244,7 @@ Result<ClientConfig> parse_kubeconfig(const std::string& text, const std::string
 }
 
 Result<ClientConfig> load_kubeconfig_file(const std::string& path, const std::string& context_override) {
-  auto text = read_file_text(path);
+  auto text = read_file_text(path, kMaxKubeconfigBytes);
   if (!text) return kfail(text.error().message);
   std::error_code ec;
   std::filesystem::path abs = std::filesystem::absolute(path, ec);

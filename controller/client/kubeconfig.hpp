@@ -35,13 +35,14 @@ struct ClientConfig {
 /// Supports `certificate-authority(-data)`, `insecure-skip-tls-verify`, `token`, `tokenFile`,
 /// `client-certificate(-data)`, `client-key(-data)`, and impersonation (`as`, `as-uid`, `as-groups`,
 /// `as-user-extra`; groups, uid or extra without `as` are refused, as clientcmd does); relative file paths are
-/// resolved against `base_dir`.
+/// resolved against `base_dir`. A file named there is read up to kMaxCredentialFileBytes (1 MiB, file_text.hpp);
+/// a larger one is an error naming the field and the file.
 /// `context_override` picks a context other than `current-context`.
 /// Errors name the missing or malformed field, e.g. "kubeconfig: context \"x\" not found".
 Result<ClientConfig> parse_kubeconfig(const std::string& text, const std::string& base_dir,
                                       const std::string& context_override = {});
 
-/// Reads and parses a kubeconfig file (see parse_kubeconfig).
+/// Reads (at most kMaxKubeconfigBytes, 16 MiB) and parses a kubeconfig file (see parse_kubeconfig).
 Result<ClientConfig> load_kubeconfig_file(const std::string& path, const std::string& context_override = {});
 
 /// The in-cluster configuration: KUBERNETES_SERVICE_HOST/PORT, and the token, CA and namespace under

@@ -2,26 +2,17 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 
+#include "core/read_file.hpp"
 #include "core/yaml.hpp"
 
 namespace cfo::cmd {
 
 namespace fs = std::filesystem;
 
-Result<std::string> read_file(const std::string& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return fail("cannot read " + path + ": no such file or folder");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail("cannot read " + path + ": permission denied or not a file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+Result<std::string> read_file(const std::string& path) { return cfo::read_file(path, yaml::kMaxStreamBytes); }
 
 std::string position(const InputDocument& in) {
   if (in.whole_file) return "whole file";
@@ -187,7 +178,13 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
   };
   for (const auto& p : paths) {
     if (p == "-") {
-      std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+      std::string text;
+      char chunk[65536];
+      while (std::cin.read(chunk, sizeof chunk) || std::cin.gcount() > 0) {
+        text.append(chunk, static_cast<std::size_t>(std::cin.gcount()));
+        if (text.size() > yaml::kMaxStreamBytes)
+          return fail("<stdin>: larger than " + size_text(yaml::kMaxStreamBytes) + " (the limit per file)");
+      }
       if (auto r = add("<stdin>", text); !r) return std::unexpected(r.error());
       continue;
     }

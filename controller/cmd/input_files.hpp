@@ -70,7 +70,7 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
 /// namespace. Objects without a metadata object are left alone (their checks report it).
 void ensure_namespace(json::Document& doc, const std::string& ns);
 
-/// Reads a whole file into a string. Errors name the path.
+/// Reads a whole file into a string, up to yaml::kMaxStreamBytes (64 MiB). Errors name the path (and the limit).
 Result<std::string> read_file(const std::string& path);
 
 }  // namespace cfo::cmd

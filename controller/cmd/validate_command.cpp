@@ -7,10 +7,10 @@
 #include "cmd/commands.hpp"
 #include "cmd/crd_schemas.hpp"
 #include "cmd/findings_output.hpp"
+#include "cmd/judge_inputs.hpp"
 #include "cmd/offline_inputs.hpp"
 #include "core/condition.hpp"
 #include "validation/validator.hpp"
-#include "workload/reconcile.hpp"
 
 namespace cfo::cmd {
 
@@ -96,52 +96,10 @@ int validate_command(int argc, char** argv, int first) {
               << " x-kubernetes-validations rule(s) of the CRDs are outside the supported CEL subset and are not "
                  "evaluated (see --list-unsupported-rules)\n";
 
-  // The documents of one file are judged together, as a closed set: references between them (a LocalQueue's
-  // ClusterQueue, a queue-name label) are checked (validation::validate_set). CodeFlareWorkloads are judged by their
-  // expansion (workload::reconcile), which also validates every object they generate. Entries with a problem found
-  // while reading (YAML syntax, a List item that is no object) have that as their findings; objects of an API group
-  // no schema covers are skipped.
-  const auto apis = checked_apis(schemas);
-  std::vector<FieldErrors> findings(inputs.size());
-  std::vector<std::optional<std::string>> skipped(inputs.size());
-  std::size_t judged_count = 0, skipped_count = 0;
-  for (std::size_t begin = 0; begin < inputs.size();) {
-    std::size_t end = begin;
-    while (end < inputs.size() && inputs[end].file == inputs[begin].file) ++end;
-    std::vector<const json::Value*> set;
-    std::vector<std::size_t> set_index;
-    for (std::size_t i = begin; i < end; ++i) {
-      if (inputs[i].kustomize) {
-        skipped[i] = "a kustomize file (for kubectl apply -k), not an object; not checked";
-        ++skipped_count;
-        continue;
-      }
-      if (!inputs[i].problems.empty()) {
-        findings[i] = inputs[i].problems;
-        continue;
-      }
-      if ((skipped[i] = skip_reason(inputs[i].doc, apis))) {
-        ++skipped_count;
-        continue;
-      }
-      ++judged_count;
-      if (auto unserved = unserved_workload(inputs[i].doc)) {
-        findings[i] = {*unserved};
-      } else if (is_workload(inputs[i].doc)) {
-        ensure_namespace(inputs[i].doc, args->get("namespace", "default"));
-        workload::ClusterFacts facts;
-        facts.profile = profile;
-        findings[i] = workload::reconcile(inputs[i].doc, workload::Observed{}, facts, schemas, now_rfc3339()).errors;
-      } else {
-        set.push_back(&inputs[i].doc);
-        set_index.push_back(i);
-      }
-    }
-    auto judged = validation::validate_set(schemas, set, profile);
-    for (std::size_t k = 0; k < judged.size() && k < set_index.size(); ++k)
-      findings[set_index[k]] = std::move(judged[k]);
-    begin = end;
-  }
+  auto judged = judge_inputs(inputs, schemas, profile, args->get("namespace", "default"), now_rfc3339());
+  const auto& findings = judged.findings;
+  const auto& skipped = judged.skipped;
+  const std::size_t judged_count = judged.judged_count, skipped_count = judged.skipped_count;
 
   json::Document report(rapidjson::kArrayType);
   std::size_t invalid_count = 0, unreadable_count = 0;

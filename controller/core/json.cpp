@@ -1,6 +1,5 @@
 #include "core/json.hpp"
 
-#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -26,15 +25,6 @@ std::string key_path(const std::string& parent, const std::string& key) {
 }
 
 namespace json {
-
-Result<Document> parse(std::string_view text) {
-  Document d;
-  d.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
-  if (d.HasParseError())
-    return fail("invalid JSON at offset " + std::to_string(d.GetErrorOffset()) + ": " +
-                rapidjson::GetParseError_En(d.GetParseError()));
-  return d;
-}
 
 std::string dump(const Value& v) {
   rapidjson::StringBuffer buf;

@@ -14,7 +14,15 @@ using Document = rapidjson::Document;
 using Value = rapidjson::Value;
 using Allocator = rapidjson::Document::AllocatorType;
 
-/// Parses JSON text. Errors name the byte offset and RapidJSON's reason.
+/// Most levels of nested objects and arrays json::parse accepts (Go's encoding/json allows 10000; the objects of the
+/// apiserver nest a few dozen levels).
+inline constexpr int kMaxJsonDepth = 1000;
+
+/// Parses JSON text (UTF-8, any size the caller allows; nested at most kMaxJsonDepth levels). Numbers keep the apiserver's JSON semantics: an integer
+/// (no fraction or exponent) that fits int64 is an int64, a larger non-negative one up to 2^64-1 a uint64; any other
+/// number is the correctly rounded double (std::from_chars; one below the smallest denormal reads as 0).
+/// Errors name the byte offset and the reason (syntax, a number too large for a double, too deep). Safe for any
+/// input: no recursion, exact number conversion.
 Result<Document> parse(std::string_view text);
 
 /// Serialises compactly (no whitespace).

@@ -2,13 +2,16 @@
 
 #include <yaml.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
-#include <map>
-#include <set>
-#include <memory>
 #include <cerrno>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
 
 namespace cfo::yaml {
 
@@ -27,10 +30,6 @@ std::optional<bool> bool_word(std::string_view s) {
     if (s == w) return false;
   return std::nullopt;
 }
-
-// Most nodes that alias expansion may copy into one stream. Real manifests use a handful of small aliases; this
-// bounds "billion laughs" documents to a few hundred MB of work at worst.
-constexpr std::size_t kMaxAliasNodes = 1000000;
 
 // Plain scalars longer than this are never numbers (no int64 or double needs more characters).
 constexpr std::size_t kMaxNumberLength = 64;
@@ -142,7 +141,11 @@ json::Value resolve_plain(std::string_view s, json::Allocator& a) {
 
 // --- parser ----------------------------------------------------------------------------------------------
 
+std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
 struct Parser {
+  std::string_view text;  // the whole input, for positions of byte-level errors
+  std::size_t document_start = 0;  // byte offset of the current document's first event
   yaml_parser_t p{};
   yaml_event_t ev{};
   bool have_event = false;
@@ -161,9 +164,34 @@ struct Parser {
     yaml_parser_delete(&p);
   }
 
+  /// 1-based line and column (in characters) of byte `offset` of the input.
+  std::string position_of(std::size_t offset) const {
+    offset = std::min(offset, text.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < offset; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+        ++column;  // count characters: skip UTF-8 continuation bytes
+      }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+  }
+
   Error error_here(const std::string& what) const {
-    return Error{"YAML " + what + " at line " + std::to_string(p.problem_mark.line + 1) + ", column " +
-                 std::to_string(p.problem_mark.column + 1) + (p.problem ? std::string(": ") + p.problem : "")};
+    // LibYAML's reader (invalid UTF-8, control characters) reports a byte offset and leaves problem_mark unset.
+    const std::string where =
+        p.error == YAML_READER_ERROR
+            ? position_of(p.problem_offset)
+            : "line " + std::to_string(p.problem_mark.line + 1) + ", column " + std::to_string(p.problem_mark.column + 1);
+    std::string problem = p.problem ? std::string(": ") + p.problem : "";
+    if (p.error == YAML_READER_ERROR && p.problem_value >= 0) {
+      char hex[16];
+      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(p.problem_value));
+      problem += std::string(" (") + hex + ")";
+    }
+    return Error{"YAML " + what + " at " + where + problem};
   }
 
   Result<void> next() {
@@ -171,6 +199,9 @@ struct Parser {
     have_event = false;
     if (!yaml_parser_parse(&p, &ev)) return std::unexpected(error_here("syntax error"));
     have_event = true;
+    if (ev.end_mark.index - document_start > kMaxDocumentBytes)
+      return fail("YAML document starting at " + position_of(document_start) + " is larger than " +
+                  mib(kMaxDocumentBytes) + " (the limit per document)");
     return {};
   }
 
@@ -211,6 +242,9 @@ struct Parser {
         return {};
       }
       case YAML_SCALAR_EVENT: {
+        if (ev.data.scalar.length > kMaxScalarBytes)
+          return fail("YAML scalar of " + std::to_string(ev.data.scalar.length) + " bytes at " + mark() +
+                      " is larger than " + mib(kMaxScalarBytes) + " (the limit per string)");
         std::string_view text(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
         const char* tag = reinterpret_cast<const char*>(ev.data.scalar.tag);
         std::string t = tag ? tag : "";
@@ -244,7 +278,14 @@ struct Parser {
         std::string anchor =
             ev.data.mapping_start.anchor ? reinterpret_cast<const char*>(ev.data.mapping_start.anchor) : "";
         out.SetObject();
+        // Index of each key's member, so that a repeated key is found in constant time (a linear member search per
+        // key made mappings quadratic in their number of keys). Members are never removed, so indexes stay valid.
+        std::unordered_map<std::string, rapidjson::SizeType> index;
         std::set<std::string> merged_keys;  // keys brought in by `<<`, which explicit keys may override
+        auto add = [&](std::string key, json::Value value) {
+          out.AddMember(json::str(key, a), std::move(value), a);
+          index.emplace(std::move(key), out.MemberCount() - 1);
+        };
         for (;;) {
           if (auto r = next(); !r) return r;
           if (ev.type == YAML_MAPPING_END_EVENT) break;
@@ -267,11 +308,12 @@ struct Parser {
           if (merge) {
             auto merge_one = [&](json::Value& src) {
               if (!src.IsObject()) return;
-              for (auto& m : src.GetObject())
-                if (!out.HasMember(m.name)) {
-                  merged_keys.emplace(m.name.GetString(), m.name.GetStringLength());
-                  out.AddMember(json::Value(m.name, a), json::Value(m.value, a), a);
-                }
+              for (auto& m : src.GetObject()) {
+                std::string key(m.name.GetString(), m.name.GetStringLength());
+                if (index.contains(key)) continue;
+                merged_keys.insert(key);
+                add(std::move(key), json::Value(m.value, a));
+              }
             };
             if (val.IsArray())
               for (auto& v : val.GetArray()) merge_one(v);
@@ -281,13 +323,13 @@ struct Parser {
           }
           // A repeated key is an error, as kubectl reports it ("mapping key already defined"): silently keeping one
           // of the two values would lose data.
-          if (json::Value* existing = json::find(out, key_text)) {
+          if (auto existing = index.find(key_text); existing != index.end()) {
             if (!merged_keys.erase(key_text))
               return fail("YAML mapping key \"" + key_text + "\" is defined twice, at " + mark());
-            *existing = std::move(val);  // an explicit key overrides one that a `<<` merge brought in
+            (out.MemberBegin() + existing->second)->value = std::move(val);  // an explicit key overrides a merged one
             continue;
           }
-          out.AddMember(json::str(key_text, a), std::move(val), a);
+          add(std::move(key_text), std::move(val));
         }
         if (!anchor.empty()) remember(reinterpret_cast<const yaml_char_t*>(anchor.c_str()), out);
         return {};
@@ -334,7 +376,8 @@ struct Emitter {
       for (auto& m : v.GetObject()) {
         std::string_view k(m.name.GetString(), m.name.GetStringLength());
         json::Document probe;
-        scalar(k, !resolve_plain(k, probe.GetAllocator()).IsString());
+        // A plain `<<` key would read back as a merge key.
+        scalar(k, k == "<<" || !resolve_plain(k, probe.GetAllocator()).IsString());
         value(m.value);
       }
       yaml_mapping_end_event_initialize(&ev);
@@ -361,7 +404,11 @@ struct Emitter {
 }  // namespace
 
 Result<std::vector<json::Document>> to_json(std::string_view text) {
+  if (text.size() > kMaxStreamBytes)
+    return fail("YAML text of " + std::to_string(text.size()) + " bytes is larger than " + mib(kMaxStreamBytes) +
+                " (the limit per file)");
   Parser ps;
+  ps.text = text;
   if (!yaml_parser_initialize(&ps.p)) return fail("cannot initialise the YAML parser");
   yaml_parser_set_input_string(&ps.p, reinterpret_cast<const unsigned char*>(text.data()), text.size());
   std::vector<json::Document> docs;
@@ -369,12 +416,14 @@ Result<std::vector<json::Document>> to_json(std::string_view text) {
     if (auto r = ps.next(); !r) return std::unexpected(r.error());
     if (ps.ev.type == YAML_STREAM_END_EVENT) break;
     if (ps.ev.type != YAML_DOCUMENT_START_EVENT) continue;
+    ps.document_start = ps.ev.start_mark.index;
     if (auto r = ps.next(); !r) return std::unexpected(r.error());
     if (ps.ev.type == YAML_DOCUMENT_END_EVENT) continue;
     json::Document d;
     if (auto r = ps.node(d, d.GetAllocator(), 0); !r) return std::unexpected(r.error());
     if (auto r = ps.next(); !r) return std::unexpected(r.error());  // DOCUMENT_END
     ps.anchors.clear();
+    ps.document_start = ps.ev.end_mark.index;
     if (!d.IsNull()) docs.push_back(std::move(d));
   }
   return docs;

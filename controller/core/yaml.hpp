@@ -8,12 +8,27 @@
 
 namespace cfo::yaml {
 
+// Size limits of to_json, against hostile or broken input (each exceeded limit is an error naming it). They are far
+// above any real manifest: the largest upstream CRD is about 1.4 MB, and the apiserver stores objects of at most
+// 1.5 MiB (etcd's request limit).
+/// Most bytes of YAML text in one call (one file or one stream).
+inline constexpr std::size_t kMaxStreamBytes = 64u << 20;
+/// Most bytes of one document (from its first to its last byte, `---` to `---`).
+inline constexpr std::size_t kMaxDocumentBytes = 16u << 20;
+/// Most bytes of one scalar (after unescaping).
+inline constexpr std::size_t kMaxScalarBytes = 4u << 20;
+/// Most nodes that alias expansion may copy into one stream ("billion laughs" documents).
+inline constexpr std::size_t kMaxAliasNodes = 1000000;
+
 /// Converts YAML text (one or more documents separated by `---`) into JSON documents, using LibYAML's event
 /// parser. Scalars are resolved as sigs.k8s.io/yaml (go-yaml v2, YAML 1.1) does: plain `true/false/yes/no/on/off`
 /// are booleans, plain integers and floats are numbers, `~`/`null`/empty are null; quoted or `!!str`-tagged
-/// scalars are strings. Anchors, aliases and `<<` merge keys are expanded, up to one million copied nodes per stream
-/// (an error beyond, against alias bombs). A key repeated in one mapping is an error. Empty documents are skipped.
-/// Errors carry the line and column of the offending token. Mapping keys must be scalars.
+/// scalars are strings. Anchors, aliases and `<<` merge keys are expanded, up to kMaxAliasNodes copied nodes per
+/// stream (an error beyond, against alias bombs). A key repeated in one mapping is an error. Empty documents are
+/// skipped. Time and memory are linear in the size of the text (and of what aliases copy).
+/// Errors carry the line and column (1-based) of the offending token or byte, also for invalid UTF-8 and control
+/// characters; a text, document or scalar beyond kMaxStreamBytes, kMaxDocumentBytes or kMaxScalarBytes is an error
+/// naming the limit. Mapping keys must be scalars.
 Result<std::vector<json::Document>> to_json(std::string_view text);
 
 /// Converts one JSON value into a YAML document (block style, two-space indent, no `---` marker).

@@ -2,25 +2,20 @@
 
 #include <rapidjson/pointer.h>
 
-// RapidJSON 1.1.0's schema.h sets RAPIDJSON_SCHEMA_USE_STDREGEX itself and resets it to 0 when it is predefined,
-// which would silently turn every CRD `pattern` off. cfo_rapidjson defines only RAPIDJSON_SCHEMA_USE_INTERNALREGEX
-// (its presence is what matters), so the header selects std::regex; the assertion keeps it that way.
-#include <rapidjson/schema.h>
-static_assert(RAPIDJSON_SCHEMA_HAS_REGEX && RAPIDJSON_SCHEMA_USE_STDREGEX,
-              "RapidJSON's schema validator must check patterns with std::regex");
 #include <rapidjson/stringbuffer.h>
+
+#include "validation/schema_regex.hpp"  // <rapidjson/schema.h> with RE2 checking every `pattern`
 
 #include <algorithm>
 #include <cstring>
 #include <deque>
 #include <filesystem>
-#include <fstream>
-#include <regex>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 
+#include "core/read_file.hpp"
 #include "core/yaml.hpp"
+#include "validation/regex.hpp"
 #include "validation/schema_cel.hpp"
 #include "validation/schema_defaults.hpp"
 #include "validation/schema_formats.hpp"
@@ -35,7 +30,8 @@ static_assert(RAPIDJSON_SCHEMA_HAS_REGEX && RAPIDJSON_SCHEMA_USE_STDREGEX,
 //   - a property listed in `required` that has a `default` is dropped from `required`: the apiserver applies
 //     defaults before it validates;
 //   - `description` is removed; `nullable` and `x-kubernetes-validations` stay for the plan (below);
-//   - a `pattern` that std::regex cannot compile is removed and recorded in load_notes().
+//   - every `pattern` is compiled with RE2 (Go regexp syntax, as kube-apiserver): one that RE2 refuses makes add_crd
+//     fail, naming the CRD, the schema location and RE2's reason (the apiserver refuses such a CRD too).
 //   The result is compiled once into a rapidjson::SchemaDocument, from a copy without `nullable` and
 //   `x-kubernetes-validations` in which identical sub-schemas are stored once and referenced with `$ref`
 //   (`SchemaSharer`; RapidJSON's compile time grows with the square of the number of schema objects, and the
@@ -46,8 +42,8 @@ static_assert(RAPIDJSON_SCHEMA_HAS_REGEX && RAPIDJSON_SCHEMA_USE_STDREGEX,
 //   subresource, null properties that are neither nullable nor defaulted are removed (schema_nulls.hpp) and the
 //   defaults are applied (schema_defaults.hpp), each to a copy of the object made only when needed; every check
 //   below runs on the result. A finding inside a defaulted value becomes a Warning naming the default.
-// * RapidJSON stops at the first error; that error becomes one FieldError ("schema:<keyword>"). Strings too long
-//   for libstdc++'s recursive std::regex are reported before RapidJSON runs (`find_overlong_strings`).
+// * RapidJSON stops at the first error; that error becomes one FieldError ("schema:<keyword>"). It checks
+//   `pattern`s with RE2 (schema_regex.hpp): linear time, no recursion, whatever the string's length.
 // * One walker (`StructuralWalker`) then goes over the object alongside the schema and reports what draft-04
 //   cannot express: every unknown field ("schema:unknownField", which the apiserver would prune silently), every
 //   duplicate entry of an `x-kubernetes-list-type: map` / `set` list ("schema:duplicate") and every value that
@@ -98,9 +94,7 @@ int depth_of(const Value& v, int limit) {
 
 struct PrepareContext {
   json::Allocator& alloc;
-  std::string crd_name;  // for notes
-  std::vector<std::string>& notes;
-  std::map<std::string, bool> pattern_ok;  // compiling a std::regex is slow and CRDs repeat their patterns
+  std::set<std::string> patterns_ok;  // CRDs repeat their patterns: each is compiled once
 };
 
 Result<void> prepare_schema(Value& node, const std::string& where, PrepareContext& ctx);
@@ -115,6 +109,11 @@ Result<void> prepare_list(Value& node, const std::string& where, PrepareContext&
 Result<void> prepare_schema(Value& node, const std::string& where, PrepareContext& ctx) {
   if (!node.IsObject()) return fail(where + ": a schema must be an object, found " + json::type_name(node));
   node.RemoveMember("description");
+  // Draft-04 keywords that kube-apiserver refuses in a CRD schema. RapidJSON would honour them: `$ref` cycles made it
+  // recurse without end, and `definitions` would collide with the ones SchemaSharer adds.
+  for (const char* k : {"$ref", "definitions", "$schema", "id", "patternProperties", "dependencies", "additionalItems"})
+    if (json::find(node, k))
+      return fail(where + "." + k + ": not allowed in a CustomResourceDefinition schema (kube-apiserver refuses it)");
 
   Value* type = json::find(node, "type");
   if (type && !type->IsString()) return fail(where + ".type: must be a string");
@@ -190,19 +189,11 @@ Result<void> prepare_schema(Value& node, const std::string& where, PrepareContex
   if (Value* pat = json::find(node, "pattern")) {
     if (!pat->IsString()) return fail(where + ".pattern: must be a string");
     const std::string text = string_of(*pat);
-    auto known = ctx.pattern_ok.find(text);
-    if (known == ctx.pattern_ok.end()) {
-      bool ok = true;
-      try {
-        std::regex probe(text, std::regex_constants::ECMAScript);
-      } catch (const std::regex_error&) {
-        ok = false;
-      }
-      known = ctx.pattern_ok.emplace(text, ok).first;
-    }
-    if (!known->second) {
-      ctx.notes.push_back(ctx.crd_name + ": pattern at " + where + " is not an ECMAScript regex; it is not checked");
-      node.RemoveMember("pattern");
+    if (!ctx.patterns_ok.contains(text)) {
+      if (auto re = Regex::compile(text); !re)
+        return fail(where + ".pattern: " + dq(text) + " is not a valid RE2 (Go regexp) regular expression: " +
+                    re.error().message);
+      ctx.patterns_ok.insert(text);
     }
   }
   return {};
@@ -297,49 +288,6 @@ class StructuralWalker {
   FieldErrors& out_;
   std::string source_;
 };
-
-// ---- guard against std::regex recursion ------------------------------------------------------------------
-
-// libstdc++'s std::regex matches recursively, about one stack frame per character, so RapidJSON checking a very
-// long string against a `pattern` can overflow the stack. Such strings are reported here instead and RapidJSON
-// is not run on that object. Every `pattern` in the upstream CRDs guards values of at most a few hundred
-// characters (names, label values, quantities).
-constexpr std::size_t kMaxPatternInput = 1024;
-
-bool has_pattern(const Value& schema, int depth = 0) {
-  if (!schema.IsObject() || depth > 8) return false;
-  if (json::find(schema, "pattern")) return true;
-  for (const char* k : {"allOf", "anyOf", "oneOf"})
-    if (const Value* list = json::find(schema, k); list && list->IsArray())
-      for (auto it = list->Begin(); it != list->End(); ++it)
-        if (has_pattern(*it, depth + 1)) return true;
-  return false;
-}
-
-void find_overlong_strings(const Value& schema, const Value& doc, const std::string& path, const std::string& source,
-                           FieldErrors& out) {
-  if (!schema.IsObject()) return;
-  if (doc.IsString()) {
-    if (doc.GetStringLength() > kMaxPatternInput && has_pattern(schema))
-      out.push_back(
-          {path, "schema:pattern", source,
-           "value of " + std::to_string(doc.GetStringLength()) + " characters is far too long for its pattern"});
-  } else if (doc.IsObject()) {
-    const Value* props = json::find(schema, "properties");
-    const Value* additional = json::find(schema, "additionalProperties");
-    for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
-      const std::string key = string_of(it->name);
-      const Value* sub = props && props->IsObject() ? json::find(*props, key) : nullptr;
-      if (!sub && additional && additional->IsObject()) sub = additional;
-      if (sub) find_overlong_strings(*sub, it->value, key_path(path, key), source, out);
-    }
-  } else if (doc.IsArray()) {
-    const Value* items = json::find(schema, "items");
-    if (items && items->IsObject())
-      for (rapidjson::SizeType i = 0; i < doc.Size(); ++i)
-        find_overlong_strings(*items, doc[i], index_path(path, i), source, out);
-  }
-}
 
 // ---- sharing repeated sub-schemas -------------------------------------------------------------------------
 
@@ -653,8 +601,7 @@ struct Compiled {
       if (defaulted_paths.empty() && !defaulted_at_segments.empty()) defaulted_paths = defaulted_at_segments.render();
     };
 
-    find_overlong_strings(*schema, *doc, "", source, out);
-    if (out.empty()) {
+    {
       SchemaValidator validator(*document);
       if (!doc->Accept(validator)) {
         out.push_back(first_error(validator, *shared, *doc, source));
@@ -715,12 +662,32 @@ struct Compiled {
   }
 };
 
-Result<Compiled> compile(const Value& source_schema, const std::string& where, const std::string& source,
-                         const std::string& crd_name, std::vector<std::string>& notes) {
+/// The path of the first object member named "$ref" anywhere in `v` (values such as `default` and `enum` entries
+/// included), or nullopt. RapidJSON resolves "$ref" in every object of a schema document, wherever it sits.
+std::optional<std::string> find_ref_key(const Value& v, const std::string& path, int depth = 0) {
+  if (depth > kMaxDocumentDepth) return std::nullopt;
+  if (v.IsObject()) {
+    for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+      const std::string key = string_of(it->name);
+      if (key == "$ref") return key_path(path, key);
+      if (auto found = find_ref_key(it->value, key_path(path, key), depth + 1)) return found;
+    }
+  } else if (v.IsArray()) {
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i)
+      if (auto found = find_ref_key(v[i], index_path(path, i), depth + 1)) return found;
+  }
+  return std::nullopt;
+}
+
+Result<Compiled> compile(const Value& source_schema, const std::string& where, const std::string& source) {
+  if (depth_of(source_schema, kMaxDocumentDepth + 1) > kMaxDocumentDepth)
+    return fail(where + ": nested deeper than " + std::to_string(kMaxDocumentDepth) + " levels");
+  if (auto ref = find_ref_key(source_schema, where))
+    return fail(*ref + ": a \"$ref\" key is not supported in a CustomResourceDefinition schema");
   Compiled c;
   c.schema = std::make_unique<json::Document>();
   c.schema->CopyFrom(source_schema, c.schema->GetAllocator());
-  PrepareContext ctx{c.schema->GetAllocator(), crd_name, notes, {}};
+  PrepareContext ctx{c.schema->GetAllocator(), {}};
   if (auto r = prepare_schema(*c.schema, where, ctx); !r) return std::unexpected(r.error());
   c.source = source;
   c.build();
@@ -740,19 +707,16 @@ struct Entry {
 using Key = std::pair<std::string, std::string>;  // apiVersion, kind
 
 Result<std::vector<json::Document>> read_documents(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return fail(file.string() + ": cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return fail(file.string() + ": read error");
+  auto text = read_file(file.string(), yaml::kMaxStreamBytes);
+  if (!text) return std::unexpected(text.error());
   if (file.extension() == ".json") {
-    auto doc = json::parse(text.str());
+    auto doc = json::parse(*text);
     if (!doc) return fail(file.string() + ": " + doc.error().message);
     std::vector<json::Document> docs;
     docs.push_back(std::move(*doc));
     return docs;
   }
-  auto docs = yaml::to_json(text.str());
+  auto docs = yaml::to_json(*text);
   if (!docs) return fail(file.string() + ": " + docs.error().message);
   return docs;
 }
@@ -771,7 +735,6 @@ struct SchemaSet::Impl {
   std::map<Key, Entry> entries;
   std::vector<Key> order;              // keys in load order, for cel_rules()
   std::unique_ptr<Compiled> pod_spec;  // core/v1 PodSpec, from ray.io/v1 RayCluster
-  std::vector<std::string> notes;
 
   FieldErrors validate(const json::Value& obj, const json::Value* old) const {
     FieldErrors out;
@@ -843,7 +806,7 @@ Result<void> SchemaSet::add_crd(const json::Value& crd) {
     const Value* schema = json::find_path(v, "schema.openAPIV3Schema");
     if (!schema) return fail(crd_name + ": " + where + ".schema.openAPIV3Schema is missing (version " + name + ")");
     const std::string source = "crd:" + group + "/" + name + "/" + kind;
-    auto compiled = compile(*schema, where + ".schema.openAPIV3Schema", source, crd_name, impl_->notes);
+    auto compiled = compile(*schema, where + ".schema.openAPIV3Schema", source);
     if (!compiled) return fail(crd_name + ": " + compiled.error().message);
     Entry e;
     e.api_version = group + "/" + name;
@@ -980,6 +943,5 @@ std::vector<std::string> SchemaSet::kinds() const {
   return out;
 }
 
-const std::vector<std::string>& SchemaSet::load_notes() const { return impl_->notes; }
 
 }  // namespace cfo::validation

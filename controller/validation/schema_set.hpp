@@ -34,7 +34,10 @@ class SchemaSet {
   SchemaSet& operator=(SchemaSet&&) noexcept;
 
   /// Adds every served version of one apiextensions.k8s.io/v1 CustomResourceDefinition object.
-  /// Errors: the object is not a CRD, or a version has no openAPIV3Schema.
+  /// Errors (naming the CRD and the schema location): the object is not a CRD, a version has no openAPIV3Schema, a
+  /// `pattern` is not a valid RE2 (Go regexp) regular expression, the schema uses a keyword kube-apiserver refuses in
+  /// a CRD (`$ref`, `definitions`, `$schema`, `id`, `patternProperties`, `dependencies`, `additionalItems`), holds a
+  /// "$ref" key anywhere (defaults and enum values included), or nests deeper than 300 levels.
   Result<void> add_crd(const json::Value& crd);
 
   /// Loads every CRD found in the *.yaml / *.yml / *.json files directly inside `dir` (other kinds are skipped).
@@ -106,10 +109,6 @@ class SchemaSet {
   /// error plus every unknown field, with paths relative to `pod_spec` and source "core/v1:PodSpec".
   /// Empty when no PodSpec schema is known.
   FieldErrors validate_pod_spec(const json::Value& pod_spec) const;
-
-  /// Remarks gathered while loading, e.g. a CRD pattern that std::regex cannot compile (that pattern is then not
-  /// checked). One line each, naming the CRD and field.
-  const std::vector<std::string>& load_notes() const;
 
  private:
   struct Impl;

@@ -3,11 +3,11 @@
 // a variable slot or a builtin and precomputes constants, so that evaluation does no lookups by name.
 #include <cstdint>
 #include <memory>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include "validation/cel/value.hpp"
+#include "validation/regex.hpp"
 
 namespace cfo::validation::cel {
 
@@ -64,7 +64,7 @@ struct Expr {
   // Set by the checker.
   int slot = -1;
   Builtin fn = Builtin::None;
-  std::shared_ptr<const std::regex> regex;  ///< matches() with a literal pattern, compiled once
+  std::shared_ptr<const Regex> regex;  ///< matches() with a literal pattern, compiled once (RE2)
 };
 
 using ExprPtr = std::unique_ptr<Expr>;

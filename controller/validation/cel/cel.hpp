@@ -31,8 +31,8 @@
 // Functions:
 //   size(string|list|map) and x.size()                   -> int (strings count code points)
 //   s.startsWith(t), s.endsWith(t), s.contains(t)        -> bool
-//   s.matches(re), matches(s, re)                        -> bool; RE2 patterns that mean the same in ECMAScript
-//                                                           (functions.hpp lists what is refused); unanchored
+//   s.matches(re), matches(s, re)                        -> bool; RE2 (Go regexp) syntax, unanchored, linear
+//                                                           time; a literal pattern RE2 refuses fails the compile
 //   s.lowerAscii(), s.upperAscii(), s.trim()             -> string
 //   list.join(), list.join(sep)                          -> string
 //   int(x), uint(x), double(x), string(x), bool(x), dyn(x) -> conversions between int, uint, double, string, bool

@@ -124,7 +124,7 @@ class Checker {
         auto re = compile_regex(pattern.value.as_string());
         if (!re)
           return err(pattern, "regular expression '" + std::string(pattern.value.as_string()) +
-                                  "' is not supported: " + re.error().message);
+                                  "' is not a valid RE2 (Go regexp) pattern: " + re.error().message);
         e.regex = std::move(*re);
       }
     }

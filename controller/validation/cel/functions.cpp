@@ -190,26 +190,20 @@ Value join(std::span<const Value> args) {
   return Value::owned_string(std::move(out));
 }
 
-Value matches(const Value& subject, const Value& pattern, const std::regex* precompiled) {
+Value matches(const Value& subject, const Value& pattern, const Regex* precompiled) {
   if (!is_string(subject) || !is_string(pattern)) {
     const Value both[] = {subject, pattern};
     return no_overload("matches", both);
   }
-  std::shared_ptr<const std::regex> compiled;
+  std::shared_ptr<const Regex> compiled;
   if (!precompiled) {
     auto r = compile_regex(pattern.as_string());
-    if (!r) return Value::error("invalid regular expression: " + r.error().message);
+    if (!r) return Value::error("invalid regular expression '" + std::string(pattern.as_string()) + "': " +
+                                r.error().message);
     compiled = std::move(*r);
     precompiled = compiled.get();
   }
-  const std::string_view s = subject.as_string();
-  if (s.size() > kMaxRegexInput)
-    return Value::unsupported("matches() on a string of " + std::to_string(s.size()) + " bytes is not evaluated");
-  try {
-    return Value::boolean(std::regex_search(s.begin(), s.end(), *precompiled));
-  } catch (const std::regex_error& e) {
-    return Value::unsupported(std::string("regular expression failed: ") + e.what());
-  }
+  return Value::boolean(precompiled->search(subject.as_string()));
 }
 
 }  // namespace
@@ -221,28 +215,9 @@ Builtin find_builtin(std::string_view name, bool receiver_style, std::size_t ari
   return Builtin::None;
 }
 
-Result<std::shared_ptr<const std::regex>> compile_regex(std::string_view p) {
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(p[i]);
-    if (c >= 0x80) return fail("non-ASCII pattern text");
-    if (p[i] == '(' && i + 1 < p.size() && p[i + 1] == '?' && !(i + 2 < p.size() && p[i + 2] == ':'))
-      return fail("inline flags, named groups or look-around '(?' are not supported");
-    if (p[i] == '\\' && i + 1 < p.size()) {
-      const char e = p[i + 1];
-      if (e == 'p' || e == 'P' || e == 'A' || e == 'z' || e == 'C' || e == 'Q' || e == 'E' || (e >= '1' && e <= '9'))
-        return fail(std::string("the escape \\") + e + " is not supported");
-      if (e == 'x' && i + 2 < p.size() && p[i + 2] == '{') return fail("the escape \\x{...} is not supported");
-      ++i;  // skip the escaped character
-    }
-  }
-  try {
-    return std::make_shared<const std::regex>(std::string(p), std::regex_constants::ECMAScript);
-  } catch (const std::regex_error& e) {
-    return fail(std::string("std::regex rejects it: ") + e.what());
-  }
-}
+Result<std::shared_ptr<const Regex>> compile_regex(std::string_view p) { return Regex::compile(p); }
 
-Value call_builtin(Builtin fn, std::span<const Value> args, const std::regex* regex) {
+Value call_builtin(Builtin fn, std::span<const Value> args, const Regex* regex) {
   switch (fn) {
     case Builtin::Size: {
       const Value& v = args[0];

@@ -2,6 +2,7 @@
 #include <openssl/evp.h>
 
 #include "client/base64.hpp"
+#include "client/file_text.hpp"
 #include "client/kubeconfig.hpp"
 #include "temp_dir.hpp"
 
@@ -290,4 +291,40 @@ TEST(Kubeconfig, ImpersonationFieldsAreRead) {
   auto bad = parse_kubeconfig(groups_only, "/nowhere", "prod");
   ASSERT_FALSE(bad.has_value());
   EXPECT_NE(bad.error().message.find("need `as`"), std::string::npos) << bad.error().message;
+}
+
+// Files named in a kubeconfig are read up to 1 MiB: `certificate-authority: /dev/zero` used to exhaust memory.
+// The error names the field, the file and the limit; every file-valued field is bounded.
+TEST(Kubeconfig, NamedFilesAreReadUpToTheirSizeLimit) {
+  TempDir dir;
+  const std::string big = dir.write("big.pem", std::string(kMaxCredentialFileBytes + 1, 'x'));
+  const std::string fits = dir.write("fits.txt", std::string(kMaxCredentialFileBytes, 't'));
+  auto config = [](const std::string& cluster_extra, const std::string& user) {
+    return "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\nclusters:\n- name: k\n"
+           "  cluster: {server: \"https://k:6443\"" +
+           cluster_extra + "}\nusers:\n- name: u\n  user: {" + user + "}\n";
+  };
+  struct Case {
+    std::string cluster, user, field;
+  };
+  for (const Case& c : {Case{", certificate-authority: /dev/zero", "token: t", "certificate-authority"},
+                        Case{", certificate-authority: big.pem", "token: t", "certificate-authority"},
+                        Case{"", "tokenFile: /dev/zero", "tokenFile"},
+                        Case{"", "client-certificate: big.pem, client-key: fits.txt", "client-certificate"},
+                        Case{"", "client-certificate: fits.txt, client-key: /dev/zero", "client-key"}}) {
+    auto cfg = parse_kubeconfig(config(c.cluster, c.user), dir.path().string());
+    ASSERT_FALSE(cfg.has_value()) << c.field;
+    const std::string& m = cfg.error().message;
+    EXPECT_NE(m.find(c.field), std::string::npos) << m;
+    EXPECT_NE(m.find("larger than 1 MiB"), std::string::npos) << m;
+    EXPECT_TRUE(m.find("/dev/zero") != std::string::npos || m.find("big.pem") != std::string::npos) << m;
+  }
+  // A file of exactly the limit is read whole.
+  auto cfg = parse_kubeconfig(config("", "tokenFile: fits.txt"), dir.path().string());
+  ASSERT_TRUE(cfg.has_value()) << cfg.error().message;
+  EXPECT_EQ(cfg->bearer_token.size(), kMaxCredentialFileBytes);
+  // The kubeconfig itself is bounded too.
+  auto whole = load_kubeconfig_file("/dev/zero");
+  ASSERT_FALSE(whole.has_value());
+  EXPECT_NE(whole.error().message.find("larger than 16 MiB"), std::string::npos) << whole.error().message;
 }

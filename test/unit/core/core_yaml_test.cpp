@@ -127,3 +127,81 @@ TEST(Yaml, RepeatedKeysAreAnError) {
   ASSERT_FALSE(docs.has_value());
   EXPECT_NE(docs.error().message.find("\"replicas\" is defined twice"), std::string::npos) << docs.error().message;
 }
+
+// Byte-level errors (LibYAML's reader: invalid UTF-8, control characters) name the line and column of the byte;
+// they used to be reported at line 1, column 1.
+TEST(Yaml, ByteLevelErrorsNameTheirLineAndColumn) {
+  auto bad_utf8 = yaml::to_json("a: 1\nb: 2\nname: ab\xff\n");
+  ASSERT_FALSE(bad_utf8.has_value());
+  EXPECT_NE(bad_utf8.error().message.find("line 3, column 9"), std::string::npos) << bad_utf8.error().message;
+  EXPECT_NE(bad_utf8.error().message.find("UTF-8"), std::string::npos) << bad_utf8.error().message;
+  auto control = yaml::to_json("a: 1\nb: x\x01y\n");
+  ASSERT_FALSE(control.has_value());
+  EXPECT_NE(control.error().message.find("line 2, column 5"), std::string::npos) << control.error().message;
+  EXPECT_NE(control.error().message.find("control characters"), std::string::npos) << control.error().message;
+  // Columns count characters, not bytes.
+  auto after_multibyte = yaml::to_json("k: \xc3\xa9\xc3\xa9\x02\n");
+  ASSERT_FALSE(after_multibyte.has_value());
+  EXPECT_NE(after_multibyte.error().message.find("line 1, column 6"), std::string::npos)
+      << after_multibyte.error().message;
+}
+
+// A mapping with a million keys converts (key lookups are constant time: a linear search per key made this
+// quadratic, about 5 * 10^11 comparisons here, which never finished).
+TEST(Yaml, MappingsAreLinearInTheirNumberOfKeys) {
+  constexpr int kKeys = 1000000;
+  std::string text;
+  text.reserve(kKeys * 12);
+  for (int i = 0; i < kKeys; ++i) text += "k" + std::to_string(i) + ": 1\n";
+  auto docs = yaml::to_json(text);
+  ASSERT_TRUE(docs.has_value()) << docs.error().message;
+  EXPECT_EQ((*docs)[0].MemberCount(), static_cast<rapidjson::SizeType>(kKeys));
+  // Repeated keys are still found, also after a `<<` merge, and an explicit key still overrides a merged one.
+  auto twice = yaml::to_json(text + "k999999: 2\n");
+  ASSERT_FALSE(twice.has_value());
+  EXPECT_NE(twice.error().message.find("\"k999999\" is defined twice"), std::string::npos);
+  auto merged = yaml::to_json("base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  x: 3\n");
+  ASSERT_TRUE(merged.has_value()) << merged.error().message;
+  EXPECT_EQ((*merged)[0]["m"]["x"].GetInt(), 3);
+  EXPECT_EQ((*merged)[0]["m"]["y"].GetInt(), 2);
+  EXPECT_EQ((*merged)[0]["m"].MemberCount(), 2u);
+}
+
+// Size limits: a text, a document or a scalar beyond its limit is an error naming the limit, with a position.
+TEST(Yaml, SizeLimitsAreErrorsNamingTheLimit) {
+  auto stream = yaml::to_json(std::string(yaml::kMaxStreamBytes + 1, '#'));
+  ASSERT_FALSE(stream.has_value());
+  EXPECT_NE(stream.error().message.find("64 MiB (the limit per file)"), std::string::npos) << stream.error().message;
+
+  auto scalar = yaml::to_json("a: 1\nb: " + std::string(yaml::kMaxScalarBytes + 1, 'x') + "\n");
+  ASSERT_FALSE(scalar.has_value());
+  EXPECT_NE(scalar.error().message.find("4 MiB (the limit per string)"), std::string::npos) << scalar.error().message;
+  EXPECT_NE(scalar.error().message.find("line 2"), std::string::npos) << scalar.error().message;
+
+  // Five scalars of 3.5 MiB (each within the string limit) make a second document of 17.5 MiB.
+  std::string big = "small: 1\n---\n";
+  for (int i = 0; i < 5; ++i) big += "k" + std::to_string(i) + ": " + std::string(7u << 19, 'y') + "\n";
+  auto document = yaml::to_json(big);
+  ASSERT_FALSE(document.has_value());
+  EXPECT_NE(document.error().message.find("16 MiB (the limit per document)"), std::string::npos)
+      << document.error().message;
+  EXPECT_NE(document.error().message.find("starting at line 2"), std::string::npos) << document.error().message;
+
+  // Below the limits, several documents of 12 MiB each are fine.
+  std::string fine;
+  for (int d = 0; d < 3; ++d) fine += "---\nk: " + std::string(3u << 20, 'z') + "\nl: " + std::string(3u << 20, 'z') +
+                                      "\nm: " + std::string(3u << 20, 'z') + "\nn: " + std::string(3u << 20, 'z') + "\n";
+  auto ok = yaml::to_json(fine);
+  ASSERT_TRUE(ok.has_value()) << ok.error().message;
+  EXPECT_EQ(ok->size(), 3u);
+}
+
+// A key spelled "<<" (quoted in the source) is emitted quoted: written plain it would read back as a merge key.
+TEST(Yaml, MergeKeySpellingRoundTripsAsAPlainKey) {
+  auto docs = yaml::to_json("\"<<\": {a: 1}\nb: 2\n");
+  ASSERT_TRUE(docs.has_value()) << docs.error().message;
+  ASSERT_TRUE((*docs)[0].HasMember("<<"));
+  auto again = yaml::to_json(yaml::from_json((*docs)[0]));
+  ASSERT_TRUE(again.has_value()) << again.error().message;
+  EXPECT_EQ((*again)[0], (*docs)[0]) << yaml::from_json((*docs)[0]);
+}
