@@ -7,6 +7,7 @@
 #include <map>
 
 #include "client/kubeconfig.hpp"
+#include "metrics/cache_metrics.hpp"
 #include "metrics/controller_metrics.hpp"
 #include "metrics/leader_metrics.hpp"
 #include "metrics/metrics.hpp"
@@ -91,6 +92,8 @@ runtime::InformerOptions proto(const client::ResourceType& type, std::string lab
 // The operator's caches. The groups of the optional kinds are added when their CRDs are served (at start, or later
 // when they appear), so their pointers may be set while reconciles read them.
 struct Caches {
+  /// Where each cache's size is published (codeflare_informer_cache_objects / _bytes).
+  metrics::Metrics* metrics = nullptr;
   runtime::InformerGroup* workloads = nullptr;
   std::array<std::atomic<runtime::InformerGroup*>, kChildKindCount> children{};
   std::atomic<runtime::InformerGroup*> local_queues{nullptr}, priority_classes{nullptr}, kueue_workloads{nullptr};
@@ -101,9 +104,12 @@ struct Caches {
 // by the served-APIs refresher; never concurrently.
 void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Manager& manager,
                    const client::RestClient& cache_rest, Caches& caches, const std::shared_ptr<runtime::WorkQueue>& queue) {
-  auto add = [&](runtime::InformerOptions p, bool awaited) -> runtime::InformerGroup* {
-    return &manager.add_informers(std::make_unique<runtime::InformerGroup>(cache_rest, std::move(p), o.namespaces),
-                                  awaited);
+  // Hands `group` to the manager and publishes its size.
+  auto add = [&](std::unique_ptr<runtime::InformerGroup> group, const client::ResourceType& type,
+                 bool awaited) -> runtime::InformerGroup* {
+    runtime::InformerGroup& added = manager.add_informers(std::move(group), awaited);
+    if (caches.metrics) metrics::track_informer_cache(*caches.metrics, type.plural, added);
+    return &added;
   };
   // Children wake their workload on every change, status included: the workload's phase follows theirs.
   for (const auto& row : child_kinds()) {
@@ -114,7 +120,7 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
     if (!served || caches.children[i].load()) continue;
     auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(*row.type, "", child_transform), o.namespaces);
     for (auto* inf : group->informers()) runtime::enqueue_from(*inf, queue, child_to_workload());
-    caches.children[i] = &manager.add_informers(std::move(group), true);
+    caches.children[i] = add(std::move(group), *row.type, true);
     spdlog::info("watching {} (CRD {})", row.name, row.crd);
   }
   // Kueue's caches are optional for the start (their lists may be forbidden): until synced they read as unknown. A
@@ -134,9 +140,9 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
     caches.kueue_index.follow(*inf);
     runtime::enqueue_from(*inf, queue, kueue_workload_to_workload(workloads));
   }
-  caches.priority_classes = &manager.add_informers(std::move(pc), false);
-  caches.kueue_workloads = &manager.add_informers(std::move(kw), false);
-  caches.local_queues = &manager.add_informers(std::move(lq), false);
+  caches.priority_classes = add(std::move(pc), resources::workload_priority_classes(apis.kueue_version), false);
+  caches.kueue_workloads = add(std::move(kw), resources::kueue_workloads(apis.kueue_version), false);
+  caches.local_queues = add(std::move(lq), resources::local_queues(apis.kueue_version), false);
   spdlog::info("watching Kueue {} LocalQueues, WorkloadPriorityClasses and Workloads", apis.kueue_version);
 }
 
@@ -220,12 +226,14 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   auto queue = std::make_shared<runtime::WorkQueue>(qopts);
 
   Caches caches;
+  caches.metrics = &metrics;
   {
     auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(resources::kCodeFlareWorkloads, o.label_selector),
                                                           o.namespaces);
     for (auto* inf : group->informers())
       runtime::enqueue_from(*inf, queue, runtime::own_key(), runtime::spec_or_metadata_changed);
     caches.workloads = &manager.add_informers(std::move(group), true);
+    metrics::track_informer_cache(metrics, resources::kCodeFlareWorkloads.plural, *caches.workloads);
   }
   ensure_caches(*apis.get(), o, manager, cache_rest, caches, queue);
 
