@@ -1,12 +1,12 @@
 #include "operator/served_apis.hpp"
 
 #include "operator/resources.hpp"
+#include "validation/cluster_facts.hpp"
 
 namespace cfo::op {
 
 namespace {
 
-constexpr const char* kKueueWorkloadsCrd = "workloads.kueue.x-k8s.io";
 constexpr const char* kLocalQueuesCrd = "localqueues.kueue.x-k8s.io";
 
 // The served versions of a CRD.
@@ -23,19 +23,6 @@ bool serves(const json::Value& crd, std::string_view version) {
   for (const auto& v : served_versions(crd))
     if (v == version) return true;
   return false;
-}
-
-// spec.podSets.maxItems of the Workload CRD's storage version (else of the first version that says).
-int max_pod_sets(const json::Value& crd) {
-  const json::Value* versions = json::find_path(crd, "spec.versions");
-  if (!versions || !versions->IsArray()) return 0;
-  int found = 0;
-  for (const auto& v : versions->GetArray()) {
-    const json::Value* max = json::find_path(v, "schema.openAPIV3Schema.properties.spec.properties.podSets.maxItems");
-    if (!max || !max->IsInt()) continue;
-    if (json::get_bool(v, "storage").value_or(false) || found == 0) found = max->GetInt();
-  }
-  return found;
 }
 
 void strip(json::Value& node, bool under_properties) {
@@ -67,7 +54,7 @@ const std::vector<std::string> kTargetCrdNames = {
 const std::vector<std::string>& watched_crd_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n = kTargetCrdNames;
-    n.push_back(kKueueWorkloadsCrd);
+    n.emplace_back(validation::kKueueWorkloadCrdName);
     return n;
   }();
   return names;
@@ -90,8 +77,8 @@ Result<ServedApis> read_served_apis(const Api& api) {
       return fail("reading CRD " + name + ": " + crd.error().message, crd.error().http_status);
     }
     out.generations[name] = json::get_int((*crd)["metadata"], "generation").value_or(0);
-    if (name == kKueueWorkloadsCrd) {
-      out.kueue_max_pod_sets = max_pod_sets(*crd);
+    if (name == validation::kKueueWorkloadCrdName) {
+      out.kueue_max_pod_sets = validation::kueue_max_pod_sets_of(*crd);
       continue;
     }
     if (name == kLocalQueuesCrd)

@@ -115,7 +115,14 @@ std::optional<std::string> spec_path_of(std::string_view kind, std::string_view 
                                         const json::Value& workload) {
   const std::vector<Step> s = split_path(child_path);
   std::optional<std::string> candidate;
-  if (is(s, 0, "metadata") && (is(s, 1, "labels") || is(s, 1, "annotations"))) {
+  // The Kueue labels come from spec.queue (a queue chosen by the namespace's default has no field of its own).
+  if (is(s, 0, "metadata") && is(s, 1, "labels") && is(s, 2, "kueue.x-k8s.io/queue-name", true) && s.size() == 3) {
+    candidate = "spec.queue.localQueue";
+    if (!exists(workload, *candidate)) candidate = "spec.queue.clusterQueue";
+  } else if (is(s, 0, "metadata") && is(s, 1, "labels") && is(s, 2, "kueue.x-k8s.io/priority-class", true) &&
+             s.size() == 3) {
+    candidate = "spec.queue.priorityClass";
+  } else if (is(s, 0, "metadata") && (is(s, 1, "labels") || is(s, 1, "annotations"))) {
     candidate = "spec." + join_steps(s, 1);
   } else if (std::size_t i = cluster_spec_start(kind, s); i != std::string::npos) {
     if (is(s, i, "headGroupSpec"))

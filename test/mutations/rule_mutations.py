@@ -114,10 +114,13 @@ class Ctx:
         self.base = base
         self.doc = base.docs[0]
 
-    def mk(self, family, expect, path, rules, change, note, server=None, rule_stable=True, warn=None, doc_index=0):
+    def mk(self, family, expect, path, rules, change, note, server=None, rule_stable=True, warn=None, doc_index=0,
+           profile="vanilla"):
         docs = self.base.copy_docs()
         change(docs[doc_index])
-        return Mutation(self.base.id, family, expect, path, rules, docs, doc_index, note, rule_stable, server, warn)
+        m = Mutation(self.base.id, family, expect, path, rules, docs, doc_index, note, rule_stable, server, warn)
+        m.profile = profile
+        return m
 
     def bad(self, family, path, rules, change, note, **kw):
         return self.mk(family, "invalid", path, rules if isinstance(rules, tuple) else (rules,), change, note, **kw)
@@ -695,11 +698,15 @@ def kuberay_cluster_spec(c):
                     "managedBy naming another controller", rule_stable=False, server=srv(cl.wrapped, NOT_JUDGED_CEL))
         yield c.ok(fam, setter(cl.p("managedBy"), "ray.io/kuberay-operator"), "managedBy ray.io/kuberay-operator",
                    server=V)
-        # CodeFlare operator webhook
+        # CodeFlare operator webhook: only where that operator runs (--profile odh)
+        odh = srv(cl.wrapped, "CodeFlare operator webhook (not in the test control plane)")
         yield c.bad("codeflare-operator", ptr_path(H("enableIngress")), ("EnableIngress",),
-                    setter(H("enableIngress"), True), "enableIngress true",
-                    server=srv(cl.wrapped, "CodeFlare operator webhook (not in the test control plane)"))
-        yield c.ok("codeflare-operator", setter(H("enableIngress"), False), "enableIngress false", server=V)
+                    setter(H("enableIngress"), True), "enableIngress true under the odh profile", server=odh,
+                    profile="odh")
+        yield c.ok("codeflare-operator", setter(H("enableIngress"), True), "enableIngress true on a vanilla cluster",
+                   server=V)
+        yield c.ok("codeflare-operator", setter(H("enableIngress"), False), "enableIngress false under odh",
+                   server=odh, profile="odh")
 
 
 @rule
@@ -977,11 +984,11 @@ def kueue_ray_rules(c):
                     g["groupName"] = "group-%d" % i
                     out.append(g)
                 return out
-            limit = 8 - 1 - (1 if k8s_job_mode else 0)
+            limit = c.base.max_pod_sets - 1 - (1 if k8s_job_mode else 0)
             yield c.bad(fam, cl.path("workerGroupSpecs"), ("MaxPodSets",),
                         chain(with_q, shutdown, setter(cl.p("workerGroupSpecs"), many(limit + 1))),
-                        "Kueue-managed: %d worker groups (MaxPodSets 8%s)" % (
-                            limit + 1, ", plus the submitter" if k8s_job_mode else ""),
+                        "Kueue-managed: %d worker groups (MaxPodSets %d%s)" % (
+                            limit + 1, c.base.max_pod_sets, ", plus the submitter" if k8s_job_mode else ""),
                         server=S)
             yield c.ok(fam, chain(with_q, shutdown, setter(cl.p("workerGroupSpecs"), many(limit))),
                        "Kueue-managed: %d worker groups" % limit, server=None)
@@ -1216,6 +1223,65 @@ def schema_specials(c):
 
 # ---- references within a closed set -------------------------------------------------------------------------------
 
+def first_pod_template(job):
+    """The path (tuple) of the first PodSet's template of a queued job, and the count field of a worker PodSet."""
+    if is_kind(job, "RayCluster"):
+        return ("spec", "headGroupSpec", "template"), ("spec", "workerGroupSpecs", 0)
+    if is_kind(job, "RayJob"):
+        return ("spec", "rayClusterSpec", "headGroupSpec", "template"), ("spec", "rayClusterSpec", "workerGroupSpecs", 0)
+    if is_kind(job, "AppWrapper") and get_at(job, ("spec", "components", 0, "template", "kind")) == "Job":
+        return ("spec", "components", 0, "template", "spec", "template"), None
+    return None, None
+
+
+def admissibility(base, i, idx):
+    """Kueue admissibility (kueue_admission_rules.cpp) of job i of a closed set holding its whole queue chain."""
+    if not all(k in idx for k in ("LocalQueue", "ClusterQueue", "ResourceFlavor")):
+        return
+    docs = base.docs
+    job = docs[i]
+    tmpl, worker = first_pod_template(job)
+    if tmpl is None:
+        return
+    fam, S = "kueue:admissibility", NOT_JUDGED_KUEUE
+    cq_i, rf_i = idx["ClusterQueue"], idx["ResourceFlavor"]
+    container = tmpl + ("spec", "containers", 0, "resources")
+
+    def mut(expect, path, rules, changes, note):
+        d = copy.deepcopy(docs)
+        for doc_i, fn in changes:
+            fn(d[doc_i])
+        return Mutation(base.id, fam, expect, path, rules, d, i, note, True, S)
+
+    yield mut("invalid", "metadata.labels[%s]" % QUEUE, ("ValidateAdmissibility",),
+              [(cq_i, deleter(("spec", "namespaceSelector")))], "ClusterQueue without namespaceSelector (selects none)")
+    yield mut("valid", None, (), [(cq_i, setter(("spec", "namespaceSelector"), {"matchExpressions": [
+        {"key": "kubernetes.io/metadata.name", "operator": "Exists"}]}))], "namespaceSelector every namespace matches")
+    covered = set(get_at(docs[cq_i], ("spec", "resourceGroups", 0, "coveredResources")) or [])
+    extra = "example.com/fpga"
+    yield mut("invalid", ptr_path(container + ("limits", extra)), ("FindFlavorForPodSets",),
+              [(i, setter(container + ("limits", extra), "1"))], "a resource the ClusterQueue does not cover")
+    yield mut("valid", None, (), [(i, setter(container + ("limits", extra), "0"))],
+              "a zero request of a resource the ClusterQueue does not cover")
+    taint = [{"key": "dedicated", "value": "ml", "effect": "NoSchedule"}]
+    yield mut("invalid", ptr_path(tmpl + ("spec", "tolerations")), ("CheckFlavorForPodSets",),
+              [(rf_i, setter(("spec", "nodeTaints"), taint))], "the flavor has a taint the Pods do not tolerate")
+    yield mut("valid", None, (), [(rf_i, setter(("spec", "nodeTaints"), taint)),
+                                   (rf_i, setter(("spec", "tolerations"), [{"key": "dedicated", "operator": "Exists"}]))],
+              "the flavor tolerates its own taint")
+    yield mut("invalid", ptr_path(tmpl + ("spec", "nodeSelector", "pool")), ("CheckFlavorForPodSets",),
+              [(rf_i, setter(("spec", "nodeLabels"), {"pool": "a"})), (i, setter(tmpl + ("spec", "nodeSelector"),
+                                                                                  {"pool": "b"}))],
+              "nodeSelector against the flavor's node labels")
+    if worker is not None and "cpu" in covered:
+        yield mut("invalid", ptr_path(worker + ("replicas",)), ("FitsResourceQuota",),
+                  [(i, setter(worker + ("replicas",), 5000)), (i, setter(worker + ("maxReplicas",), 5000))],
+                  "5000 workers, more than the ClusterQueue ever holds")
+    elif "cpu" in covered:
+        yield mut("invalid", ptr_path(container + ("requests", "cpu")), ("FitsResourceQuota",),
+                  [(i, setter(container + ("requests", "cpu"), "5000"))], "one Pod asks for more cpu than the queue holds")
+
+
 @rule
 def kueue_references(c):
     base = c.base
@@ -1248,9 +1314,17 @@ def kueue_references(c):
                 yield c.bad(fam, "metadata.labels[%s]" % QUEUE, ("QueueNameExists",),
                             setter(("metadata", "namespace"), lq_ns + "-other"),
                             "job in another namespace than its LocalQueue", doc_index=i, server=S)
-            yield c.bad(fam, "metadata.labels[%s]" % PRIO, ("PriorityClassExists",),
-                        setter(("metadata", "labels", PRIO), "urgent"), "priority class not in the set",
-                        doc_index=i, server=S)
+            # The set is closed for the kinds it holds: with a WorkloadPriorityClass in it, "urgent" must be too.
+            docs1 = base.copy_docs()
+            docs1[i].setdefault("metadata", {}).setdefault("labels", {})[PRIO] = "urgent"
+            docs1.append({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass",
+                          "metadata": {"name": "routine"}, "value": 10})
+            yield Mutation(base.id, fam, "invalid", "metadata.labels[%s]" % PRIO, ("PriorityClassExists",), docs1, i,
+                           "priority class not in a set that holds another", True, S)
+            yield c.ok(fam, setter(("metadata", "labels", PRIO), "urgent"),
+                       "priority class in a set that holds none (taken to be on the cluster)", doc_index=i, server=S)
+            for m in admissibility(base, i, idx):
+                yield m
             docs2 = base.copy_docs()
             docs2[i].setdefault("metadata", {}).setdefault("labels", {})[PRIO] = "urgent"
             docs2.append({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass",

@@ -658,14 +658,16 @@ void validate_kueue_references(const std::vector<const json::Value*>& objects, c
     if (is_kueue(*o, "WorkloadPriorityClass")) classes.insert(name_of(*o));
     if (is_kueue(*o, "LocalQueue")) local_queues.emplace(name_of(*o), namespace_of(*o));
   }
+  // The set is closed for the kinds it holds: a reference to a kind it holds none of is taken to be on the cluster.
   for (std::size_t i = 0; i < objects.size() && i < sinks.size(); ++i) {
     const json::Value* o = objects[i];
     if (!o || !o->IsObject()) continue;
-    if (is_kueue(*o, "LocalQueue")) LocalQueueClusterQueueExists(*o, cluster_queues, sinks[i]);
-    if (is_kueue(*o, "ClusterQueue")) ClusterQueueFlavorExists(*o, flavors, sinks[i]);
+    if (is_kueue(*o, "LocalQueue") && !cluster_queues.empty())
+      LocalQueueClusterQueueExists(*o, cluster_queues, sinks[i]);
+    if (is_kueue(*o, "ClusterQueue") && !flavors.empty()) ClusterQueueFlavorExists(*o, flavors, sinks[i]);
     if (is_job(*o)) {
-      QueueNameExists(*o, local_queues, sinks[i]);
-      PriorityClassExists(*o, classes, sinks[i]);
+      if (!local_queues.empty()) QueueNameExists(*o, local_queues, sinks[i]);
+      if (!classes.empty()) PriorityClassExists(*o, classes, sinks[i]);
     }
   }
 }

@@ -199,13 +199,19 @@ TEST(KubeRayRules, GroupNameMustBeALabelValueAndShouldBeADNSLabel) {
   EXPECT_TRUE(has(underscore, kW0 + ".groupName", "PodName")) << describe(underscore);
 }
 
-TEST(KubeRayRules, EnableIngressIsRejectedByTheCodeFlareOperator) {
+TEST(KubeRayRules, EnableIngressIsRejectedByTheCodeFlareOperatorUnderOdhOnly) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = rc(schemas, {{"spec.headGroupSpec.enableIngress", "true"}});
+  validation::ClusterProfile odh;
+  odh.name = validation::Profile::kOdh;
+  auto yes = patched(yaml1(raycluster_yaml()), {{"spec.headGroupSpec.enableIngress", "true"}});
+  auto errs = validation::validate_object(schemas, yes, odh);
   ASSERT_TRUE(has(errs, "spec.headGroupSpec.enableIngress", "EnableIngress")) << describe(errs);
   EXPECT_EQ(matching(errs, "spec.headGroupSpec.enableIngress", "EnableIngress")[0].source,
             "codeflare-operator:webhook");
-  EXPECT_EQ(error_count(rc(schemas, {{"spec.headGroupSpec.enableIngress", "false"}})), 0u);
+  auto vanilla = validation::validate_object(schemas, yes);
+  EXPECT_EQ(error_count(vanilla), 0u) << "KubeRay itself makes the Ingress\n" << describe(vanilla);
+  auto no = patched(yaml1(raycluster_yaml()), {{"spec.headGroupSpec.enableIngress", "false"}});
+  EXPECT_EQ(error_count(validation::validate_object(schemas, no, odh)), 0u);
 }
 
 // ---- RayJob -------------------------------------------------------------------------------------------------------

@@ -272,8 +272,17 @@ TEST(KueueRules, ReferencesWithinAClosedSet) {
                          {{kQueue, "team-a-queue"}, {"metadata.labels[kueue.x-k8s.io/priority-class]", "high"}});
   auto ok = validate_set(schemas, {&flavor, &queue, &local, &cluster});
   ASSERT_EQ(ok.size(), 4u);
-  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(error_count(ok[i]), 0u) << describe(ok[i]);
-  EXPECT_TRUE(has(ok[3], "metadata.labels[kueue.x-k8s.io/priority-class]", "PriorityClassExists")) << describe(ok[3]);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(error_count(ok[i]), 0u) << describe(ok[i]);
+  // The set is closed for the kinds it holds: with one WorkloadPriorityClass in it, "high" must be there too.
+  auto low = yaml1("{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadPriorityClass, metadata: {name: low}, "
+                   "value: 10}");
+  auto high = yaml1("{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadPriorityClass, metadata: {name: high}, "
+                    "value: 1000}");
+  auto no_class = validate_set(schemas, {&flavor, &queue, &local, &low, &cluster});
+  EXPECT_TRUE(has(no_class[4], "metadata.labels[kueue.x-k8s.io/priority-class]", "PriorityClassExists"))
+      << describe(no_class[4]);
+  auto with_class = validate_set(schemas, {&flavor, &queue, &local, &high, &cluster});
+  EXPECT_EQ(error_count(with_class[4]), 0u) << describe(with_class[4]);
 
   auto wrong_cq = patched(local, {{"spec.clusterQueue", "other"}});
   auto wrong_flavor = patched(queue, {{kF0 + ".name", "spot"}});
