@@ -137,13 +137,15 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
   spdlog::info("watching Kueue {} LocalQueues, WorkloadPriorityClasses and Workloads", apis.kueue_version);
 }
 
-std::string describe(const ServedApis& a, int max_pod_sets_flag) {
+std::string describe(const ServedApis& a, int max_pod_sets_flag, std::optional<validation::Profile> profile_flag) {
   const int mps = max_pod_sets_flag > 0 ? max_pod_sets_flag : a.kueue_max_pod_sets > 0 ? a.kueue_max_pod_sets : 8;
   return std::string("RayCluster ") + (a.ray_cluster ? "served" : "NOT served") + ", RayJob " +
          (a.ray_job ? "served" : "not served") + ", AppWrapper " + (a.app_wrapper ? "served" : "not served") +
          ", Kueue API " + (a.kueue_version.empty() ? std::string("not served") : a.kueue_version) + " (MaxPodSets " +
          std::to_string(mps) +
-         (max_pod_sets_flag > 0 ? ", from --kueue-max-podsets)" : a.kueue_max_pod_sets > 0 ? ")" : ", default)");
+         (max_pod_sets_flag > 0 ? ", from --kueue-max-podsets)" : a.kueue_max_pod_sets > 0 ? ")" : ", default)") +
+         ", profile " + std::string(validation::profile_name(profile_flag.value_or(a.profile))) +
+         (profile_flag ? " (from --profile)" : a.profile == validation::Profile::kOdh ? " (OpenDataHub CRDs served)" : "");
 }
 
 }  // namespace
@@ -203,7 +205,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   for (const auto& name : kTargetCrdNames)
     if (!served->generations.count(name))
       spdlog::warn("CRD {} is not installed; workloads that need it are held until it is", name);
-  spdlog::info("{}", describe(*served, o.kueue_max_podsets));
+  spdlog::info("{}", describe(*served, o.kueue_max_podsets, o.profile));
   ServedApiState apis;
   apis.set(std::make_shared<const ServedApis>(std::move(*served)));
 
@@ -242,7 +244,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     auto now = read_served_apis(api);
     if (!now) return runtime::ReconcileResult::failed(now.error().message);
     if (now->generations == apis.get()->generations) return runtime::ReconcileResult::ok();
-    spdlog::info("the served APIs changed: {}", describe(*now, o.kueue_max_podsets));
+    spdlog::info("the served APIs changed: {}", describe(*now, o.kueue_max_podsets, o.profile));
     auto published = std::make_shared<const ServedApis>(std::move(*now));
     apis.set(published);
     ensure_caches(*published, o, manager, cache_rest, caches, queue);
@@ -293,6 +295,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   WorkloadControllerOptions opts;
   opts.server_dry_run = o.server_dry_run;
   opts.kueue_max_pod_sets = o.kueue_max_podsets;
+  opts.profile = o.profile;
   WorkloadController wc(api, apis, recorder, std::move(wcaches), opts, &operator_metrics);
 
   runtime::ControllerOptions copts;
@@ -322,6 +325,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     deps.profile.kueue_max_pod_sets = o.kueue_max_podsets > 0 ? o.kueue_max_podsets : apis.get()->kueue_max_pod_sets > 0
                                                                                          ? apis.get()->kueue_max_pod_sets
                                                                                          : 8;
+    deps.profile.name = o.profile.value_or(apis.get()->profile);
     deps.facts = [&wc](const json::Value& workload, json::Document& storage) {
       return wc.facts_for(workload, storage);
     };

@@ -1,5 +1,7 @@
 #include "operator/served_apis.hpp"
 
+#include <algorithm>
+
 #include "operator/resources.hpp"
 #include "validation/cluster_facts.hpp"
 
@@ -51,10 +53,23 @@ const std::vector<std::string> kTargetCrdNames = {
     "workloadpriorityclasses.kueue.x-k8s.io",
 };
 
+const std::vector<std::string> kOdhCrdNames = {
+    "datascienceclusters.datasciencecluster.opendatahub.io",
+    "dscinitializations.dscinitialization.opendatahub.io",
+};
+
+validation::Profile detect_profile(const std::vector<std::string>& served_crds) {
+  for (const auto& name : served_crds)
+    if (std::find(kOdhCrdNames.begin(), kOdhCrdNames.end(), name) != kOdhCrdNames.end())
+      return validation::Profile::kOdh;
+  return validation::Profile::kVanilla;
+}
+
 const std::vector<std::string>& watched_crd_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n = kTargetCrdNames;
     n.emplace_back(validation::kKueueWorkloadCrdName);
+    n.insert(n.end(), kOdhCrdNames.begin(), kOdhCrdNames.end());
     return n;
   }();
   return names;
@@ -70,6 +85,7 @@ void strip_schema_descriptions(json::Value& crd) {
 Result<ServedApis> read_served_apis(const Api& api) {
   ServedApis out;
   auto schemas = std::make_shared<validation::SchemaSet>();
+  std::vector<std::string> served;
   for (const auto& name : watched_crd_names()) {
     auto crd = api.get(resources::kCrds.object_path("", name));
     if (!crd) {
@@ -77,6 +93,8 @@ Result<ServedApis> read_served_apis(const Api& api) {
       return fail("reading CRD " + name + ": " + crd.error().message, crd.error().http_status);
     }
     out.generations[name] = json::get_int((*crd)["metadata"], "generation").value_or(0);
+    served.push_back(name);
+    if (std::find(kOdhCrdNames.begin(), kOdhCrdNames.end(), name) != kOdhCrdNames.end()) continue;
     if (name == validation::kKueueWorkloadCrdName) {
       out.kueue_max_pod_sets = validation::kueue_max_pod_sets_of(*crd);
       continue;
@@ -86,6 +104,7 @@ Result<ServedApis> read_served_apis(const Api& api) {
     strip_schema_descriptions(*crd);
     if (auto r = schemas->add_crd(*crd); !r) return fail("CRD " + name + ": " + r.error().message);
   }
+  out.profile = detect_profile(served);
   out.ray_cluster = schemas->has("ray.io/v1", "RayCluster");
   out.app_wrapper = schemas->has("workload.codeflare.dev/v1beta2", "AppWrapper");
   out.ray_job = schemas->has("ray.io/v1", "RayJob");

@@ -109,6 +109,7 @@ workload::ClusterFacts WorkloadController::facts_of(const json::Value& wl, const
   facts.profile.kueue_max_pod_sets = opts_.kueue_max_pod_sets > 0  ? opts_.kueue_max_pod_sets
                                      : apis.kueue_max_pod_sets > 0 ? apis.kueue_max_pod_sets
                                                                    : 8;
+  facts.profile.name = opts_.profile.value_or(apis.profile);
   facts.app_wrapper_served = apis.app_wrapper;
   facts.ray_job_served = apis.ray_job;
   facts.kueue_served = !apis.kueue_version.empty();
