@@ -91,6 +91,7 @@ struct Caches {
   runtime::InformerGroup* workloads = nullptr;
   std::array<std::atomic<runtime::InformerGroup*>, kChildKindCount> children{};
   std::atomic<runtime::InformerGroup*> local_queues{nullptr}, priority_classes{nullptr}, kueue_workloads{nullptr};
+  std::atomic<runtime::InformerGroup*> cluster_queues{nullptr}, resource_flavors{nullptr};
   KueueWorkloadIndex kueue_index;
 };
 
@@ -131,10 +132,25 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
     caches.kueue_index.follow(*inf);
     runtime::enqueue_from(*inf, queue, kueue_workload_to_workload(workloads));
   }
+  // ClusterQueues and ResourceFlavors (cluster-scoped) for the admissibility of queued workloads: a spec change may
+  // change any workload's verdict, so it wakes them all (status writes, Kueue's usage, do not).
+  std::array<std::unique_ptr<runtime::InformerGroup>, 2> quota;
+  quota[0] = std::make_unique<runtime::InformerGroup>(
+      cache_rest, proto(resources::cluster_queues(apis.kueue_version), "", cluster_queue_transform),
+      std::vector<std::string>{});
+  quota[1] = std::make_unique<runtime::InformerGroup>(
+      cache_rest, proto(resources::resource_flavors(apis.kueue_version), "", resource_flavor_transform),
+      std::vector<std::string>{});
+  for (auto& g : quota)
+    for (auto* inf : g->informers())
+      runtime::enqueue_all_from(*inf, queue, every_workload(workloads), runtime::spec_or_metadata_changed);
   caches.priority_classes = &manager.add_informers(std::move(pc), false);
   caches.kueue_workloads = &manager.add_informers(std::move(kw), false);
+  caches.cluster_queues = &manager.add_informers(std::move(quota[0]), false);
+  caches.resource_flavors = &manager.add_informers(std::move(quota[1]), false);
   caches.local_queues = &manager.add_informers(std::move(lq), false);
-  spdlog::info("watching Kueue {} LocalQueues, WorkloadPriorityClasses and Workloads", apis.kueue_version);
+  spdlog::info("watching Kueue {} LocalQueues, ClusterQueues, ResourceFlavors, WorkloadPriorityClasses and Workloads",
+               apis.kueue_version);
 }
 
 std::string describe(const ServedApis& a, int max_pod_sets_flag, std::optional<validation::Profile> profile_flag) {
@@ -291,6 +307,14 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     return g && g->synced();
   };
   wcaches.kueue.workload_of = [&caches](const std::string& uid) { return caches.kueue_index.get(uid); };
+  wcaches.kueue.quota_objects = [&caches]() -> std::optional<std::vector<runtime::ObjectPtr>> {
+    runtime::InformerGroup* cq = caches.cluster_queues.load();
+    runtime::InformerGroup* rf = caches.resource_flavors.load();
+    if (!cq || !rf || !cq->synced() || !rf->synced()) return std::nullopt;
+    std::vector<runtime::ObjectPtr> all = cq->list_all();
+    for (auto& o : rf->list_all()) all.push_back(std::move(o));
+    return all;
+  };
 
   WorkloadControllerOptions opts;
   opts.server_dry_run = o.server_dry_run;

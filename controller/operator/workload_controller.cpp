@@ -143,6 +143,8 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
 
   runtime::ObjectPtr local_queue;
   workload::ClusterFacts facts = facts_of(*wl, *apis, local_queue);
+  std::vector<runtime::ObjectPtr> queue_objects;  // what facts.queue_objects points into
+  fill_queue_objects(*wl, caches_.kueue, facts, queue_objects);
 
   std::array<std::shared_ptr<const json::Document>, kChildKindCount> held;
   std::array<const json::Value*, kChildKindCount> cached{};

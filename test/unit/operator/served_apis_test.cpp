@@ -4,6 +4,7 @@
 #include "core/yaml.hpp"
 #include "fake_api.hpp"
 #include "operator/resources.hpp"
+#include "operator/cluster_reads.hpp"
 #include "operator/served_apis.hpp"
 
 using namespace cfo;
@@ -61,4 +62,37 @@ TEST(ServedApis, MaxPodSetsOfTheServedWorkloadCrd) {
   auto apis = read_served_apis(fake.api());
   ASSERT_TRUE(apis.has_value()) << apis.error().message;
   EXPECT_EQ(apis->kueue_max_pod_sets, 18);
+}
+
+// The queue objects of a reconcile come from the caches once they have listed; Cohorts are not read.
+TEST(ClusterReads, QueueObjectsOnlyOnceTheCachesHaveListed) {
+  auto lq = std::make_shared<const json::Document>(
+      doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: q, namespace: ns}}"));
+  auto cq = std::make_shared<const json::Document>(
+      doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cq}}"));
+  auto rf = std::make_shared<const json::Document>(
+      doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: rf}}"));
+  KueueCaches caches;
+  bool listed = false;
+  caches.local_queues_synced = [] { return true; };
+  caches.local_queues_in = [&](const std::string& ns) {
+    return ns == "ns" ? std::vector<runtime::ObjectPtr>{lq} : std::vector<runtime::ObjectPtr>{};
+  };
+  caches.quota_objects = [&]() -> std::optional<std::vector<runtime::ObjectPtr>> {
+    if (!listed) return std::nullopt;
+    return std::vector<runtime::ObjectPtr>{cq, rf};
+  };
+  auto wl = doc("{metadata: {name: w, namespace: ns}, spec: {queue: {localQueue: q}}}");
+  workload::ClusterFacts facts;
+  std::vector<runtime::ObjectPtr> keep;
+  fill_queue_objects(wl, caches, facts, keep);
+  EXPECT_FALSE(facts.queue_objects.has_value()) << "not listed yet: nothing is judged";
+  listed = true;
+  fill_queue_objects(wl, caches, facts, keep);
+  ASSERT_TRUE(facts.queue_objects.has_value());
+  EXPECT_EQ(facts.queue_objects->local_queues.size(), 1u);
+  EXPECT_EQ(facts.queue_objects->cluster_queues.size(), 1u);
+  EXPECT_EQ(facts.queue_objects->resource_flavors.size(), 1u);
+  EXPECT_FALSE(facts.queue_objects->cohorts_known);
+  EXPECT_EQ(keep.size(), 3u);
 }
