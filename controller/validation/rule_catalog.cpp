@@ -98,6 +98,18 @@ const std::vector<RuleInfo>& catalog() {
         {"codeflare-operator pkg/controllers/raycluster_webhook.go validateIngress (OpenDataHub / OpenShift AI)",
          kOdhProfile,
          {"EnableIngress"}},
+        {"codeflare-operator pkg/controllers/raycluster_webhook.go Default (OpenDataHub / OpenShift AI): what its "
+         "mutating webhook injects (the oauth-proxy service account, the create-cert volume mounts)",
+         kOdhProfile,
+         {"CodeFlareCertMounts", "CodeFlareOAuthServiceAccount"}},
+        {"kuberay v1.7.0 controllers/ray/common/service.go BuildServiceForHeadPod, judged by kubernetes "
+         "ValidateService when KubeRay creates the head Service",
+         kAllProfiles,
+         {"HeadServiceType"}},
+        {"kueue v0.19.2 pkg/controller/jobframework/tas_validation.go ValidateTASPodSetRequest, "
+         "ValidateSliceSizeAnnotationUpperBound, ValidatePodSetGroupingTopology",
+         kAllProfiles,
+         {"TASPodSetRequest"}},
         {"appwrapper v1.2.1 internal/webhook/appwrapper_webhook.go validateAppWrapperCreate and pkg/utils/utils.go "
          "(InferPodSets, ValidatePodSets, GetPodTemplateSpec)",
          kAllProfiles,
@@ -106,20 +118,20 @@ const std::vector<RuleInfo>& catalog() {
         {"appwrapper v1.2.1 internal/controller/appwrapper/resource_management.go createComponent and "
          "api/v1beta2/appwrapper_types.go (what the controller does with the components later)",
          kAllProfiles,
-         {"AppWrapperName", "BehaviorAnnotations", "ComponentName"}},
+         {"AppWrapperName", "BehaviorAnnotations", "ComponentName", "AppWrapperLabelConflict"}},
         {"kueue v0.19.2 pkg/controller/jobframework/validation.go ValidateJobOnCreate (and "
          "pkg/util/webhook/validation_admissiongatedby.go)",
          kAllProfiles,
-         {"QueueNameLabel", "MaxExecTimeSeconds", "PrebuiltWorkloadName", "ElasticJobKind"}},
+         {"QueueNameLabel", "MaxExecTimeSeconds", "PrebuiltWorkloadName", "ElasticJobKind", "AdmissionGatedBy"}},
         {"kueue v0.19.2 pkg/controller/jobs/raycluster/raycluster_webhook.go and rayjob/rayjob_webhook.go "
          "validateCreate",
          kAllProfiles,
-         {"KueueAutoscaling", "MaxPodSets", "ReservedHeadGroupName",
+         {"KueueAutoscaling", "ElasticMultiKueueAutoscaling", "MaxPodSets", "ReservedHeadGroupName",
           "KueueClusterSelector", "KueueShutdownAfterJobFinishes"}},
         {"kueue v0.19.2 apis/kueue/v1beta2/workload_types.go and pkg/webhooks/workload_webhook.go validatePodSet: the "
          "Workload Kueue creates for a job",
          kAllProfiles,
-         {"PodSetNames"}},
+         {"PodSetNames", "PodsResourceReserved"}},
         {"kueue v0.19.2 pkg/webhooks/clusterqueue_webhook.go, cohort_webhook.go, common.go and the ClusterQueue CRD's "
          "x-kubernetes-validations",
          kAllProfiles,
@@ -129,7 +141,7 @@ const std::vector<RuleInfo>& catalog() {
         {"kueue v0.19.2 pkg/webhooks/resourceflavor_webhook.go ValidateResourceFlavor and the ResourceFlavor CRD's "
          "x-kubernetes-validations",
          kAllProfiles,
-         {"NodeTaints", "Tolerations", "TopologyNeedsNodeLabels"}},
+         {"NodeTaints", "Tolerations", "TolerationKey", "TopologyNeedsNodeLabels"}},
         {"kueue v0.19.2 pkg/controller/core (LocalQueue, ClusterQueue and job reconcilers): references that fail at "
          "run time",
          kAllProfiles,

@@ -115,10 +115,12 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
     rules::validate_raycluster(scope, obj, sink);
     rules::validate_kueue_job(scope, obj, sink);
     rules::validate_kueue_raycluster(scope, obj, sink);
+    rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "ray.io") && kind == "RayJob") {
     rules::validate_rayjob(scope, obj, sink);
     rules::validate_kueue_job(scope, obj, sink);
     rules::validate_kueue_rayjob(scope, obj, sink);
+    rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "workload.codeflare.dev") && kind == "AppWrapper") {
     if (scope.in_appwrapper()) return;  // nested AppWrappers are rejected; do not descend
     rules::validate_appwrapper(scope, obj, sink,
@@ -126,8 +128,11 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
                                  check_component(scope, obj, tmpl, tsink, paths);
                                });
     rules::validate_kueue_job(scope, obj, sink);
+    rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "ClusterQueue") {
     rules::validate_clusterqueue(scope, obj, sink);
+  } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "Cohort") {
+    rules::validate_cohort(scope, obj, sink);
   } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "ResourceFlavor") {
     rules::validate_resourceflavor(scope, obj, sink);
   } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "LocalQueue") {

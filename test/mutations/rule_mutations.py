@@ -619,7 +619,7 @@ def kuberay_cluster_spec(c):
         has_ft = isinstance(get_at(doc, ft), dict)
         ann = cl.owner("metadata", "annotations")
         ftopts = get_at(doc, ft) if has_ft else {"redisAddress": "redis:6379"}
-        yield c.bad(fam, ptr_path(ft), ("GcsFTAnnotationConflict",),
+        yield c.bad(fam, ptr_path(ann + ("ray.io/ft-enabled",)), ("GcsFTAnnotationConflict",),
                     chain(setter(ft, ftopts), setter(ann + ("ray.io/ft-enabled",), "true")),
                     "ray.io/ft-enabled annotation together with gcsFaultToleranceOptions", server=S)
         if not has_ft:
@@ -645,6 +645,18 @@ def kuberay_cluster_spec(c):
         yield c.bad(fam, ptr_path(ft + ("storage",)), ("GcsFTBackend",),
                     setter(ft, {"redisAddress": "redis:6379", "storage": {}}), "storage with the redis backend",
                     server=S)
+        yield c.bad(fam, ptr_path(ft + ("backend",)), ("GcsFTBackend",), setter(ft, {"backend": "rocksdb"}),
+                    "rocksdb backend (its feature gate is off by default)", server=S)
+        yield c.bad(fam, ptr_path(ft + ("storage", "size")), ("GcsFTBackend",),
+                    setter(ft, {"backend": "rocksdb", "storage": {"claimName": "gcs", "size": "1Gi"}}),
+                    "rocksdb storage with both claimName and size", server=S)
+        # the head Service KubeRay creates (kubernetes ValidateService)
+        yield c.bad(fam, ptr_path(H("serviceType")), ("HeadServiceType",), setter(H("serviceType"), "Loadbalancer"),
+                    "head serviceType Loadbalancer (a typo)", server=S)
+        yield c.bad(fam, ptr_path(H("serviceType")), ("HeadServiceType",),
+                    chain(setter(H("serviceType"), "ExternalName"), deleter(H("headService"))),
+                    "head serviceType ExternalName without headService.spec.externalName", server=S)
+        yield c.ok(fam, setter(H("serviceType"), "LoadBalancer"), "head serviceType LoadBalancer", server=V)
         # autoscaler
         yield c.bad(fam, ptr_path(hc + ("env",)), ("AutoscalerV2Env",),
                     chain(setter(cl.p("enableInTreeAutoscaling"), False),
@@ -665,7 +677,7 @@ def kuberay_cluster_spec(c):
                            [{"name": "KUBERAY_GEN_AUTOSCALER_START_CMD", "value": "x"}]),
                     "reserved autoscaler env var", server=S)
         # auth
-        yield c.bad(fam, ptr_path(cl.p("rayVersion")), ("AuthRayVersion",),
+        yield c.bad(fam, ptr_path(cl.p("authOptions", "mode")), ("AuthRayVersion",),
                     chain(setter(cl.p("authOptions"), {"mode": "token"}), setter(cl.p("rayVersion"), "2.46.0")),
                     "token authentication with rayVersion 2.46.0", server=S)
         yield c.ok(fam, chain(setter(cl.p("authOptions"), {"mode": "token"}), setter(cl.p("rayVersion"), "2.52.0")),
@@ -706,6 +718,21 @@ def kuberay_cluster_spec(c):
         yield c.ok("codeflare-operator", setter(H("enableIngress"), True), "enableIngress true on a vanilla cluster",
                    server=V)
         yield c.ok("codeflare-operator", setter(H("enableIngress"), False), "enableIngress false under odh",
+                   server=odh, profile="odh")
+        hmounts = H("template", "spec", "containers", 0, "volumeMounts")
+        mounts = get_at(doc, hmounts) or []
+        yield c.bad("codeflare-operator", ptr_path(hmounts + (len(mounts), "mountPath")), ("CodeFlareCertMounts",),
+                    setter(hmounts, mounts + [{"name": "my-certs", "mountPath": "/home/ray/workspace/tls"}]),
+                    "a mount at the path of the CodeFlare operator's server-cert mount (odh)", server=odh,
+                    profile="odh")
+        hvols = H("template", "spec", "volumes")
+        yield c.ok("codeflare-operator", chain(setter(hmounts, mounts + [{"name": "my-certs", "mountPath": "/certs"}]),
+                                               setter(hvols, (get_at(doc, hvols) or []) +
+                                                      [{"name": "my-certs", "emptyDir": {}}])),
+                   "a mount elsewhere (odh)", server=odh, profile="odh")
+        yield c.ok("codeflare-operator", setter(H("template", "spec", "serviceAccountName"), "ray-sa"),
+                   "a head service account the CodeFlare operator replaces (odh)",
+                   warn=(ptr_path(H("template", "spec", "serviceAccountName")), "CodeFlareOAuthServiceAccount"),
                    server=odh, profile="odh")
 
 
@@ -855,6 +882,15 @@ def appwrapper_rules(c):
         return
     t0 = ("spec", "components", 0, "template")
     tmpl = get_at(doc, t0)
+    if get_at(doc, ("metadata", "name")):
+        pod_t = first_component_pod_template(tmpl)
+        if pod_t is not None:
+            lab = t0 + pod_t + ("metadata", "labels", "workload.codeflare.dev/appwrapper")
+            yield c.bad(fam, ptr_path(t0 + pod_t + ("metadata", "labels")) + "[workload.codeflare.dev/appwrapper]",
+                        ("AppWrapperLabelConflict",), setter(lab, "another-appwrapper"),
+                        "pod template labelled for another AppWrapper", server=S)
+            yield c.ok(fam, setter(lab, get_at(doc, ("metadata", "name"))),
+                       "pod template labelled with its own AppWrapper's name", server=None)
     yield c.bad(fam, "spec.components[0].template", ("TemplateObject", "schema:type"),
                 setter(t0, "apiVersion: v1"), "component template given as a string", server="judged")
     yield c.bad(fam, "spec.components[0].template", ("NestedAppWrapper",),
@@ -949,6 +985,17 @@ def kueue_job_rules(c):
     yield c.bad(fam, "metadata.labels[kueue.x-k8s.io/prebuilt-workload-name]", ("PrebuiltWorkloadName",),
                 setter(L("kueue.x-k8s.io/prebuilt-workload-name"), "Prebuilt_WL"), "prebuilt workload name with an "
                 "underscore", server=S)
+    A = lambda k: ("metadata", "annotations", k)  # noqa: E731
+    yield c.bad(fam, "metadata.annotations[kueue.x-k8s.io/prebuilt-workload-name]", ("PrebuiltWorkloadName",),
+                setter(A("kueue.x-k8s.io/prebuilt-workload-name"), "Prebuilt_WL"), "prebuilt workload annotation "
+                "with an underscore (the annotation takes precedence)", server=S)
+    gate = "kueue.x-k8s.io/admission-gated-by"
+    for value, note in (("example.com/check,example.com/check", "a gate twice"), ("my-gate", "a gate without a "
+                        "domain"), ("example.com/a,,example.com/b", "an empty gate")):
+        yield c.bad(fam, "metadata.annotations[%s]" % gate, ("AdmissionGatedBy",), setter(A(gate), value),
+                    "admission-gated-by: " + note, server=S)
+    yield c.ok(fam, setter(A(gate), "example.com/quota-check, example.com/budget"),
+               "admission-gated-by with two domain-prefixed gates", server=None)
 
 
 @rule
@@ -1012,6 +1059,37 @@ def kueue_ray_rules(c):
                 yield c.bad(fam, ptr_path(cl.p("workerGroupSpecs", 0, "groupName")), ("PodSetNames",),
                             chain(with_q, shutdown, setter(cl.p("workerGroupSpecs", 0, "groupName"), "submitter")),
                             "Kueue-managed K8sJobMode group named submitter", server=S)
+        if not cl.from_rayjob:
+            yield c.bad(fam, cl.path("enableInTreeAutoscaling"), ("ElasticMultiKueueAutoscaling",),
+                        chain(with_q, setter(cl.p("enableInTreeAutoscaling"), True),
+                              setter(cl.p("managedBy"), "kueue.x-k8s.io/multikueue"),
+                              setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true")),
+                        "MultiKueue-managed elastic cluster with autoscaling", server=S)
+        res0 = cl.p("headGroupSpec", "template", "spec", "containers", 0, "resources")
+        yield c.bad(fam, ptr_path(res0 + ("requests", "pods")), ("PodsResourceReserved",),
+                    chain(with_q, shutdown, setter(res0 + ("requests", "pods"), "1")),
+                    "Kueue-managed job whose head container requests the resource pods", server=S)
+        hann = cl.p("headGroupSpec", "template", "metadata", "annotations")
+        tas = "kueue.x-k8s.io/podset-"
+        C = tas + "slice-required-topology-constraints"
+        for extra, at, note in (
+                ({tas + "required-topology": "rack", tas + "preferred-topology": "block"}, ptr_path(hann),
+                 "two topology annotations"),
+                ({tas + "required-topology": "bad key!"}, ptr_path(hann + (tas + "required-topology",)),
+                 "a topology that is no label"),
+                ({tas + "slice-required-topology": "rack"}, ptr_path(hann + (tas + "slice-size",)),
+                 "slice topology without a size"),
+                ({tas + "slice-required-topology": "rack", tas + "slice-size": "2"},
+                 ptr_path(hann + (tas + "slice-size",)), "a slice of 2 Pods for the single head Pod"),
+                ({tas + "unconstrained-topology": "yes"}, ptr_path(hann + (tas + "unconstrained-topology",)),
+                 "unconstrained not a bool"),
+                ({tas + "group-name": "7", tas + "required-topology": "rack"},
+                 ptr_path(hann + (tas + "group-name",)), "a group name that is a number"),
+                ({C: '[{"topology": "rack", "size": 0}]'}, ptr_path(hann + (C,)) + "[0].size",
+                 "a multi-layer slice of size 0")):
+            yield c.bad(fam, at, ("TASPodSetRequest",), setter(hann, extra), "TAS annotations: " + note, server=S)
+        yield c.ok(fam, setter(hann, {tas + "required-topology": "cloud.example.com/rack"}),
+                   "TAS: a required topology on the head", server=None)
         if cl.from_rayjob:
             yield c.bad(fam, "spec.shutdownAfterJobFinishes", ("KueueShutdownAfterJobFinishes",),
                         chain(with_q, setter(("spec", "shutdownAfterJobFinishes"), False),
@@ -1111,6 +1189,11 @@ def kueue_clusterqueue(c):
     yield c.bad(fam, "spec.fairSharing.weight", ("FairSharingWeight",),
                 setter(("spec", "fairSharing"), {"weight": "-1"}),
                 "negative fair-sharing weight", server=S)
+    yield c.bad(fam, "spec.fairSharing.weight", ("FairSharingWeight",),
+                setter(("spec", "fairSharing"), {"weight": "1n"}),
+                "fair-sharing weight 1n (collapses to zero)", server=S)
+    yield c.ok(fam, setter(("spec", "fairSharing"), {"weight": "0"}), "fair-sharing weight 0", server=None)
+    yield c.ok(fam, setter(("spec", "fairSharing"), {"weight": "2n"}), "fair-sharing weight 2n", server=None)
 
 
 @rule
@@ -1157,6 +1240,8 @@ def kueue_resourceflavor(c):
                     "toleration: " + note, rule_stable=False, server=NOT_JUDGED_CEL)
     yield c.ok(fam, setter(TL, [{"key": "k", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 5}]),
                "toleration with tolerationSeconds and NoExecute", server=None)
+    yield c.bad(fam, "spec.tolerations[0].key", ("TolerationKey",),
+                setter(TL, [{"key": "bad key", "operator": "Exists"}]), "toleration key with a space", server=S)
     yield c.bad(fam, "spec.nodeLabels", ("TopologyNeedsNodeLabels",),
                 chain(deleter(("spec", "nodeLabels")), setter(("spec", "topologyName"), "default-topology")),
                 "topologyName without nodeLabels", rule_stable=False, server=NOT_JUDGED_CEL)
@@ -1222,6 +1307,21 @@ def schema_specials(c):
 
 
 # ---- references within a closed set -------------------------------------------------------------------------------
+
+def first_component_pod_template(tmpl):
+    """The path (tuple, relative to a component template) of its first pod template the AppWrapper labels."""
+    if not isinstance(tmpl, dict):
+        return None
+    if tmpl.get("kind") == "RayCluster":
+        return ("spec", "headGroupSpec", "template")
+    if tmpl.get("kind") == "RayJob":
+        return ("spec", "rayClusterSpec", "headGroupSpec", "template")
+    if tmpl.get("kind") in ("Job", "Deployment", "StatefulSet"):
+        return ("spec", "template")
+    if tmpl.get("kind") == "PyTorchJob":
+        return ("spec", "pytorchReplicaSpecs", "Master", "template")
+    return None
+
 
 def first_pod_template(job):
     """The path (tuple) of the first PodSet's template of a queued job, and the count field of a worker PodSet."""

@@ -198,6 +198,31 @@ void PodSetsMatchInferred(const json::Value& declared, const Inference& inf, con
   }
 }
 
+// AppWrapper controller createComponent: every PodSet template gets the label workload.codeflare.dev/appwrapper=<the
+// AppWrapper's name>, and a template that already holds that label with another value makes the component fail for
+// good (utilmaps.HaveConflict: the AppWrapper goes to Failed after Kueue admitted it). The component's own top-level
+// label is kept as it is (MergeKeepFirst).
+void AppWrapperLabelConflict(const json::Value& aw, const json::Value& tmpl, const std::set<std::string>& pod_paths,
+                             const std::string& cp, const Sink& sink) {
+  const json::Value* meta = object_at(aw, "metadata");
+  const std::string name = meta ? string_at(*meta, "name").value_or("") : "";
+  if (name.empty()) return;  // a generateName: the label value is not known yet
+  constexpr std::string_view key = "workload.codeflare.dev/appwrapper";
+  for (const auto& p : pod_paths) {
+    std::string why;
+    const json::Value* pts = resolve(tmpl, p, why);
+    const json::Value* pmeta = pts ? object_at(*pts, "metadata") : nullptr;
+    const json::Value* labels = pmeta ? object_at(*pmeta, "labels") : nullptr;
+    auto v = labels ? string_at(*labels, key) : std::nullopt;
+    if (!v || *v == name) continue;
+    const std::string rel = relative_to_template(p);
+    sink.error(key_path(cp + ".template" + (rel.empty() ? "" : "." + rel) + ".metadata.labels", std::string(key)),
+               "AppWrapperLabelConflict", kController,
+               "the AppWrapper labels every pod template " + std::string(key) + "=" + name + "; the value " + dq(*v) +
+                   " here conflicts, and the component fails when the AppWrapper is admitted");
+  }
+}
+
 // AppWrapper webhook (5): all components together hold 1 to 8 PodSets (Kueue's old limit, still hard-coded).
 void PodSetCount(int64_t count, const Sink& sink) {
   if (count == 0)
@@ -271,6 +296,7 @@ void validate_appwrapper(const Scope& scope, const json::Value& obj, const Sink&
     if (declared)
       for (auto it = declared->Begin(); it != declared->End(); ++it)
         if (auto p = string_at(*it, "path"); p && exists(*tmpl, *p)) pod_paths.insert(*p);
+    AppWrapperLabelConflict(obj, *tmpl, pod_paths, cp, sink);
     std::vector<std::string> pod_spec_paths;
     for (const auto& p : pod_paths) {
       const std::string rel = relative_to_template(p);

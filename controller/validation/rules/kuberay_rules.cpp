@@ -29,6 +29,7 @@ constexpr std::string_view kJobSpec = "kuberay:ValidateRayJobSpec";
 constexpr std::string_view kUpgrade = "kuberay:ValidateRayClusterUpgradeOptions";
 constexpr std::string_view kPodLabels = "kuberay:labelPod";
 constexpr std::string_view kPodName = "kuberay:utils.PodName (v1.7.0)";
+constexpr std::string_view kHeadService = "kuberay:BuildServiceForHeadPod + k8s:ValidateService";
 constexpr std::string_view kChecklist = "cfo:checklist";
 
 constexpr std::size_t kMaxRayClusterNameLength = 53;  // 63 - len("-serve-svc")
@@ -268,10 +269,13 @@ void WorkerGroupPriority(const ClusterSpec& cs, const Sink& sink) {
 }
 
 // KubeRay ValidateRayClusterSpec: the ray.io/ft-enabled annotation and gcsFaultToleranceOptions exclude each other.
+// The annotation is the field at fault: it names it (on the RayJob for a RayJob's cluster).
 void GcsFTAnnotationConflict(const ClusterSpec& cs, const Sink& sink) {
   if (cs.gcs_ft() && !cs.annotation(kFTEnabledAnnotation).empty())
-    sink.error(cs.path + ".gcsFaultToleranceOptions", "GcsFTAnnotationConflict", kClusterSpec,
-               "remove the ray.io/ft-enabled annotation; gcsFaultToleranceOptions alone configures fault tolerance");
+    sink.error(key_path("metadata.annotations", std::string(kFTEnabledAnnotation)), "GcsFTAnnotationConflict",
+               kClusterSpec,
+               "remove the ray.io/ft-enabled annotation; " + cs.path +
+                   ".gcsFaultToleranceOptions alone configures fault tolerance");
 }
 
 // KubeRay ValidateRayClusterSpec: RAY_REDIS_ADDRESS on the head implies fault tolerance, which must be configured.
@@ -313,22 +317,55 @@ void RedisUsername(const ClusterSpec& cs, const Sink& sink) {
                "set the Redis user name in gcsFaultToleranceOptions.redisUsername, not env REDIS_USERNAME");
 }
 
-// KubeRay ValidateRayClusterSpec: the rocksdb backend is feature-gated and has no Redis fields; storage needs rocksdb.
+// KubeRay validateGcsFaultToleranceBackend: the embedded RocksDB backend needs the GCSFaultToleranceEmbeddedStorage
+// feature gate (alpha, off by default in v1.7.0), takes none of the Redis fields, a PVC by claimName or by size /
+// storageClassName / accessModes, and leaves the head's RAY_gcs_storage(_path) env, its gcs-storage volume and its
+// /data/gcs mount to the operator; the Redis backend (the default) takes no storage.
 void GcsFTBackend(const ClusterSpec& cs, const Sink& sink) {
   const json::Value* ft = cs.gcs_ft();
   if (!ft) return;
   const std::string at = cs.path + ".gcsFaultToleranceOptions";
-  const bool rocksdb = string_at(*ft, "backend") == "rocksdb";
-  if (rocksdb) {
-    sink.warn(at + ".backend", "GcsFTBackend", kClusterSpec,
-              "the rocksdb backend works only when the operator's feature gate for it is enabled");
-    for (const char* f : {"redisAddress", "redisPassword", "redisUsername"})
-      if (member(*ft, f))
-        sink.error(at + "." + f, "GcsFTBackend", kClusterSpec,
-                   std::string(f) + " does not apply to the rocksdb backend");
-  } else if (member(*ft, "storage")) {
-    sink.error(at + ".storage", "GcsFTBackend", kClusterSpec, "storage is only allowed with backend rocksdb");
+  if (string_at(*ft, "backend") != "rocksdb") {
+    if (member(*ft, "storage"))
+      sink.error(at + ".storage", "GcsFTBackend", kClusterSpec, "storage is only allowed with backend rocksdb");
+    return;
   }
+  sink.error(at + ".backend", "GcsFTBackend", kClusterSpec,
+             "the rocksdb backend needs KubeRay's GCSFaultToleranceEmbeddedStorage feature gate, which is off by "
+             "default");
+  for (const char* f : {"redisAddress", "redisPassword", "redisUsername", "externalStorageNamespace"})
+    if (member(*ft, f) && !(member(*ft, f)->IsString() && member(*ft, f)->GetStringLength() == 0))
+      sink.error(at + "." + f, "GcsFTBackend", kClusterSpec, std::string(f) + " does not apply to the rocksdb backend");
+  if (const json::Value* storage = object_at(*ft, "storage"); storage && !string_at(*storage, "claimName").value_or("").empty())
+    for (const char* f : {"size", "storageClassName", "accessModes"})
+      if (member(*storage, f) && !(member(*storage, f)->IsArray() && member(*storage, f)->Empty()))
+        sink.error(at + ".storage." + f, "GcsFTBackend", kClusterSpec,
+                   std::string(f) + " cannot be combined with storage.claimName (an existing PVC)");
+  const json::Value* c = cs.head_container();
+  const std::string cp = cs.head_path() + ".template.spec.containers[0]";
+  if (c) {
+    if (const json::Value* env = array_at(*c, "env"))
+      for (rapidjson::SizeType i = 0; i < env->Size(); ++i) {
+        const std::string name = string_at((*env)[i], "name").value_or("");
+        if (name == "RAY_gcs_storage" || name == "RAY_gcs_storage_path")
+          sink.error(index_path(cp + ".env", i) + ".name", "GcsFTBackend", kClusterSpec,
+                     "env " + name + " is set by the operator for the rocksdb backend");
+      }
+    if (const json::Value* mounts = array_at(*c, "volumeMounts"))
+      for (rapidjson::SizeType i = 0; i < mounts->Size(); ++i) {
+        const json::Value& m = (*mounts)[i];
+        if (string_at(m, "mountPath") == "/data/gcs" || string_at(m, "name") == "gcs-storage")
+          sink.error(index_path(cp + ".volumeMounts", i), "GcsFTBackend", kClusterSpec,
+                     "the gcs-storage volume mount at /data/gcs is made by the operator for the rocksdb backend");
+      }
+  }
+  const json::Value* t = cs.head_template();
+  const json::Value* ps = t ? object_at(*t, "spec") : nullptr;
+  if (const json::Value* vols = ps ? array_at(*ps, "volumes") : nullptr)
+    for (rapidjson::SizeType i = 0; i < vols->Size(); ++i)
+      if (string_at((*vols)[i], "name") == "gcs-storage")
+        sink.error(index_path(cs.head_path() + ".template.spec.volumes", i) + ".name", "GcsFTBackend", kClusterSpec,
+                   "the volume gcs-storage is made by the operator for the rocksdb backend");
 }
 
 // KubeRay ValidateRayClusterSpec: a worker group cannot be suspended while the autoscaler runs.
@@ -396,9 +433,10 @@ bool ray_version_at_least(const ClusterSpec& cs, std::array<long, 3> min) {
 void AuthRayVersion(const ClusterSpec& cs, const Sink& sink) {
   const json::Value* auth = object_at(cs.spec, "authOptions");
   if (!auth || string_at(*auth, "mode") != "token") return;
+  // The field too new for the rayVersion is at fault, not rayVersion.
   if (!ray_version_at_least(cs, {2, 52, 0}))
-    sink.error(cs.path + ".rayVersion", "AuthRayVersion", kClusterSpec,
-               "token authentication needs rayVersion 2.52.0 or later, found " +
+    sink.error(cs.path + ".authOptions.mode", "AuthRayVersion", kClusterSpec,
+               "token authentication needs Ray 2.52.0 or later, but rayVersion is " +
                    dq(string_at(cs.spec, "rayVersion").value_or("<unset>")));
 }
 
@@ -459,6 +497,33 @@ void TLSEnv(const ClusterSpec& cs, const Sink& sink) {
       }
     }
   });
+}
+
+// KubeRay common/service.go BuildServiceForHeadPod makes the head Service of type headService.spec.type, else
+// headGroupSpec.serviceType (ClusterIP when both are empty); kubernetes ValidateService refuses that Service, and so
+// the cluster never gets its head Service, when the type is none of ClusterIP, NodePort, LoadBalancer and
+// ExternalName, or ExternalName without spec.externalName (which only headService can give).
+void HeadServiceType(const ClusterSpec& cs, const Sink& sink) {
+  const json::Value* head = cs.head();
+  if (!head) return;
+  const json::Value* svc = object_at(*head, "headService");
+  const json::Value* svc_spec = svc ? object_at(*svc, "spec") : nullptr;
+  std::string type = svc_spec ? string_at(*svc_spec, "type").value_or("") : "";
+  std::string at = cs.head_path() + ".headService.spec.type";
+  if (type.empty()) {
+    type = string_at(*head, "serviceType").value_or("");
+    at = cs.head_path() + ".serviceType";
+  }
+  if (type.empty()) return;
+  if (type != "ClusterIP" && type != "NodePort" && type != "LoadBalancer" && type != "ExternalName") {
+    sink.error(at, "HeadServiceType", kHeadService,
+               "service type " + dq(type) + " is not ClusterIP, NodePort, LoadBalancer or ExternalName, so the "
+               "head Service cannot be created");
+    return;
+  }
+  if (type == "ExternalName" && (!svc_spec || string_at(*svc_spec, "externalName").value_or("").empty()))
+    sink.error(at, "HeadServiceType", kHeadService,
+               "an ExternalName head Service needs headService.spec.externalName, so it cannot be created");
 }
 
 // KubeRay ValidateRayClusterUpgradeOptions: upgradeStrategy is not allowed on a cluster a RayJob creates.
@@ -557,6 +622,7 @@ void validate_cluster_spec(const ClusterSpec& cs, const Sink& sink) {
   NetworkPolicyGroupName(cs, sink);
   TLSEnv(cs, sink);
   UpgradeStrategyOwner(cs, sink);
+  HeadServiceType(cs, sink);
   GroupNameLabelValue(cs, sink);
   PodName(cs, sink);
   GroupNameDNS1123(cs, sink);
@@ -654,11 +720,14 @@ void DeletionPolicies(const JobSpec& js, const Sink& sink) {
                  "the autoscaler would bring back deleted workers, so DeleteWorkers is refused with autoscaling");
       continue;
     }
-    const std::string condition = cond ? string_at(*cond, "jobStatus").value_or("") : "";
+    // Rules are grouped by their condition: a JobStatus or a JobDeploymentStatus (the CRD's CEL allows one).
+    const bool by_deployment = cond && member(*cond, "jobDeploymentStatus") && !member(*cond, "jobStatus");
+    const std::string condition =
+        (by_deployment ? "job deployment status " : "job status ") +
+        dq(cond ? string_at(*cond, by_deployment ? "jobDeploymentStatus" : "jobStatus").value_or("") : "");
     auto& policies = by_status[condition];
     if (!policies.emplace(policy, ttl).second)
-      sink.error(at, "DeletionPolicies", kJobSpec,
-                 "duplicate rule for policy " + policy + " and job status " + dq(condition));
+      sink.error(at, "DeletionPolicies", kJobSpec, "duplicate rule for policy " + policy + " and " + condition);
   }
   // TTLs grow along DeleteWorkers <= DeleteCluster <= DeleteSelf for each job status.
   for (const auto& [status, policies] : by_status) {
@@ -668,8 +737,8 @@ void DeletionPolicies(const JobSpec& js, const Sink& sink) {
       if (it == policies.end()) continue;
       if (prev && it->second < prev->second)
         sink.error("spec.deletionStrategy.deletionRules", "DeletionPolicies", kJobSpec,
-                   "for job status " + dq(status) + " the " + p + " TTL (" + std::to_string(it->second) +
-                       ") is below the " + prev->first + " TTL (" + std::to_string(prev->second) + ")");
+                   "for " + status + " the " + p + " TTL (" + std::to_string(it->second) + ") is below the " +
+                       prev->first + " TTL (" + std::to_string(prev->second) + ")");
       prev = {p, it->second};
     }
   }
@@ -737,10 +806,13 @@ void RuntimeEnvYAML(const JobSpec& js, const Sink& sink) {
     sink.error("spec.runtimeEnvYAML", "RuntimeEnvYAML", kJobSpec, "must be a single YAML map");
 }
 
-// KubeRay ValidateRayJobSpec: activeDeadlineSeconds > 0 and backoffLimit >= 0.
+// KubeRay ValidateRayJobSpec: activeDeadlineSeconds > 0, preRunningDeadlineSeconds > 0 and backoffLimit >= 0.
 void JobDeadlines(const JobSpec& js, const Sink& sink) {
   if (auto v = int_at(js.spec, "activeDeadlineSeconds"); v && *v <= 0)
     sink.error("spec.activeDeadlineSeconds", "JobDeadlines", kJobSpec, "activeDeadlineSeconds must be positive");
+  if (auto v = int_at(js.spec, "preRunningDeadlineSeconds"); v && *v <= 0)
+    sink.error("spec.preRunningDeadlineSeconds", "JobDeadlines", kJobSpec,
+               "preRunningDeadlineSeconds must be positive");
   if (auto v = int_at(js.spec, "backoffLimit"); v && *v < 0)
     sink.error("spec.backoffLimit", "JobDeadlines", kJobSpec, "backoffLimit must not be negative");
 }
