@@ -623,7 +623,7 @@ def kuberay_cluster_spec(c):
                     chain(setter(ft, ftopts), setter(ann + ("ray.io/ft-enabled",), "true")),
                     "ray.io/ft-enabled annotation together with gcsFaultToleranceOptions", server=S)
         if not has_ft:
-            yield c.bad(fam, ptr_path(hc + ("env",)), ("RedisAddressNeedsGcsFT",),
+            yield c.bad(fam, ptr_path(hc + ("env", len(get_at(doc, hc + ("env",)) or []))), ("RedisAddressNeedsGcsFT",),
                         add_env(doc, hc, [{"name": "RAY_REDIS_ADDRESS", "value": "redis:6379"}]),
                         "RAY_REDIS_ADDRESS without fault tolerance", server=S)
             yield c.ok(fam, chain(add_env(doc, hc, [{"name": "RAY_REDIS_ADDRESS", "value": "redis:6379"}]),
@@ -637,7 +637,7 @@ def kuberay_cluster_spec(c):
                     "external-storage-namespace annotation with gcsFaultToleranceOptions", server=S)
         yield c.bad(fam, ptr_path(H("rayStartParams", "redis-username")), ("RedisUsername",),
                     setter(H("rayStartParams", "redis-username"), "ray"), "rayStartParams redis-username", server=S)
-        yield c.bad(fam, ptr_path(hc + ("env",)), ("RedisUsername",),
+        yield c.bad(fam, ptr_path(hc + ("env", len(get_at(doc, hc + ("env",)) or []))), ("RedisUsername",),
                     add_env(doc, hc, [{"name": "REDIS_USERNAME", "value": "ray"}]), "env REDIS_USERNAME", server=S)
         yield c.bad(fam, ptr_path(ft + ("redisAddress",)), ("GcsFTBackend",),
                     setter(ft, {"backend": "rocksdb", "redisAddress": "redis:6379"}),
@@ -658,7 +658,7 @@ def kuberay_cluster_spec(c):
                     "head serviceType ExternalName without headService.spec.externalName", server=S)
         yield c.ok(fam, setter(H("serviceType"), "LoadBalancer"), "head serviceType LoadBalancer", server=V)
         # autoscaler
-        yield c.bad(fam, ptr_path(hc + ("env",)), ("AutoscalerV2Env",),
+        yield c.bad(fam, ptr_path(hc + ("env", len(get_at(doc, hc + ("env",)) or []))), ("AutoscalerV2Env",),
                     chain(setter(cl.p("enableInTreeAutoscaling"), False),
                           add_env(doc, hc, [{"name": "RAY_enable_autoscaler_v2", "value": "1"}])),
                     "RAY_enable_autoscaler_v2=1 without autoscaling", server=S)

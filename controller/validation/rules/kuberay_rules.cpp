@@ -63,6 +63,16 @@ struct ClusterSpec {
   const json::Value* autoscaler_options() const { return object_at(spec, "autoscalerOptions"); }
   const json::Value* gcs_ft() const { return object_at(spec, "gcsFaultToleranceOptions"); }
   std::string annotation(std::string_view key) const { return annotation_of(owner, key).value_or(""); }
+  /// The path of the head Ray container's env entry `name` (the first), the field at fault when it may not be set.
+  std::string head_env_path(std::string_view name) const {
+    const std::string env = head_path() + ".template.spec.containers[0].env";
+    const json::Value* c = head_container();
+    const json::Value* list = c ? array_at(*c, "env") : nullptr;
+    if (list)
+      for (rapidjson::SizeType i = 0; i < list->Size(); ++i)
+        if (string_at((*list)[i], "name") == name) return index_path(env, i);
+    return env;
+  }
 
   /// utils.IsAutoscalingV2Enabled: autoscalerOptions.version v2, or RAY_enable_autoscaler_v2 set on the head.
   bool autoscaler_v2() const {
@@ -282,7 +292,7 @@ void GcsFTAnnotationConflict(const ClusterSpec& cs, const Sink& sink) {
 void RedisAddressNeedsGcsFT(const ClusterSpec& cs, const Sink& sink) {
   const json::Value* c = cs.head_container();
   if (!c || cs.gcs_ft_enabled() || !env_entry(*c, "RAY_REDIS_ADDRESS")) return;
-  sink.error(cs.head_path() + ".template.spec.containers[0].env", "RedisAddressNeedsGcsFT", kClusterSpec,
+  sink.error(cs.head_env_path("RAY_REDIS_ADDRESS"), "RedisAddressNeedsGcsFT", kClusterSpec,
              "RAY_REDIS_ADDRESS is set but gcsFaultToleranceOptions is not");
 }
 
@@ -298,7 +308,7 @@ void GcsFTForbiddenSetting(const ClusterSpec& cs, const Sink& sink) {
   if (const json::Value* c = cs.head_container())
     for (const char* env : {"REDIS_PASSWORD", "RAY_REDIS_ADDRESS"})
       if (env_entry(*c, env))
-        sink.error(cs.head_path() + ".template.spec.containers[0].env", "GcsFTForbiddenSetting", kClusterSpec,
+        sink.error(cs.head_env_path(env), "GcsFTForbiddenSetting", kClusterSpec,
                    std::string("env ") + env + " " + why);
   if (!cs.annotation(kExternalStorageNSAnnotation).empty())
     sink.error(std::string("metadata.annotations[") + std::string(kExternalStorageNSAnnotation) + "]",
@@ -313,7 +323,7 @@ void RedisUsername(const ClusterSpec& cs, const Sink& sink) {
       sink.error(cs.head_path() + ".rayStartParams.redis-username", "RedisUsername", kClusterSpec,
                  "set the Redis user name in gcsFaultToleranceOptions.redisUsername");
   if (const json::Value* c = cs.head_container(); c && env_entry(*c, "REDIS_USERNAME"))
-    sink.error(cs.head_path() + ".template.spec.containers[0].env", "RedisUsername", kClusterSpec,
+    sink.error(cs.head_env_path("REDIS_USERNAME"), "RedisUsername", kClusterSpec,
                "set the Redis user name in gcsFaultToleranceOptions.redisUsername, not env REDIS_USERNAME");
 }
 
@@ -385,7 +395,7 @@ void AutoscalerV2Env(const ClusterSpec& cs, const Sink& sink) {
   if (!e || cs.autoscaling()) return;
   auto v = string_at(*e, "value").value_or("");
   if (v == "1" || v == "true")
-    sink.error(cs.head_path() + ".template.spec.containers[0].env", "AutoscalerV2Env", kClusterSpec,
+    sink.error(cs.head_env_path("RAY_enable_autoscaler_v2"), "AutoscalerV2Env", kClusterSpec,
                "RAY_enable_autoscaler_v2 is " + dq(v) + " but enableInTreeAutoscaling is not true");
 }
 

@@ -116,7 +116,7 @@ TEST(KubeRayRules, GcsFaultTolerance) {
       << "the annotation key is the field at fault\n" << describe(conflict);
 
   auto implicit = rc(schemas, {{kHeadEnv, "[{name: RAY_REDIS_ADDRESS, value: \"redis:6379\"}]"}});
-  EXPECT_TRUE(has(implicit, kHeadEnv, "RedisAddressNeedsGcsFT")) << describe(implicit);
+  EXPECT_TRUE(has(implicit, kHeadEnv + "[0]", "RedisAddressNeedsGcsFT")) << describe(implicit);
 
   auto forbidden = rc(schemas, {{"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"},
                                 {"spec.headGroupSpec.rayStartParams.redis-password", "secret"}});
@@ -124,7 +124,7 @@ TEST(KubeRayRules, GcsFaultTolerance) {
       << describe(forbidden);
 
   auto user = rc(schemas, {{kHeadEnv, "[{name: REDIS_USERNAME, value: u}]"}});
-  EXPECT_TRUE(has(user, kHeadEnv, "RedisUsername")) << describe(user);
+  EXPECT_TRUE(has(user, kHeadEnv + "[0]", "RedisUsername")) << describe(user);
 
   auto storage = rc(schemas, {{"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"},
                               {"spec.gcsFaultToleranceOptions.storage.size", "1Gi"}});
@@ -136,7 +136,8 @@ TEST(KubeRayRules, AutoscalerRules) {
   EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}, {kW0 + ".suspend", "true"}}), kW0 + ".suspend",
                   "WorkerGroupSuspend"));
   EXPECT_TRUE(
-      has(rc(schemas, {{kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}), kHeadEnv, "AutoscalerV2Env"));
+      has(rc(schemas, {{kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}), kHeadEnv + "[0]",
+          "AutoscalerV2Env"));
   EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"},
                                {"spec.autoscalerOptions.version", "v2"},
                                {kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}),
