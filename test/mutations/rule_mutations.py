@@ -700,9 +700,11 @@ def kuberay_cluster_spec(c):
                     chain(setter(cl.p("tlsOptions"), {}), add_env(doc, hc, [{"name": "RAY_USE_TLS", "value": "1"}])),
                     "RAY_USE_TLS env with tlsOptions", server=S)
         if cl.from_rayjob:
-            yield c.bad(fam, ptr_path(cl.p("upgradeStrategy")), ("UpgradeStrategyOwner",),
+            yield c.bad(fam, ptr_path(cl.p("upgradeStrategy", "type")), ("UpgradeStrategyOwner",),
                         setter(cl.p("upgradeStrategy"), {"type": "Recreate"}), "upgradeStrategy on a RayJob's cluster",
                         server=S)
+            yield c.ok(fam, setter(cl.p("upgradeStrategy"), {}),
+                       "an upgradeStrategy without a type on a RayJob's cluster (KubeRay checks the type)", server=V)
         else:
             yield c.ok(fam, setter(cl.p("upgradeStrategy"), {"type": "Recreate"}), "upgradeStrategy on a RayCluster",
                        server=V)

@@ -537,10 +537,15 @@ void HeadServiceType(const ClusterSpec& cs, const Sink& sink) {
 }
 
 // KubeRay ValidateRayClusterUpgradeOptions: upgradeStrategy is not allowed on a cluster a RayJob creates.
+// A cluster is a RayJob's (or a RayService's) when a RayJob makes it, or when it carries the label
+// ray.io/originated-from-crd those controllers put on theirs; only a set upgradeStrategy.type counts.
 void UpgradeStrategyOwner(const ClusterSpec& cs, const Sink& sink) {
-  if (cs.from_rayjob && member(cs.spec, "upgradeStrategy"))
-    sink.error(cs.path + ".upgradeStrategy", "UpgradeStrategyOwner", kUpgrade,
-               "upgradeStrategy cannot be set on the cluster of a RayJob");
+  const json::Value* us = object_at(cs.spec, "upgradeStrategy");
+  if (!us || !member(*us, "type")) return;
+  const std::string origin = cs.from_rayjob ? "RayJob" : label_of(cs.owner, "ray.io/originated-from-crd").value_or("");
+  if (origin == "RayJob" || origin == "RayService")
+    sink.error(cs.path + ".upgradeStrategy.type", "UpgradeStrategyOwner", kUpgrade,
+               "upgradeStrategy cannot be set on a cluster created by a " + origin);
 }
 
 // KubeRay common/pod.go labelPod: the group name is the value of the ray.io/group Pod label, so it must be a

@@ -174,8 +174,13 @@ TEST(KubeRayRules, FeatureGatedBlocks) {
 TEST(KubeRayRules, UpgradeStrategyNotOnARayJobCluster) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = rj(schemas, {{"spec.rayClusterSpec.upgradeStrategy.type", "Recreate"}});
-  EXPECT_TRUE(has(errs, "spec.rayClusterSpec.upgradeStrategy", "UpgradeStrategyOwner")) << describe(errs);
+  EXPECT_TRUE(has(errs, "spec.rayClusterSpec.upgradeStrategy.type", "UpgradeStrategyOwner")) << describe(errs);
   EXPECT_EQ(error_count(rc(schemas, {{"spec.upgradeStrategy.type", "Recreate"}})), 0u);
+  EXPECT_EQ(error_count(rj(schemas, {{"spec.rayClusterSpec.upgradeStrategy", "{}"}})), 0u) << "no type, no refusal";
+  EXPECT_TRUE(has(rc(schemas, {{"spec.upgradeStrategy.type", "Recreate"},
+                               {"metadata.labels[ray.io/originated-from-crd]", "RayService"}}),
+                  "spec.upgradeStrategy.type", "UpgradeStrategyOwner"))
+      << "a RayService's cluster, told by its label";
 }
 
 // The CRD's CEL rule on spec.managedBy, evaluated by SchemaSet (it replaced a hand-written copy; same path).
