@@ -780,6 +780,10 @@ def kuberay_rayjob(c):
         yield c.bad(fam, "spec.deletionStrategy.deletionRules[1]", ("DeletionPolicies",),
                     chain(*keep_cluster, rules(("DeleteCluster", "FAILED", None), ("DeleteCluster", "FAILED", 5))),
                     "two rules for the same policy and status", server=S)
+    if not q and not selector_only:
+        yield c.bad(fam, "spec.deletionStrategy.deletionRules", ("DeletionPolicies",),
+                    chain(*keep_cluster, setter(("spec", "deletionStrategy"), {"deletionRules": []})),
+                    "an empty deletionRules list (CEL takes it, KubeRay does not)", server=S)
     yield c.bad(fam, "spec.shutdownAfterJobFinishes", ("DeletionPolicies",),
                 chain(setter(("spec", "shutdownAfterJobFinishes"), True),
                       setter(("spec", "deletionStrategy"), {"deletionRules": [

@@ -715,6 +715,12 @@ void DeletionPolicies(const JobSpec& js, const Sink& sink) {
     return;
   }
   if (!rules) return;
+  // The CRD's CEL takes a present deletionRules list, even an empty one; KubeRay needs at least one rule.
+  if (rules->Empty()) {
+    sink.error("spec.deletionStrategy.deletionRules", "DeletionPolicies", kJobSpec,
+               "deletionRules is empty: give at least one rule, or both onSuccess and onFailure");
+    return;
+  }
   std::map<std::string, std::map<std::string, int64_t>> by_status;  // condition -> policy -> ttl
   for (rapidjson::SizeType i = 0; i < rules->Size(); ++i) {
     const json::Value& r = (*rules)[i];

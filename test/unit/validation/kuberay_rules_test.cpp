@@ -290,6 +290,11 @@ TEST(KubeRayRules, RayJobDeletionStrategy) {
   auto with_shutdown = rj(
       schemas, {{"spec.deletionStrategy.deletionRules", "[{policy: DeleteCluster, condition: {jobStatus: FAILED}}]"}});
   EXPECT_TRUE(has(with_shutdown, "spec.shutdownAfterJobFinishes", "DeletionPolicies")) << describe(with_shutdown);
+  auto empty = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"}, {"spec.deletionStrategy.deletionRules", "[]"}});
+  EXPECT_TRUE(has(empty, "spec.deletionStrategy.deletionRules", "DeletionPolicies")) << describe(empty);
+  auto one = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"},
+                          {"spec.deletionStrategy.deletionRules", "[{policy: DeleteSelf, condition: {jobStatus: FAILED}}]"}});
+  EXPECT_FALSE(has(one, "spec.deletionStrategy.deletionRules", "DeletionPolicies")) << describe(one);
 }
 
 TEST(KubeRayRules, RayJobSubmitterTemplateGetsPodRules) {
