@@ -27,7 +27,10 @@ constexpr const char* kRenderHelp =
     "                               the pinned KubeRay, AppWrapper and Kueue schemas that ship with the binary\n"
     "  -n, --namespace NS           namespace for workloads that do not name one (default \"default\")\n"
     "      --default-local-queue Q  act as if the namespace's default LocalQueue were Q\n"
-    "      --kueue-max-podsets N    Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n"
+    "      --kueue-max-podsets N    Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default: what the\n"
+    "                               Workload CRD among the schemas says (spec.podSets.maxItems), else 8\n"
+    "      --profile NAME           the cluster's profile, vanilla (default) or odh (OpenDataHub / OpenShift AI):\n"
+    "                               the rules of the CodeFlare operator's webhooks apply only under odh\n"
     "      --kueue-version V        Kueue API version of a managed LocalQueue (spec.queue.clusterQueue), which is\n"
     "                               printed before the workload's objects: v1beta2 (default) or v1beta1\n";
 }
@@ -40,6 +43,7 @@ int render_command(int argc, char** argv, int first) {
                            {"namespace", true},
                            {"default-local-queue", true},
                            {"kueue-max-podsets", true},
+                           {"profile", true},
                            {"kueue-version", true},
                            {"help", false}},
                           {{"f", "filename"}, {"R", "recursive"}, {"n", "namespace"}, {"h", "help"}});

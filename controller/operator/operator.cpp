@@ -97,6 +97,7 @@ struct Caches {
   runtime::InformerGroup* workloads = nullptr;
   std::array<std::atomic<runtime::InformerGroup*>, kChildKindCount> children{};
   std::atomic<runtime::InformerGroup*> local_queues{nullptr}, priority_classes{nullptr}, kueue_workloads{nullptr};
+  std::atomic<runtime::InformerGroup*> cluster_queues{nullptr}, resource_flavors{nullptr};
   KueueWorkloadIndex kueue_index;
 };
 
@@ -140,19 +141,36 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
     caches.kueue_index.follow(*inf);
     runtime::enqueue_from(*inf, queue, kueue_workload_to_workload(workloads));
   }
+  // ClusterQueues and ResourceFlavors (cluster-scoped) for the admissibility of queued workloads: a spec change may
+  // change any workload's verdict, so it wakes them all (status writes, Kueue's usage, do not).
+  std::array<std::unique_ptr<runtime::InformerGroup>, 2> quota;
+  quota[0] = std::make_unique<runtime::InformerGroup>(
+      cache_rest, proto(resources::cluster_queues(apis.kueue_version), "", cluster_queue_transform),
+      std::vector<std::string>{});
+  quota[1] = std::make_unique<runtime::InformerGroup>(
+      cache_rest, proto(resources::resource_flavors(apis.kueue_version), "", resource_flavor_transform),
+      std::vector<std::string>{});
+  for (auto& g : quota)
+    for (auto* inf : g->informers())
+      runtime::enqueue_all_from(*inf, queue, every_workload(workloads), runtime::spec_or_metadata_changed);
   caches.priority_classes = add(std::move(pc), resources::workload_priority_classes(apis.kueue_version), false);
   caches.kueue_workloads = add(std::move(kw), resources::kueue_workloads(apis.kueue_version), false);
+  caches.cluster_queues = add(std::move(quota[0]), resources::cluster_queues(apis.kueue_version), false);
+  caches.resource_flavors = add(std::move(quota[1]), resources::resource_flavors(apis.kueue_version), false);
   caches.local_queues = add(std::move(lq), resources::local_queues(apis.kueue_version), false);
-  spdlog::info("watching Kueue {} LocalQueues, WorkloadPriorityClasses and Workloads", apis.kueue_version);
+  spdlog::info("watching Kueue {} LocalQueues, ClusterQueues, ResourceFlavors, WorkloadPriorityClasses and Workloads",
+               apis.kueue_version);
 }
 
-std::string describe(const ServedApis& a, int max_pod_sets_flag) {
+std::string describe(const ServedApis& a, int max_pod_sets_flag, std::optional<validation::Profile> profile_flag) {
   const int mps = max_pod_sets_flag > 0 ? max_pod_sets_flag : a.kueue_max_pod_sets > 0 ? a.kueue_max_pod_sets : 8;
   return std::string("RayCluster ") + (a.ray_cluster ? "served" : "NOT served") + ", RayJob " +
          (a.ray_job ? "served" : "not served") + ", AppWrapper " + (a.app_wrapper ? "served" : "not served") +
          ", Kueue API " + (a.kueue_version.empty() ? std::string("not served") : a.kueue_version) + " (MaxPodSets " +
          std::to_string(mps) +
-         (max_pod_sets_flag > 0 ? ", from --kueue-max-podsets)" : a.kueue_max_pod_sets > 0 ? ")" : ", default)");
+         (max_pod_sets_flag > 0 ? ", from --kueue-max-podsets)" : a.kueue_max_pod_sets > 0 ? ")" : ", default)") +
+         ", profile " + std::string(validation::profile_name(profile_flag.value_or(a.profile))) +
+         (profile_flag ? " (from --profile)" : a.profile == validation::Profile::kOdh ? " (OpenDataHub CRDs served)" : "");
 }
 
 }  // namespace
@@ -212,7 +230,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   for (const auto& name : kTargetCrdNames)
     if (!served->generations.count(name))
       spdlog::warn("CRD {} is not installed; workloads that need it are held until it is", name);
-  spdlog::info("{}", describe(*served, o.kueue_max_podsets));
+  spdlog::info("{}", describe(*served, o.kueue_max_podsets, o.profile));
   ServedApiState apis;
   apis.set(std::make_shared<const ServedApis>(std::move(*served)));
 
@@ -261,7 +279,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     auto now = read_served_apis(api);
     if (!now) return runtime::ReconcileResult::failed(now.error().message);
     if (now->generations == apis.get()->generations) return runtime::ReconcileResult::ok();
-    spdlog::info("the served APIs changed: {}", describe(*now, o.kueue_max_podsets));
+    spdlog::info("the served APIs changed: {}", describe(*now, o.kueue_max_podsets, o.profile));
     auto published = std::make_shared<const ServedApis>(std::move(*now));
     apis.set(published);
     ensure_caches(*published, o, manager, cache_rest, caches, queue);
@@ -311,10 +329,19 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     return g && g->synced();
   };
   wcaches.kueue.workload_of = [&caches](const std::string& uid) { return caches.kueue_index.get(uid); };
+  wcaches.kueue.quota_objects = [&caches]() -> std::optional<std::vector<runtime::ObjectPtr>> {
+    runtime::InformerGroup* cq = caches.cluster_queues.load();
+    runtime::InformerGroup* rf = caches.resource_flavors.load();
+    if (!cq || !rf || !cq->synced() || !rf->synced()) return std::nullopt;
+    std::vector<runtime::ObjectPtr> all = cq->list_all();
+    for (auto& o : rf->list_all()) all.push_back(std::move(o));
+    return all;
+  };
 
   WorkloadControllerOptions opts;
   opts.server_dry_run = o.server_dry_run;
   opts.kueue_max_pod_sets = o.kueue_max_podsets;
+  opts.profile = o.profile;
   WorkloadController wc(api, apis, recorder, std::move(wcaches), opts, &operator_metrics);
 
   runtime::ControllerOptions copts;
@@ -344,6 +371,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     deps.profile.kueue_max_pod_sets = o.kueue_max_podsets > 0 ? o.kueue_max_podsets : apis.get()->kueue_max_pod_sets > 0
                                                                                          ? apis.get()->kueue_max_pod_sets
                                                                                          : 8;
+    deps.profile.name = o.profile.value_or(apis.get()->profile);
     deps.facts = [&wc](const json::Value& workload, json::Document& storage) {
       return wc.facts_for(workload, storage);
     };

@@ -115,16 +115,39 @@ std::optional<std::string> spec_path_of(std::string_view kind, std::string_view 
                                         const json::Value& workload) {
   const std::vector<Step> s = split_path(child_path);
   std::optional<std::string> candidate;
-  if (is(s, 0, "metadata") && (is(s, 1, "labels") || is(s, 1, "annotations"))) {
+  std::string group;  // for a field of one group: "spec.head" or "spec.workerGroups[g]"
+  // The Kueue labels come from spec.queue (a queue chosen by the namespace's default has no field of its own).
+  if (is(s, 0, "metadata") && is(s, 1, "labels") && is(s, 2, "kueue.x-k8s.io/queue-name", true) && s.size() == 3) {
+    candidate = "spec.queue.localQueue";
+    if (!exists(workload, *candidate)) candidate = "spec.queue.clusterQueue";
+  } else if (is(s, 0, "metadata") && is(s, 1, "labels") && is(s, 2, "kueue.x-k8s.io/priority-class", true) &&
+             s.size() == 3) {
+    candidate = "spec.queue.priorityClass";
+  } else if (is(s, 0, "metadata") && (is(s, 1, "labels") || is(s, 1, "annotations"))) {
     candidate = "spec." + join_steps(s, 1);
   } else if (std::size_t i = cluster_spec_start(kind, s); i != std::string::npos) {
     if (is(s, i, "headGroupSpec"))
-      candidate = in_group(s, i + 1, "spec.head");
+      group = "spec.head";
     else if (is(s, i, "workerGroupSpecs") && i + 1 < s.size() && s[i + 1].bracket)
-      candidate = in_group(s, i + 2, "spec.workerGroups[" + s[i + 1].name + "]");
+      group = "spec.workerGroups[" + s[i + 1].name + "]";
+    if (!group.empty()) candidate = in_group(s, group == "spec.head" ? i + 1 : i + 2, group);
   }
-  if (!candidate || !exists(workload, *candidate)) return std::nullopt;
-  return candidate;
+  if (!candidate) return std::nullopt;
+  if (exists(workload, *candidate)) return candidate;
+  // A field of a group the user did not write but should (a missing limit, tolerations for a flavor's taint, a
+  // replica count left to its default) is named where it would go, when the group itself is written; list items
+  // are not (an index the user's list does not have is the operator's own entry).
+  if (group.empty() || !candidate->starts_with(group + ".")) return std::nullopt;
+  const std::vector<Step> rest = split_path(std::string_view(*candidate).substr(group.size() + 1));
+  for (const auto& step : rest)
+    if (step.bracket && all_digits(step.name)) return std::nullopt;
+  if (group != "spec.head" && !exists(workload, group)) return std::nullopt;
+  const bool count = rest.size() == 1 && (rest[0].name == "replicas" || rest[0].name == "minReplicas" ||
+                                          rest[0].name == "maxReplicas");
+  const bool tolerations = rest.size() == 1 && rest[0].name == "tolerations";
+  // A resource missing from resources the user wrote (the SDK's defaults stay the operator's own).
+  const bool resource = rest.size() == 3 && rest[0].name == "resources" && exists(workload, group + ".resources");
+  return count || tolerations || resource ? candidate : std::nullopt;
 }
 
 void add_child_findings(FieldErrors found, std::string_view kind, const std::string& label, const json::Value& workload,

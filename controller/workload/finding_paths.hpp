@@ -16,7 +16,11 @@ namespace cfo::workload {
 /// (derived, defaulted, or not written by the user). `child_path` is relative to the generated object
 /// ("spec.headGroupSpec.template.spec.containers[0].env[2].value"). Mapped: a group's Ray container env, volumeMounts,
 /// resources and image, the Pod's volumes, tolerations and imagePullSecrets, a group's rayStartParams, name and
-/// replica counts, and labels and annotations; a candidate counts only when that field exists in `workload`.
+/// replica counts, labels and annotations, and the Kueue queue-name and priority-class labels (spec.queue.localQueue,
+/// or clusterQueue for a managed LocalQueue named after it, and spec.queue.priorityClass); a candidate counts when
+/// that field exists in `workload`, or when it is a field of a group that the user did not write but should: a
+/// resource missing from the `resources` the user wrote (`resources.limits[nvidia.com/gpu]`), the `tolerations` a
+/// flavor's taint needs, a `replicas` (or min/max) left to its default; the worker group itself must be written.
 std::optional<std::string> spec_path_of(std::string_view kind, std::string_view child_path, const json::Value& workload);
 
 /// Adds the findings on one generated object (`found`, paths relative to it) to `errs`: each one that spec_path_of

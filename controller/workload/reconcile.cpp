@@ -268,6 +268,29 @@ void check_size(std::size_t bytes, const std::string& label, const WorkloadSpec&
             "apiserver:etcd request size limit");
 }
 
+// The CamelCase reason of the Admissible condition after the rule that blocks the workload.
+std::string inadmissible_reason(const std::string& rule) {
+  if (rule == "ValidateAdmissibility") return "NamespaceNotSelected";
+  if (rule == "FindFlavorForPodSets") return "ResourceNotCovered";
+  if (rule == "CheckFlavorForPodSets") return "NoMatchingFlavor";
+  if (rule == "FitsResourceQuota") return "ExceedsMaxQuota";
+  return "Inadmissible";
+}
+
+// Kueue's verdict-to-be on the queued child (validation::judge_admissibility), told at the workload's fields.
+Admissibility judge_child(const json::Value& child, const std::string& label, const json::Value& workload,
+                          const validation::QueueObjects& queues) {
+  FieldErrors found = validation::judge_admissibility(child, queues);
+  FieldErrors told;
+  add_child_findings(std::move(found), json::get_string(child, "kind").value_or(""), label, workload, told);
+  Admissibility a;
+  if (told.empty()) return a;
+  a.admissible = false;
+  a.reason = inadmissible_reason(told.front().rule);
+  a.message = findings_message(told, Severity::Error);
+  return a;
+}
+
 std::string phase_of(const json::Value* status) {
   if (!status) return "";
   return json::get_string(*status, "phase").value_or("");
@@ -360,6 +383,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       const std::size_t bytes = stamp_spec_hash(children.back());
       validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo);
       check_size(bytes, label, s, out.errors);
+      if (queue && facts.queue_objects) in.admissibility = judge_child(children.back(), label, workload, *facts.queue_objects);
     }
     in.finished_job = run.finished && !run.rerun;
     in.wrapped = s.app_wrapper && !s.job;
@@ -427,6 +451,14 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     for (const auto& e : out.errors)
       if (e.severity == Severity::Warning)
         out.events.push_back(EventSpec{"Warning", e.rule, truncate(describe(e), kMaxEventMessage)});
+  const Condition* admissible_before = find_condition(previous_conditions, kConditionAdmissible);
+  if (out.valid && in.admissibility && !in.admissibility->admissible &&
+      !(admissible_before && admissible_before->status == "False" &&
+        admissible_before->message == in.admissibility->message))
+    out.events.push_back(EventSpec{"Warning", in.admissibility->reason,
+                                   truncate("LocalQueue " + in.queue.value_or("") + " can never admit the workload: " +
+                                                in.admissibility->message,
+                                            kMaxEventMessage)});
   if (out.held && held_before != in.held_reason)
     out.events.push_back(EventSpec{"Warning", in.held_reason, truncate(in.held_message, kMaxEventMessage)});
   if (!held_before.empty() && out.valid && !out.held)

@@ -131,8 +131,21 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
   if (!in.queue) {
     remove_condition(conds, kConditionQueued);
     remove_condition(conds, kConditionAdmitted);
+    remove_condition(conds, kConditionAdmissible);
     return;
   }
+  if (!in.admissibility)
+    remove_condition(conds, kConditionAdmissible);
+  else if (in.admissibility->admissible)
+    set_condition(conds,
+                  Condition{kConditionAdmissible, "True", in.generation, "", "Admissible",
+                            "LocalQueue " + *in.queue + " can admit it"},
+                  now);
+  else
+    set_condition(conds,
+                  Condition{kConditionAdmissible, "False", in.generation, "", in.admissibility->reason,
+                            in.admissibility->message},
+                  now);
   if (!in.held_reason.empty()) {
     set_condition(conds, Condition{kConditionQueued, "False", in.generation, "", in.held_reason, in.held_message}, now);
     set_condition(conds,
@@ -259,6 +272,12 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   set_condition(st.conditions, std::move(valid), now);
 
   Readiness r = readiness(in, observed, admission, previous_status, now, st.recheck_after_seconds);
+  // A workload Kueue can never admit says so where it would otherwise only wait.
+  if (in.valid && in.queue && in.admissibility && !in.admissibility->admissible &&
+      (r.phase == phase::kQueued || r.phase == phase::kPending) && !admission.admitted) {
+    r.reason = in.admissibility->reason;
+    r.message = "LocalQueue " + *in.queue + " can never admit it: " + in.admissibility->message;
+  }
   st.phase = r.phase;
   set_queue_conditions(in, r, admission, st.conditions, now);
   Condition ready{kConditionReady, r.ready ? "True" : "False", in.generation, "", r.reason, r.message};

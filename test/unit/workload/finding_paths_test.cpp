@@ -94,3 +94,30 @@ TEST(FindingPaths, AFindingCopiedIntoEveryContainerIsReportedOnce) {
   EXPECT_EQ(errs[0].severity, Severity::Warning);
   EXPECT_EQ(errs[1].path, "RayCluster/demo: spec.headGroupSpec.template.spec.containers[0].command");
 }
+
+// A field of a written group that the user should add is named where it would go (family 6 of issue 13): a missing
+// limit next to limits the user wrote, tolerations for a flavor's taint, a replica count left to its default.
+TEST(FindingPaths, AFieldTheUserShouldAddIsNamedWhereItGoes) {
+  const json::Document wl = yaml_doc(R"(
+apiVersion: codeflare.dev/v1alpha1
+kind: CodeFlareWorkload
+metadata: {name: demo}
+spec:
+  queue: {localQueue: team-q, priorityClass: high}
+  workerGroups:
+    - name: gpu
+      resources: {requests: {cpu: "1", nvidia.com/gpu: 1}}
+)");
+  auto at = [&](const char* kind, const char* path) { return spec_path_of(kind, path, wl).value_or("<own>"); };
+  EXPECT_EQ(at("RayCluster", "spec.workerGroupSpecs[0].template.spec.containers[0].resources.limits[nvidia.com/gpu]"),
+            "spec.workerGroups[0].resources.limits[nvidia.com/gpu]");
+  EXPECT_EQ(at("RayCluster", "spec.workerGroupSpecs[0].template.spec.tolerations"), "spec.workerGroups[0].tolerations");
+  EXPECT_EQ(at("RayCluster", "spec.workerGroupSpecs[0].replicas"), "spec.workerGroups[0].replicas");
+  EXPECT_EQ(at("RayCluster", "spec.workerGroupSpecs[0].template.spec.tolerations[0].key"), "<own>")
+      << "an item of a list the user did not write is the operator's";
+  EXPECT_EQ(at("RayCluster", "spec.workerGroupSpecs[1].replicas"), "<own>") << "a group the user did not write";
+  EXPECT_EQ(at("RayCluster", "spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu"), "<own>")
+      << "the head's resources are the SDK's defaults here";
+  EXPECT_EQ(at("RayCluster", "metadata.labels[kueue.x-k8s.io/queue-name]"), "spec.queue.localQueue");
+  EXPECT_EQ(at("RayJob", "metadata.labels[kueue.x-k8s.io/priority-class]"), "spec.queue.priorityClass");
+}
