@@ -52,7 +52,9 @@ TEST(Golden, EverySampleRendersAsItsGoldenFile) {
     EXPECT_EQ(read_text(golden), got) << base << " no longer renders as " << golden;
     ++compared;
   }
-  if (!update) EXPECT_GE(compared, 10);
+  if (!update) {
+    EXPECT_GE(compared, 10);
+  }
 }
 
 TEST(Golden, EveryGoldenFileHasItsSample) {
