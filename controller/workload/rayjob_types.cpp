@@ -2,6 +2,15 @@
 
 namespace cfo::workload {
 
+namespace {
+// A number as JSON: a whole amount as an integer (1, not 1.0, so that it reads back the same through YAML).
+json::Value amount_json(double v) {
+  if (v == static_cast<double>(static_cast<int64_t>(v)) && v >= -9.0e15 && v <= 9.0e15)
+    return json::Value(static_cast<int64_t>(v));
+  return json::Value(v);
+}
+}  // namespace
+
 json::Value RayJob::to_json(json::Allocator& a) const {
   json::Value spec(rapidjson::kObjectType);
   spec.AddMember("entrypoint", json::str(entrypoint, a), a);
@@ -12,8 +21,8 @@ json::Value RayJob::to_json(json::Allocator& a) const {
   if (backoff_limit) spec.AddMember("backoffLimit", *backoff_limit, a);
   if (!submission_mode.empty()) spec.AddMember("submissionMode", json::str(submission_mode, a), a);
   if (pre_running_deadline_seconds) spec.AddMember("preRunningDeadlineSeconds", *pre_running_deadline_seconds, a);
-  if (entrypoint_num_cpus) spec.AddMember("entrypointNumCpus", *entrypoint_num_cpus, a);
-  if (entrypoint_num_gpus) spec.AddMember("entrypointNumGpus", *entrypoint_num_gpus, a);
+  if (entrypoint_num_cpus) spec.AddMember("entrypointNumCpus", amount_json(*entrypoint_num_cpus), a);
+  if (entrypoint_num_gpus) spec.AddMember("entrypointNumGpus", amount_json(*entrypoint_num_gpus), a);
   if (!entrypoint_resources.empty()) spec.AddMember("entrypointResources", json::str(entrypoint_resources, a), a);
   if (!job_metadata.empty()) spec.AddMember("metadata", string_map_to_json(job_metadata, a), a);
   if (!job_id.empty()) spec.AddMember("jobId", json::str(job_id, a), a);
