@@ -4,10 +4,13 @@
 //    RayCluster or RayJob that the apiserver, KubeRay or the Pods' creation would refuse is applied);
 //  - a snippet invalid: the workload is Valid=False, an Error names a field under one of the invalid snippets, and every
 //    Error names a field of the workload (none is left at the generated object's path).
-// CFO_PROPERTY_SEED and CFO_PROPERTY_CASES change the seed (default 20260101) and the number of cases (default 400).
+// CFO_PROPERTY_SEED and CFO_PROPERTY_CASES change the seed (default 20260101) and the number of cases (default 400);
+// with CFO_PROPERTY_DUMP=<folder>, the objects of every valid case are written there (case-<n>.json, a v1 List) for
+// the apiserver to judge (test/integration/template_property_server.sh).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <random>
 #include <set>
@@ -84,6 +87,19 @@ std::vector<Snippet> snippets(const std::string& ray) {
   };
 }
 
+// The desired objects of one case as a v1 List in <folder>/case-<n>.json.
+void write_case(const std::string& folder, int n, const Outcome& out) {
+  json::Document list;
+  list.SetObject();
+  auto& a = list.GetAllocator();
+  list.AddMember("apiVersion", "v1", a);
+  list.AddMember("kind", "List", a);
+  json::Value items(rapidjson::kArrayType);
+  for (const auto& obj : out.desired) items.PushBack(json::Value(obj, a), a);
+  list.AddMember("items", std::move(items), a);
+  std::ofstream(folder + "/case-" + std::to_string(n) + ".json") << json::dump(list);
+}
+
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::atoi(v) : fallback;
@@ -141,6 +157,7 @@ TEST(TemplateProperty, ValidFragmentsGiveValidObjectsAndInvalidOnesAreNamed) {
       EXPECT_TRUE(out.valid) << w << "\n" << dump(out.errors);
       for (const auto& obj : out.desired)
         EXPECT_FALSE(has_errors(validation::validate_object(schemas, obj))) << w;
+      if (const char* folder = std::getenv("CFO_PROPERTY_DUMP"); folder && *folder) write_case(folder, n, out);
       continue;
     }
     ++invalid_cases;
