@@ -13,7 +13,8 @@ json::Value amount_json(double v) {
 
 json::Value RayJob::to_json(json::Allocator& a) const {
   json::Value spec(rapidjson::kObjectType);
-  spec.AddMember("entrypoint", json::str(entrypoint, a), a);
+  // Empty only in InteractiveMode; written as "" a server-side apply is refused ("null" is not a string).
+  if (!entrypoint.empty()) spec.AddMember("entrypoint", json::str(entrypoint, a), a);
   if (!runtime_env_yaml.empty()) spec.AddMember("runtimeEnvYAML", json::str(runtime_env_yaml, a), a);
   spec.AddMember("shutdownAfterJobFinishes", shutdown_after_job_finishes, a);
   if (shutdown_after_job_finishes) spec.AddMember("ttlSecondsAfterFinished", ttl_seconds_after_finished, a);

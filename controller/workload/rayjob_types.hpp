@@ -18,7 +18,7 @@ inline constexpr const char* kRayJobKind = "RayJob";
 
 /// A whole RayJob object (apiVersion, kind, metadata, spec; no status).
 ///
-/// JSON shape (to_json): spec.entrypoint always; spec.runtimeEnvYAML only when non-empty;
+/// JSON shape (to_json): spec.entrypoint when non-empty (always but in InteractiveMode); spec.runtimeEnvYAML only when non-empty;
 /// spec.shutdownAfterJobFinishes always; spec.ttlSecondsAfterFinished only when shutdownAfterJobFinishes is true
 /// (KubeRay ValidateRayJobSpec refuses a positive TTL without it, and 0 is the CRD default); spec.activeDeadlineSeconds
 /// only when set; spec.suspend only when true (Kueue suspends a queued job and unsuspends it on admission, so the

@@ -102,7 +102,7 @@ TEST(SamplesExpansion, ARayJobInEachSubmissionModeWithDeletionRules) {
   EXPECT_EQ(quantity_text(quota_preview(sidecar.desired[0]).pod_sets[0].requests[0].second), "1500m");
   // InteractiveMode: no entrypoint, a job id.
   Outcome interactive = expand("cfw_rayjob_interactive_mode.yaml", schemas);
-  EXPECT_EQ(json::string_at(interactive.desired[0], "spec.entrypoint"), "");
+  EXPECT_FALSE(json::find_path(interactive.desired[0], "spec.entrypoint"));  // unset, not ""
   EXPECT_EQ(json::string_at(interactive.desired[0], "spec.jobId"), "interactive-1");
 }
 
