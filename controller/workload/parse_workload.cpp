@@ -27,7 +27,6 @@
 namespace cfo::workload {
 
 namespace {
-constexpr const char* kMetaSource = "apimachinery:ValidateObjectMeta";
 constexpr int64_t kInt32Max = 2147483647;
 
 void report_all(FieldErrors& errs, const std::string& path, const char* rule, const std::vector<std::string>& msgs,
