@@ -91,6 +91,8 @@ std::optional<std::string> in_group(const std::vector<Step>& s, std::size_t i, c
   if (is(s, i, "rayStartParams")) return group + "." + join_steps(s, i);
   if (is(s, i, "groupName")) return group + ".name";
   if (is(s, i, "replicas") || is(s, i, "minReplicas") || is(s, i, "maxReplicas")) return group + "." + s[i].name;
+  for (const char* same : {"serviceType", "enableIngress", "ingressOptions", "suspend", "idleTimeoutSeconds"})
+    if (is(s, i, same)) return group + "." + join_steps(s, i);
   if (!is(s, i, "template")) return std::nullopt;
   ++i;
   if (is(s, i, "metadata") && (is(s, i + 1, "labels") || is(s, i + 1, "annotations")))
@@ -106,6 +108,30 @@ std::optional<std::string> in_group(const std::vector<Step>& s, std::size_t i, c
   if (is(s, i, "env") || is(s, i, "volumeMounts")) return "spec." + join_steps(s, i);
   if (is(s, i, "image")) return std::string("spec.image");
   if (is(s, i, "resources")) return group + "." + join_steps(s, i);
+  return std::nullopt;
+}
+
+// The candidate spec path for a member of the RayClusterSpec itself (not of a group) at step `i`.
+std::optional<std::string> in_cluster_spec(const std::vector<Step>& s, std::size_t i) {
+  if (is(s, i, "rayVersion")) return std::string("spec.rayVersion");
+  if (is(s, i, "enableInTreeAutoscaling")) return std::string("spec.autoscaling.enabled");
+  if (is(s, i, "autoscalerOptions") && i + 1 < s.size()) return "spec.autoscaling." + join_steps(s, i + 1);
+  if (is(s, i, "authOptions") || is(s, i, "upgradeStrategy")) return "spec." + join_steps(s, i);
+  if (is(s, i, "managedBy")) return std::string("spec.queue.multiKueue");
+  return std::nullopt;
+}
+
+// The candidate spec path for a member of a RayJob's spec outside rayClusterSpec (steps after "spec").
+std::optional<std::string> in_job_spec(const std::vector<Step>& s, std::size_t i) {
+  for (const char* same : {"entrypoint", "runtimeEnvYAML", "shutdownAfterJobFinishes", "ttlSecondsAfterFinished",
+                           "activeDeadlineSeconds", "backoffLimit", "submissionMode", "preRunningDeadlineSeconds",
+                           "entrypointNumCpus", "entrypointNumGpus", "entrypointResources", "metadata", "jobId",
+                           "clusterSelector"})
+    if (is(s, i, same)) return "spec.job." + join_steps(s, i);
+  if (is(s, i, "deletionStrategy") && is(s, i + 1, "deletionRules")) return "spec.job." + join_steps(s, i + 1);
+  if (is(s, i, "submitterConfig") && is(s, i + 1, "backoffLimit")) return std::string("spec.job.submitter.backoffLimit");
+  if (is(s, i, "managedBy")) return std::string("spec.queue.multiKueue");
+  if (is(s, i, "suspend")) return std::string("spec.suspend");
   return std::nullopt;
 }
 
@@ -130,7 +156,14 @@ std::optional<std::string> spec_path_of(std::string_view kind, std::string_view 
       group = "spec.head";
     else if (is(s, i, "workerGroupSpecs") && i + 1 < s.size() && s[i + 1].bracket)
       group = "spec.workerGroups[" + s[i + 1].name + "]";
-    if (!group.empty()) candidate = in_group(s, group == "spec.head" ? i + 1 : i + 2, group);
+    if (!group.empty())
+      candidate = in_group(s, group == "spec.head" ? i + 1 : i + 2, group);
+    else
+      candidate = in_cluster_spec(s, i);
+  } else if (kind == "RayJob" && is(s, 0, "spec")) {
+    candidate = in_job_spec(s, 1);
+  } else if (kind == "AppWrapper" && is(s, 0, "spec") && is(s, 1, "managedBy")) {
+    candidate = "spec.queue.multiKueue";
   }
   if (!candidate) return std::nullopt;
   if (exists(workload, *candidate)) return candidate;
@@ -150,10 +183,32 @@ std::optional<std::string> spec_path_of(std::string_view kind, std::string_view 
   return count || tolerations || resource ? candidate : std::nullopt;
 }
 
+std::optional<std::string> origin_path_of(const PathOrigins& origins, std::string_view child_path) {
+  const std::vector<Step> path = split_path(child_path);
+  const PathOrigin* best = nullptr;
+  std::size_t best_len = 0;
+  for (const auto& o : origins) {
+    const std::vector<Step> prefix = split_path(o.child);
+    if (prefix.size() > path.size() || (best && prefix.size() < best_len)) continue;
+    bool match = true;
+    for (std::size_t i = 0; match && i < prefix.size(); ++i)
+      match = prefix[i].name == path[i].name && prefix[i].bracket == path[i].bracket;
+    if (!match) continue;
+    best = &o;  // a later origin of the same length wins: it was merged last
+    best_len = prefix.size();
+  }
+  if (!best) return std::nullopt;
+  std::string rest = join_steps(path, best_len);
+  if (rest.empty()) return best->source;
+  return best->source + (rest.front() == '[' ? "" : ".") + rest;
+}
+
 void add_child_findings(FieldErrors found, std::string_view kind, const std::string& label, const json::Value& workload,
-                        FieldErrors& errs) {
+                        FieldErrors& errs, const PathOrigins& origins) {
   for (auto& e : found) {
-    if (auto user = spec_path_of(kind, e.path, workload)) {
+    std::optional<std::string> user = origin_path_of(origins, e.path);
+    if (!user) user = spec_path_of(kind, e.path, workload);
+    if (user) {
       bool told = false;
       for (const auto& prior : errs)
         told = told || (prior.path == *user && prior.rule == e.rule && prior.severity == e.severity);

@@ -217,8 +217,32 @@ json::Document WorkloadStatus::to_json() const {
     put_string(adm, "clusterQueue", admission_cluster_queue, a);
     d.AddMember("admission", adm, a);
   }
+  if (!quota.empty()) {
+    d.AddMember("podSets", quota.pod_sets_json(a), a);
+    d.AddMember("totalRequests", quota.total_json(a), a);
+  }
   d.AddMember("conditions", conditions_to_json(conditions, a), a);
   return d;
+}
+
+QuotaPreview quota_from_status(const json::Value* status) {
+  QuotaPreview q;
+  const json::Value* sets = status ? json::find(*status, "podSets") : nullptr;
+  if (!sets || !sets->IsArray()) return q;
+  auto quantities = [](const json::Value* m) {
+    std::vector<std::pair<std::string, Quantity>> out;
+    if (m && m->IsObject())
+      for (const auto& r : m->GetObject())
+        if (r.value.IsString())
+          if (auto v = Quantity::parse(r.value.GetString())) out.emplace_back(r.name.GetString(), *v);
+    return out;
+  };
+  for (const auto& ps : sets->GetArray())
+    q.pod_sets.push_back(PodSetQuota{json::get_string(ps, "name").value_or(""),
+                                     static_cast<int32_t>(json::get_int(ps, "count").value_or(0)),
+                                     quantities(json::find(ps, "requests"))});
+  q.total = quantities(json::find(*status, "totalRequests"));
+  return q;
 }
 
 WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, const json::Value* previous_status,
@@ -228,6 +252,7 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   st.queue = in.queue.value_or("");
   st.desired_workers = in.desired_workers;
   st.managed_local_queue = in.managed_local_queue;
+  st.quota = in.quota;
   st.app_wrapper_name = in.wrapped ? in.app_wrapper_name : "";
   st.ray_job_name = in.job ? in.ray_job_name : "";
 

@@ -9,6 +9,7 @@
 #include "core/condition.hpp"
 #include "core/json.hpp"
 #include "workload/observed.hpp"
+#include "workload/quota_preview.hpp"
 
 namespace cfo::workload {
 
@@ -66,6 +67,8 @@ struct WorkloadStatus {
   /// The LocalQueue the operator created for this workload (spec.queue.clusterQueue), remembered so that it is cleaned
   /// up even after the spec stops naming it.
   std::string managed_local_queue;
+  /// status.podSets and status.totalRequests: what Kueue charges (quota_preview); not written when empty.
+  QuotaPreview quota;
   std::vector<Condition> conditions;
   /// Not written: seconds after which the status may change with nothing else changing (a child still waiting for
   /// its controller's first status, see kSilentChildSeconds); 0 when nothing is pending.
@@ -108,6 +111,8 @@ struct StatusInput {
   std::string managed_local_queue;
   /// The admissibility of the queued child, when it was judged.
   std::optional<Admissibility> admissibility;
+  /// The quota preview of the top-level child (of what runs, while the spec is invalid).
+  QuotaPreview quota;
   /// A finished job that is not run again (its spec did not change since it finished): when its RayJob is gone, the
   /// phase and job fields of `previous_status` stand.
   bool finished_job = false;
@@ -131,6 +136,10 @@ struct StatusInput {
 ///    Admissible (True, or False with the reason that Kueue can never admit it, which then is also Ready's reason
 ///    while the workload waits) when in.admissibility is set, removed otherwise;
 ///  - for jobs: Succeeded (Unknown until the job ends, then True or False).
+/// The quota preview a status holds (status.podSets and status.totalRequests as to_json writes them; empty when
+/// `status` is null or has none).
+QuotaPreview quota_from_status(const json::Value* status);
+
 WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, const json::Value* previous_status,
                               const std::string& now);
 

@@ -155,6 +155,12 @@ expect "validate of a CodeFlareWorkload of another version" 1 "[schema:unknownKi
 run bundled validate -f "$repo/config/samples"
 expect "validate without --crds uses the schemas that ship with the binary" 0 "object(s) valid" \
   "kustomization.yaml: skipped: kustomize.config.k8s.io/v1beta1 Kustomization <no name> (a kustomize file"
+run render-quota render --quota -f "$repo/config/samples/cfw_rayjob_k8s_job_mode.yaml" "${crds[@]}"
+expect "render --quota prints each PodSet's count and per-Pod requests and the totals, not the objects" 0 \
+  "workload: default/rayjob-k8s-job-mode" "- name: submitter" "cpu: 500m" "totalRequests:" "cpu: 3500m"
+if grep -q "^apiVersion:" "$work/render-quota.out"; then
+  fail "render --quota also printed the objects"
+fi
 run bundled-render render -f "$repo/config/samples/cfw_cpu.yaml"
 expect "render without --crds uses the schemas that ship with the binary" 0 "kind: RayCluster"
 run which-flag-f validate -f "$work/no-such-file.yaml"
