@@ -46,6 +46,7 @@ const std::map<std::string, bool>& run_flags() {
       {"max-concurrent-reconciles", true},
       {"log-level", true},
       {"kueue-max-podsets", true},
+      {"profile", true},
       {"workqueue-base-delay", true},
       {"workqueue-max-delay", true},
       {"workqueue-qps", true},
@@ -101,6 +102,10 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   auto podsets = ranged_integer(args, "kueue-max-podsets", 0, 0, 1000);
   if (!podsets) return std::unexpected(podsets.error());
   o.kueue_max_podsets = static_cast<int>(*podsets);
+  if (args.has("profile")) {
+    o.profile = validation::parse_profile(args.get("profile"));
+    if (!o.profile) return fail("flag --profile must be vanilla or odh, got \"" + args.get("profile") + "\"");
+  }
 
   // The work queue: per-key exponential backoff and the overall bucket of retries.
   auto base = duration_flag(args, "workqueue-base-delay", o.backoff.base_delay_ms);
@@ -206,6 +211,9 @@ const char* controller_help() {
          "exits anyway; 0 = at once, negative = no limit (default 30s)\n"
          "      --kueue-max-podsets N                  override Kueue's MaxPodSets (default: read from the Kueue "
          "Workload CRD, else 8)\n"
+         "      --profile NAME                         the cluster profile, vanilla or odh (OpenDataHub / OpenShift "
+         "AI: the CodeFlare operator's webhook rules apply too) (default: odh where the OpenDataHub CRDs are "
+         "served, else vanilla)\n"
          "      --workqueue-base-delay DURATION        first retry delay of a failed reconcile, doubled at each "
          "failure (default 5ms)\n"
          "      --workqueue-max-delay DURATION         longest retry delay of a failed reconcile (default 1000s)\n"
