@@ -160,11 +160,12 @@ int validate_command(int argc, char** argv, int first) {
       ++unreadable_count;
     else if (has_errors(findings[i]))
       ++invalid_count;
+    const auto& skip = skipped[i];
     if (output == "json") {
-      if (skipped[i]) append_skipped_json(report, report.GetAllocator(), in, *skipped[i]);
+      if (skip) append_skipped_json(report, report.GetAllocator(), in, *skip);
       append_findings_json(report, report.GetAllocator(), in, findings[i]);
     } else {
-      if (skipped[i]) print_skipped_text(std::cout, in, *skipped[i]);
+      if (skip) print_skipped_text(std::cout, in, *skip);
       print_findings_text(std::cout, in, findings[i]);
     }
   }

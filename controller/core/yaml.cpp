@@ -248,11 +248,10 @@ struct Parser {
         std::string_view text(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
         const char* tag = reinterpret_cast<const char*>(ev.data.scalar.tag);
         std::string t = tag ? tag : "";
-        if (t == YAML_STR_TAG || t == "!") {
-          out = json::str(text, a);
-        } else if (!t.empty() && t != YAML_INT_TAG && t != YAML_FLOAT_TAG && t != YAML_BOOL_TAG && t != YAML_NULL_TAG) {
-          out = json::str(text, a);
-        } else if (ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE || !t.empty()) {
+        // Resolved (null, bool, int, float or string): an untagged plain scalar, or one tagged with a core-schema type.
+        // A string as written: a quoted or block scalar, the !!str and non-specific "!" tags, and any other tag.
+        const bool core_type_tag = t == YAML_INT_TAG || t == YAML_FLOAT_TAG || t == YAML_BOOL_TAG || t == YAML_NULL_TAG;
+        if (core_type_tag || (t.empty() && ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)) {
           out = resolve_plain(text, a);
         } else {
           out = json::str(text, a);

@@ -161,9 +161,10 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   for (const json::Value* c : {observed.ray_cluster, observed.app_wrapper, observed.ray_job}) {
     const json::Value* labels = c ? json::find_path(*c, "metadata.labels") : nullptr;
     if (labels && labels->IsObject() && json::get_string(*labels, "kueue.x-k8s.io/queue-name") &&
-        caches_.kueue.workload_of)
-      if ((kueue_workload = caches_.kueue.workload_of(json::string_at(*c, "metadata.uid"))))
-        observed.kueue_workload = kueue_workload.get();
+        caches_.kueue.workload_of) {
+      kueue_workload = caches_.kueue.workload_of(json::string_at(*c, "metadata.uid"));
+      if (kueue_workload) observed.kueue_workload = kueue_workload.get();
+    }
   }
 
   const json::Value* prev_status = json::find(*wl, "status");

@@ -26,7 +26,7 @@ using WallNowFn = std::function<std::chrono::system_clock::time_point()>;
 struct EventRecorderOptions {
   std::string reporting_controller = "codeflare.dev/codeflare-operator";
   std::string reporting_instance;            ///< empty = this host's name
-  int64_t dedup_window_ms = 5 * 60 * 1000;   ///< identical events within this window are sent once
+  int64_t dedup_window_ms = int64_t{5} * 60 * 1000;  ///< identical events within this window are sent once
   std::size_t dedup_capacity = 4096;         ///< remembered events; the oldest are dropped beyond it
   NowFn now;                                 ///< monotonic clock for the dedup window; empty = steady clock
   WallNowFn wall_now;                        ///< clock for eventTime; empty = system clock

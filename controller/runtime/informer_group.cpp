@@ -7,7 +7,7 @@
 
 namespace cfo::runtime {
 
-InformerGroup::InformerGroup(client::RestClient client, const InformerOptions& proto,
+InformerGroup::InformerGroup(const client::RestClient& client, const InformerOptions& proto,
                              const std::vector<std::string>& namespaces) {
   const bool one = namespaces.empty() || !proto.resource.namespaced;
   for (const auto& ns : one ? std::vector<std::string>{""} : namespaces) {
@@ -26,12 +26,13 @@ InformerOptions proto_of(const client::ResourceType& type, const std::string& la
 }
 }  // namespace
 
-InformerGroup::InformerGroup(client::RestClient client, const client::ResourceType& type,
+InformerGroup::InformerGroup(const client::RestClient& client, const client::ResourceType& type,
                              const std::vector<std::string>& namespaces, const std::string& label_selector)
-    : InformerGroup(std::move(client), proto_of(type, label_selector), namespaces) {}
+    : InformerGroup(client, proto_of(type, label_selector), namespaces) {}
 
 std::vector<Informer*> InformerGroup::informers() {
   std::vector<Informer*> out;
+  out.reserve(informers_.size());
   for (auto& [ns, inf] : informers_) out.push_back(inf.get());
   return out;
 }

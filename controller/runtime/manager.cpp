@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
+#include <ranges>
 
 namespace cfo::runtime {
 
@@ -104,16 +105,16 @@ void Manager::start_leading() {
 void Manager::stop() {
   if (stopped_.exchange(true)) return;
   for (auto& c : controllers_) c->stop();
-  for (auto it = runnables_.rbegin(); it != runnables_.rend(); ++it)
-    if (it->needs_leader_election && it->stop) it->stop();
+  for (auto& r : std::views::reverse(runnables_))
+    if (r.needs_leader_election && r.stop) r.stop();
   if (elector_) elector_->stop();
   if (election_thread_.joinable()) election_thread_.join();
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto it = groups_.rbegin(); it != groups_.rend(); ++it) (*it)->stop();
+    for (auto& group : std::views::reverse(groups_)) group->stop();
   }
-  for (auto it = runnables_.rbegin(); it != runnables_.rend(); ++it)
-    if (!it->needs_leader_election && it->stop) it->stop();
+  for (auto& r : std::views::reverse(runnables_))
+    if (!r.needs_leader_election && r.stop) r.stop();
   metrics_server_.stop();
   probe_server_.stop();
 }

@@ -183,7 +183,7 @@ TemplateScope all_pods_scope(const json::Value& spec, const WorkloadSpec& s) {
   TemplateScope scope{{{"ray-head", "spec.head"}, {"machine-learning", "spec.workerGroups[*]"}}, {},
                       s.odh_trusted_ca_bundle};
   if (const json::Value* head = json::find(spec, "head"); head && json::find(*head, "tolerations"))
-    scope.tolerations_given.push_back("spec.head.tolerations");
+    scope.tolerations_given.emplace_back("spec.head.tolerations");
   if (const json::Value* groups = json::find(spec, "workerGroups"); groups && groups->IsArray())
     for (rapidjson::SizeType i = 0; i < groups->Size(); ++i)
       if (json::find((*groups)[i], "tolerations"))

@@ -312,7 +312,7 @@ bool app_wrapper_template_changed(const json::Value& desired, const json::Value*
 
 // The apiserver stores objects up to etcd's request limit (1.5 MiB by default), managedFields included, which
 // roughly repeat the field structure; 1 MiB of JSON leaves room for them.
-constexpr std::size_t kMaxObjectBytes = 1024 * 1024;
+constexpr std::size_t kMaxObjectBytes = std::size_t{1024} * 1024;
 
 // `bytes`: the size of the child's JSON (from stamp_spec_hash).
 void check_size(std::size_t bytes, const std::string& label, const WorkloadSpec& s, FieldErrors& errs) {

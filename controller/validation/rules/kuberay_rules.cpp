@@ -65,7 +65,7 @@ struct ClusterSpec {
   std::string annotation(std::string_view key) const { return annotation_of(owner, key).value_or(""); }
   /// The path of the head Ray container's env entry `name` (the first), the field at fault when it may not be set.
   std::string head_env_path(std::string_view name) const {
-    const std::string env = head_path() + ".template.spec.containers[0].env";
+    std::string env = head_path() + ".template.spec.containers[0].env";
     const json::Value* c = head_container();
     const json::Value* list = c ? array_at(*c, "env") : nullptr;
     if (list)

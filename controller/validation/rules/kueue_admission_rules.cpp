@@ -155,8 +155,10 @@ class Capacity {
     const Node* n = node(name);
     if (!n) return 0;
     auto it = n->quotas.find(fr);
-    if (it == n->quotas.end() || !it->second.lending || subtree_quota == kInf) return 0;
-    return std::max<int64_t>(0, subtree_quota - *it->second.lending);
+    if (it == n->quotas.end() || subtree_quota == kInf) return 0;
+    const std::optional<int64_t>& lending = it->second.lending;
+    if (!lending) return 0;
+    return std::max<int64_t>(0, subtree_quota - *lending);
   }
   int64_t potential(const std::string& name, const FlavorResource& fr, int depth) const {
     if (depth > 32) return kInf;
@@ -169,8 +171,9 @@ class Capacity {
     const int64_t from_parent = (!cohorts_known_ && !node(parent_node)) ? kInf : potential(parent_node, fr, depth + 1);
     int64_t avail = sat_add(local(name, fr, sub), from_parent);
     if (n)
-      if (auto it = n->quotas.find(fr); it != n->quotas.end() && it->second.borrowing)
-        avail = std::min(avail, sat_add(sub, *it->second.borrowing));
+      if (auto it = n->quotas.find(fr); it != n->quotas.end())
+        if (const std::optional<int64_t>& borrowing = it->second.borrowing)
+          avail = std::min(avail, sat_add(sub, *borrowing));
     return avail;
   }
 

@@ -88,7 +88,7 @@ std::vector<std::string> domain_prefixed_path(std::string_view v) {
   const std::string_view allowed = "/-._~%!$&'()*+,;=:";
   bool ok = !path.empty();
   for (char c : path) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || allowed.find(c) != allowed.npos);
-  if (!ok) msgs.push_back("the path after the domain must be one or more URL path characters");
+  if (!ok) msgs.emplace_back("the path after the domain must be one or more URL path characters");
   return msgs;
 }
 
