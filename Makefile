@@ -105,12 +105,12 @@ sanitize-build: deps
 
 # The ThreadSanitizer build: the unit tests of the layers that run threads (runtime: informers, work queue, leader
 # election, HTTP server; operator: the controller over them) and only the libraries they link; no fuzz replays, no
-# integration tests, no benchmarks. -O1 -g1 as above.
+# integration tests, no benchmarks. -O1 -g1 as above. tsan_selftest checks that a deliberate race is reported.
 tsan-build: deps
 	cmake -S . -B $(TSAN_DIR) -DCFO_SANITIZE=thread -DCFO_UNIT_LAYERS="runtime;operator" -DCFO_FUZZ_REPLAYS=OFF \
 	  -DCFO_INTEGRATION_TESTS=OFF -DCFO_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  $(WERROR_FLAG) >/dev/null
-	cmake --build $(TSAN_DIR) -j $(JOBS) --target unit_runtime unit_operator
+	cmake --build $(TSAN_DIR) -j $(JOBS) --target unit_runtime unit_operator tsan_selftest
 
 kube-apiserver: deps
 	@echo "kube-apiserver and etcd in: $$($(HARNESS)/build-kube-apiserver.sh | tail -n1)"

@@ -42,7 +42,9 @@ std::shared_ptr<const validation::SchemaSet> schemas() {
       auto docs = yaml::to_json(text);
       if (!docs) continue;
       for (auto& d : *docs)
-        if (json::get_string(d, "kind") == "CustomResourceDefinition") EXPECT_TRUE(set->add_crd(d).has_value());
+        if (json::get_string(d, "kind") == "CustomResourceDefinition") {
+          EXPECT_TRUE(set->add_crd(d).has_value());
+        }
     }
     return set;
   }();
