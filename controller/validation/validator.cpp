@@ -1,6 +1,8 @@
 #include "validation/validator.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <unordered_map>
 
 #include "validation/admissibility.hpp"
@@ -11,6 +13,9 @@
 namespace cfo::validation {
 
 namespace {
+
+constexpr std::size_t kParallelFrom = 64;  // objects in a set from which validate_set uses more than one thread
+constexpr std::size_t kMaxThreads = 8;
 
 using rules::Scope;
 using rules::Sink;
@@ -238,6 +243,7 @@ std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vecto
   std::vector<FieldErrors> out(entries.size());
   std::vector<const json::Value*> objects(entries.size());
   QueueObjects queues;
+  std::vector<std::size_t> to_judge;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     objects[i] = entries[i].object;
     if (!objects[i]) {
@@ -245,8 +251,21 @@ std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vecto
       continue;
     }
     queues.add(objects[i]);
-    if (!entries[i].judged) out[i] = validate_object(schemas, *objects[i], profile);
+    if (!entries[i].judged) to_judge.push_back(i);
   }
+  // The objects are independent: a large set is judged on every core (validate_object only reads the schemas,
+  // which compile once whichever thread asks first).
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < to_judge.size();)
+      out[to_judge[k]] = validate_object(schemas, *objects[to_judge[k]], profile);
+  };
+  const std::size_t threads = to_judge.size() < kParallelFrom ? 1 : std::clamp<std::size_t>(
+                                                                       std::thread::hardware_concurrency(), 1, kMaxThreads);
+  std::vector<std::jthread> helpers;
+  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  helpers.clear();  // joins
   std::vector<Sink> sinks;
   sinks.reserve(objects.size());
   for (auto& f : out) sinks.emplace_back(f);

@@ -7,6 +7,7 @@ nothing for the others. Paths are written the way the validator writes them (cor
 document; locations inside AppWrapper components carry the "spec.components[i].template" prefix.
 """
 import copy
+import json
 
 from corpus_base import Mutation, get_at, set_at, del_at, ptr_path
 
@@ -437,6 +438,10 @@ def core_pod_rules(c):
         pod = {"case": n, "server": case.get("server", ""), "node": loc.ray_node, "tmpl_ptr": loc.tmpl_ptr,
                "group_ptr": loc.group_ptr} if loc.ray_node and not loc.wrapped and \
             kind_of(doc) == ("ray.io/v1", "RayCluster") else None
+        if pod and "restartPolicy" in json.dumps(case["bad"]) and \
+                get_at(doc, ("spec", "enableInTreeAutoscaling")) is True and \
+                get_at(doc, ("spec", "autoscalerOptions", "version")) == "v2":
+            pod["server"] = "autoscaler v2: KubeRay writes restartPolicy Never into the Pod, whatever the template says"
         note = "pod case %d (%s): %s" % (n, loc.ray_node or "template", case["what"])
         if case.get("warn"):
             m = c.ok("core/v1 Pod", change(case["bad"]), note, warn=(path, case["rule"]), server=srv(loc.wrapped, None))
@@ -1021,12 +1026,15 @@ def kueue_ray_rules(c):
         groups = worker_groups(doc, cl)
         k8s_job_mode = cl.from_rayjob and (get_at(doc, ("spec", "submissionMode")) or "K8sJobMode") == "K8sJobMode"
         with_q = setter(("metadata", "labels", QUEUE), get_at(doc, ("metadata", "labels", QUEUE)) or "user-queue")
-        shutdown = setter(("spec", "shutdownAfterJobFinishes"), True) if cl.from_rayjob else (lambda d: None)
+        # A queued RayJob deletes its cluster when it ends; deletion rules exclude that (DeletionPolicies).
+        shutdown = (chain(setter(("spec", "shutdownAfterJobFinishes"), True), deleter(("spec", "deletionStrategy")))
+                    if cl.from_rayjob else (lambda d: None))
         yield c.bad(fam, cl.path("enableInTreeAutoscaling"), ("KueueAutoscaling",),
                     chain(with_q, shutdown, setter(cl.p("enableInTreeAutoscaling"), True),
                           deleter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"))),
                     "Kueue-managed cluster with autoscaling", server=S)
         yield c.ok(fam, chain(with_q, shutdown, setter(cl.p("enableInTreeAutoscaling"), True),
+                              deleter(cl.p("managedBy")),  # MultiKueue refuses elastic autoscaling
                               setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true")),
                    "Kueue-managed elastic cluster with autoscaling", server=None)
         if groups:
@@ -1105,7 +1113,11 @@ def kueue_ray_rules(c):
                         chain(with_q, shutdown, setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"})),
                         "Kueue-managed RayJob with clusterSelector and rayClusterSpec", server=S)
             if not q:
-                yield c.ok(fam, setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"}),
+                # A picked cluster takes no deletion rules, no retries and no sidecar submitter (ClusterSelector).
+                sidecar = get_at(doc, ("spec", "submissionMode")) == "SidecarMode"
+                yield c.ok(fam, chain(setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"}),
+                                      deleter(("spec", "deletionStrategy")), deleter(("spec", "backoffLimit")),
+                                      setter(("spec", "submissionMode"), "K8sJobMode") if sidecar else (lambda d: None)),
                            "clusterSelector and rayClusterSpec without Kueue",
                            warn=("spec.clusterSelector", "KueueClusterSelector"), server=None)
 

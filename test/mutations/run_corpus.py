@@ -506,6 +506,13 @@ def compare_with_server(args, corpus, accepted, ours_rejects, known_ids, work):
         return [], ["cannot create namespace %s: %s" % (ns, proc.stderr.strip())], collections.Counter()
     extra_ns = set()
     try:
+        # The Pods of a base that names a ServiceAccount or a PriorityClass are refused by admission until those
+        # exist, as on a real cluster: they are made, as the user's cluster would have them.
+        for kind, name in sorted(named_pod_objects(accepted)):
+            if kind == "serviceAccountName":
+                kubectl(["-n", ns, "create", "serviceaccount", name], kubeconfig)
+            else:
+                kubectl(["create", "priorityclass", name, "--value=1000"], kubeconfig)  # AlreadyExists is fine
         base_doc = {b.id: b.docs[0] for b in accepted}
         todo = []
         for b in accepted:  # the bases themselves
@@ -688,6 +695,26 @@ def compare_pods(corpus, accepted, ours_rejects, known_ids, kubeconfig, work, ns
              "  expected differences, not sent (%d mutations):" % sum(expected.values())]
     lines += ["    %4d  %s" % (n, why) for why, n in sorted(expected.items(), key=lambda kv: -kv[1])]
     return lines, ["Pod differential: " + f for f in failures]
+
+
+def named_pod_objects(accepted):
+    """{("serviceAccountName" | "priorityClassName", name)} that the Pod templates of the bases name."""
+    out = set()
+
+    def walk(v):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if k in ("serviceAccountName", "priorityClassName") and isinstance(x, str) and x:
+                    out.add((k, x))
+                else:
+                    walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+    for b in accepted:
+        for d in b.docs:
+            walk(d)
+    return out
 
 
 def kind_of_doc(doc):
