@@ -238,6 +238,15 @@ FieldErrors validate_update(const SchemaSet& schemas, const json::Value& obj, co
   return out;
 }
 
+FieldErrors validate_object_meta(const json::Value& obj) {
+  static const SchemaSet kNoSchemas;  // unknown kinds count as namespaced
+  static const ClusterProfile kProfile;
+  FieldErrors out;
+  Sink sink(out);
+  if (obj.IsObject()) rules::validate_object_meta(Scope{kNoSchemas, kProfile}, obj, sink);
+  return out;
+}
+
 std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vector<SetEntry>& entries,
                                       const ClusterProfile& profile) {
   std::vector<FieldErrors> out(entries.size());

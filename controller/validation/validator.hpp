@@ -31,6 +31,11 @@ struct ClusterProfile {
 /// PodSpec decoding of its PodSets (when SchemaSet::has_pod_spec()) and the late Pod rules.
 FieldErrors validate_object(const SchemaSet& schemas, const json::Value& obj, const ClusterProfile& profile = {});
 
+/// The apimachinery ObjectMeta rules alone (name, generateName, namespace, finalizers, owner references, label keys
+/// and values, annotation keys and their 256 KiB total), for an object of a namespaced kind whose own schema is
+/// checked elsewhere (a CodeFlareWorkload: the apiserver applies them before storing it). Never throws.
+FieldErrors validate_object_meta(const json::Value& obj);
+
 /// validate_object() for an update: `obj` is the object to be written, `old` the object as the cluster holds it now
 /// (e.g. the live child the controller is about to update). The CRD schema step becomes
 /// SchemaSet::validate_update: the CEL transition rules (oldSelf, e.g. "field is immutable" on a LocalQueue's

@@ -363,6 +363,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   Outcome out;
   ParsedWorkload parsed = parse_workload(workload);
   out.errors = std::move(parsed.errors);
+  // The workload's own labels and annotations, as the apiserver checks them (parse_workload reads the rest of its
+  // metadata); offline, nothing else would.
+  for (auto& e : validation::validate_object_meta(workload))
+    if (e.path.starts_with("metadata.labels") || e.path.starts_with("metadata.annotations"))
+      out.errors.push_back(std::move(e));
   const Workload& w = parsed.workload;
 
   const json::Value* previous = nullptr;

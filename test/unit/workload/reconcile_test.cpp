@@ -304,3 +304,30 @@ TEST(Reconcile, AVerdictOnTheSameGeneratedObjectIsReused) {
   EXPECT_TRUE(reconcile(changed, Observed{}, ClusterFacts{}, schemas, kNow, &memo).valid);
   EXPECT_EQ(memo.size(), 2u);
 }
+
+// The workload's own labels and annotations are judged as the apiserver judges them before storing it (offline,
+// `validate` would otherwise pass them): a label key that is no qualified name, annotations over 256 KiB.
+TEST(Reconcile, TheWorkloadsOwnLabelsAndAnnotationsAreJudged) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document d = sample("cfw_cpu.yaml");
+  auto& a = d.GetAllocator();
+  json::Value& meta = d["metadata"];
+  json::Value labels(rapidjson::kObjectType);
+  labels.AddMember("bad key!", "ok", a);
+  meta.AddMember("labels", labels, a);
+  Outcome out = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(out.valid);
+  bool at_label = false;
+  for (const auto& e : out.errors) at_label = at_label || e.path.starts_with("metadata.labels");
+  EXPECT_TRUE(at_label) << dump(out.errors);
+
+  json::Document big = sample("cfw_cpu.yaml");
+  json::Value annotations(rapidjson::kObjectType);
+  annotations.AddMember("notes", json::Value(std::string(300 * 1024, 'x').c_str(), big.GetAllocator()),
+                        big.GetAllocator());
+  big["metadata"].AddMember("annotations", annotations, big.GetAllocator());
+  Outcome too_big = reconcile(big, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(too_big.valid) << "300 KiB of annotations";
+  Outcome fine = reconcile(sample("cfw_cpu.yaml"), Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(fine.valid) << dump(fine.errors);
+}
