@@ -8,7 +8,7 @@ namespace cfo::cmd {
 /// workload is valid, 1 when one is invalid (findings on stderr, nothing printed for it), 2 on usage or I/O errors.
 int render_command(int argc, char** argv, int first);
 
-/// `validate -f FILE... --crds DIR... [-o text|json] [--kueue-max-podsets N]`: checks every object (RayCluster,
+/// `validate -f FILE... --crds DIR... [-o text|json] [--kueue-max-podsets N] [--pod-security-level LEVEL]`: checks every object (RayCluster,
 /// RayJob, AppWrapper, Kueue kinds, and CodeFlareWorkloads with their expansion). Exit 0 valid, 1 invalid, 2 usage
 /// or I/O error. Warnings never change the exit code.
 int validate_command(int argc, char** argv, int first);

@@ -64,6 +64,11 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   if (!max_podsets) return fail_with(max_podsets.error().message, true);
   if (*max_podsets < 1 || *max_podsets > kMaxPodSetsFlagLimit)
     return fail_with("--kueue-max-podsets must be between 1 and " + std::to_string(kMaxPodSetsFlagLimit), true);
+  std::optional<validation::PodSecurityLevel> pod_security = validation::PodSecurityLevel::kPrivileged;
+  if (args.has("pod-security-level")) {
+    pod_security = validation::parse_pod_security_level(args.get("pod-security-level", ""));
+    if (!pod_security) return fail_with("--pod-security-level must be privileged, baseline or restricted", true);
+  }
   std::vector<std::string> crds = args.all("crds");
   if (crds.empty()) {
     std::string looked_at;
@@ -89,6 +94,7 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     std::cerr << command << ": warning: no manifest found in the inputs given with -f\n";
   OfflineInputs out{std::move(*schemas), std::move(docs->docs), {}};
   out.profile.kueue_max_pod_sets = static_cast<int>(*max_podsets);
+  out.profile.pod_security = *pod_security;
   return out;
 }
 

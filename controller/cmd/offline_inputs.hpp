@@ -51,7 +51,8 @@ struct OfflineInputs {
   validation::ClusterProfile profile;
 };
 
-/// Reads `-f` (required), `-R`, `--crds` and `--kueue-max-podsets` from `args`. Without --crds, the schemas that ship
+/// Reads `-f` (required), `-R`, `--crds`, `--kueue-max-podsets` and `--pod-security-level` (when the command takes
+/// it: privileged, baseline or restricted, else a usage error) from `args`. Without --crds, the schemas that ship
 /// with the binary are used (bundled_crds_path). A file whose YAML does not parse is not an error here: it is an
 /// entry of `docs` with a problem (OnYamlError::kAsEntry); one of the --crds is. Notes on stderr: the files of a
 /// folder that are not read, and warnings for inputs that hold no object. On a usage or I/O error it prints

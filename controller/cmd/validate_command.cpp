@@ -35,6 +35,10 @@ constexpr const char* kValidateHelp =
     "                             per skipped object (\"skipped\": true, severity \"info\")\n"
     "  -n, --namespace NS         namespace for CodeFlareWorkloads that do not name one (default \"default\")\n"
     "      --kueue-max-podsets N  Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n"
+    "      --pod-security-level privileged|baseline|restricted\n"
+    "                             the Pod Security Standards level the target namespace enforces (its label\n"
+    "                             pod-security.kubernetes.io/enforce): the Pods the objects lead to are judged at\n"
+    "                             that level; default privileged (no check)\n"
     "      --list-unsupported-rules\n"
     "                             list the x-kubernetes-validations rules of the --crds that are outside the\n"
     "                             supported CEL subset (not evaluated), then exit; -f is not needed\n";
@@ -68,6 +72,7 @@ int validate_command(int argc, char** argv, int first) {
                            {"crds", true},
                            {"output", true},
                            {"kueue-max-podsets", true},
+                           {"pod-security-level", true},
                            {"namespace", true},
                            {"list-unsupported-rules", false},
                            {"help", false}},

@@ -5,6 +5,7 @@
 
 #include "core/field_error.hpp"
 #include "core/json.hpp"
+#include "validation/pod_security.hpp"
 #include "validation/schema_set.hpp"
 
 namespace cfo::validation {
@@ -12,6 +13,9 @@ namespace cfo::validation {
 /// Facts about the target cluster that change which rules apply.
 struct ClusterProfile {
   int kueue_max_pod_sets = 8;  ///< MaxPodSets of the installed Kueue: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19)
+  /// The Pod Security Standards level the object's namespace enforces (its pod-security.kubernetes.io/enforce
+  /// label): the Pods the object leads to are judged at that level (rules/pod_security_*.cpp); privileged = no check.
+  PodSecurityLevel pod_security = PodSecurityLevel::kPrivileged;
 };
 
 /// Validates one object of any kind we know (RayCluster, RayJob, AppWrapper, LocalQueue, WorkloadPriorityClass,
