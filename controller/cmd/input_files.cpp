@@ -164,6 +164,7 @@ std::vector<InputDocument> documents_of_file(const std::string& name, std::strin
 
 Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions options) {
   Inputs out;
+  std::size_t source = 0;
   auto add = [&](const std::string& name, const std::string& text) -> Result<void> {
     auto docs = documents_of_file(name, text);
     if (options.on_yaml_error == OnYamlError::kFail && docs.size() == 1 && docs[0].whole_file)
@@ -172,11 +173,13 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
     const bool kustomize = name != "<stdin>" && is_kustomize_file(name);
     for (auto& d : docs) {
       d.kustomize = kustomize;
+      d.source = source;
       out.docs.push_back(std::move(d));
     }
     return {};
   };
-  for (const auto& p : paths) {
+  for (; source < paths.size(); ++source) {
+    const std::string& p = paths[source];
     if (p == "-") {
       std::string text;
       char chunk[65536];

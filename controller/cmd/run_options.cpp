@@ -47,6 +47,7 @@ const std::map<std::string, bool>& run_flags() {
       {"log-level", true},
       {"kueue-max-podsets", true},
       {"min-watch-timeout", true},
+      {"profile", true},
       {"workqueue-base-delay", true},
       {"workqueue-max-delay", true},
       {"workqueue-qps", true},
@@ -102,6 +103,10 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   auto podsets = ranged_integer(args, "kueue-max-podsets", 0, 0, 1000);
   if (!podsets) return std::unexpected(podsets.error());
   o.kueue_max_podsets = static_cast<int>(*podsets);
+  if (args.has("profile")) {
+    o.profile = validation::parse_profile(args.get("profile"));
+    if (!o.profile) return fail("flag --profile must be vanilla or odh, got \"" + args.get("profile") + "\"");
+  }
 
   // Watches ask for a timeoutSeconds in [min, 2 min] (client-go's ReflectorOptions.MinWatchTimeout, default 5m).
   auto watch_timeout = duration_flag(args, "min-watch-timeout", o.min_watch_timeout_s * 1000);
@@ -217,6 +222,9 @@ const char* controller_help() {
          "      --min-watch-timeout DURATION           watches ask the apiserver to end them after a random time "
          "between this and twice this, 1s..1h; a watch silent for its time plus 30s is taken for dead and opened "
          "again (default 5m)\n"
+         "      --profile NAME                         the cluster profile, vanilla or odh (OpenDataHub / OpenShift "
+         "AI: the CodeFlare operator's webhook rules apply too) (default: odh where the OpenDataHub CRDs are "
+         "served, else vanilla)\n"
          "      --workqueue-base-delay DURATION        first retry delay of a failed reconcile, doubled at each "
          "failure (default 5ms)\n"
          "      --workqueue-max-delay DURATION         longest retry delay of a failed reconcile (default 1000s)\n"

@@ -84,6 +84,21 @@ void local_queue_transform(json::Document& lq) {
   if (json::Value* spec = json::find(lq, "spec")) keep_only(*spec, {"clusterQueue"});
 }
 
+void cluster_queue_transform(json::Document& cq) {
+  keep_only(cq, {"apiVersion", "kind", "metadata", "spec"});
+  if (json::Value* meta = json::find(cq, "metadata"))
+    keep_only(*meta, {"name", "uid", "resourceVersion", "generation"});
+  if (json::Value* spec = json::find(cq, "spec"))
+    keep_only(*spec, {"namespaceSelector", "resourceGroups", "cohortName", "cohort"});
+}
+
+void resource_flavor_transform(json::Document& rf) {
+  keep_only(rf, {"apiVersion", "kind", "metadata", "spec"});
+  if (json::Value* meta = json::find(rf, "metadata"))
+    keep_only(*meta, {"name", "uid", "resourceVersion", "generation"});
+  if (json::Value* spec = json::find(rf, "spec")) keep_only(*spec, {"nodeLabels", "nodeTaints", "tolerations"});
+}
+
 void priority_class_transform(json::Document& pc) {
   keep_only(pc, {"apiVersion", "kind", "metadata", "value"});
   if (json::Value* meta = json::find(pc, "metadata")) keep_only(*meta, {"name", "uid", "resourceVersion"});

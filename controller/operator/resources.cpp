@@ -19,6 +19,12 @@ client::ResourceType workload_priority_classes(const std::string& kueue_version)
 client::ResourceType kueue_workloads(const std::string& kueue_version) {
   return {"kueue.x-k8s.io", kueue_version, "workloads", true};
 }
+client::ResourceType cluster_queues(const std::string& kueue_version) {
+  return {"kueue.x-k8s.io", kueue_version, "clusterqueues", false};
+}
+client::ResourceType resource_flavors(const std::string& kueue_version) {
+  return {"kueue.x-k8s.io", kueue_version, "resourceflavors", false};
+}
 }  // namespace resources
 
 const std::array<ChildKindInfo, kChildKindCount>& child_kinds() {

@@ -21,6 +21,8 @@ extern const client::ResourceType kNamespaces;          ///< v1 namespaces (thei
 client::ResourceType local_queues(const std::string& kueue_version);
 client::ResourceType workload_priority_classes(const std::string& kueue_version);
 client::ResourceType kueue_workloads(const std::string& kueue_version);
+client::ResourceType cluster_queues(const std::string& kueue_version);    ///< cluster-scoped
+client::ResourceType resource_flavors(const std::string& kueue_version);  ///< cluster-scoped
 }  // namespace resources
 
 /// The kinds of top-level child a CodeFlareWorkload becomes; exactly one is desired at a time.

@@ -114,6 +114,7 @@ workload::ClusterFacts WorkloadController::facts_of(const json::Value& wl, const
     auto ns = caches_.namespace_of(json::string_at(wl, "metadata.namespace"));
     facts.profile.pod_security = pod_security_level_of(ns.get());
   }
+  facts.profile.name = opts_.profile.value_or(apis.profile);
   facts.app_wrapper_served = apis.app_wrapper;
   facts.ray_job_served = apis.ray_job;
   facts.kueue_served = !apis.kueue_version.empty();
@@ -150,6 +151,8 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
 
   runtime::ObjectPtr local_queue;
   workload::ClusterFacts facts = facts_of(*wl, *apis, local_queue);
+  std::vector<runtime::ObjectPtr> queue_objects;  // what facts.queue_objects points into
+  fill_queue_objects(*wl, caches_.kueue, facts, queue_objects);
 
   std::array<std::shared_ptr<const json::Document>, kChildKindCount> held;
   std::array<const json::Value*, kChildKindCount> cached{};

@@ -51,6 +51,8 @@ struct WorkloadControllerOptions {
   std::string field_manager = kFieldManager;
   /// Kueue's MaxPodSets from --kueue-max-podsets; 0: the served Workload CRD's, else 8.
   int kueue_max_pod_sets = 0;
+  /// The cluster profile from --profile; unset: the one the served CRDs tell (ServedApis::profile).
+  std::optional<validation::Profile> profile;
   /// The server-side gate (--server-dry-run): where a write could be followed by a refusal (write_plan.hpp), every
   /// object is first sent with dryRun=All; a refusal of an object that our validation accepted is logged as a
   /// validation gap, counted, and nothing is written.

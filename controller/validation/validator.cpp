@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "validation/admissibility.hpp"
+#include "validation/rule_catalog.hpp"
 #include "validation/rules/rule_util.hpp"
 #include "validation/rules/rules.hpp"
 
@@ -114,11 +116,13 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
     rules::validate_kueue_job(scope, obj, sink);
     rules::validate_kueue_raycluster(scope, obj, sink);
     rules::validate_pod_security(scope, obj, sink);
+    rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "ray.io") && kind == "RayJob") {
     rules::validate_rayjob(scope, obj, sink);
     rules::validate_kueue_job(scope, obj, sink);
     rules::validate_kueue_rayjob(scope, obj, sink);
     rules::validate_pod_security(scope, obj, sink);
+    rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "workload.codeflare.dev") && kind == "AppWrapper") {
     if (scope.in_appwrapper()) return;  // nested AppWrappers are rejected; do not descend
     rules::validate_appwrapper(scope, obj, sink,
@@ -126,8 +130,11 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
                                  check_component(scope, obj, tmpl, tsink, paths);
                                });
     rules::validate_kueue_job(scope, obj, sink);
+    rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "ClusterQueue") {
     rules::validate_clusterqueue(scope, obj, sink);
+  } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "Cohort") {
+    rules::validate_cohort(scope, obj, sink);
   } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "ResourceFlavor") {
     rules::validate_resourceflavor(scope, obj, sink);
   } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "LocalQueue") {
@@ -206,12 +213,18 @@ void order_findings(const json::Value& obj, FieldErrors& errs) {
   for (std::size_t i = 0; i < errs.size(); ++i) errs[i] = std::move(ranked[i].second);
 }
 
+/// Removes the findings of rules that do not belong to `profile` (rule_catalog()).
+void keep_profile(FieldErrors& errs, Profile profile) {
+  std::erase_if(errs, [&](const FieldError& e) { return !rule_applies(e.rule, profile); });
+}
+
 }  // namespace
 
 FieldErrors validate_object(const SchemaSet& schemas, const json::Value& obj, const ClusterProfile& profile) {
   FieldErrors out;
   Scope scope{schemas, profile};
   check_object(scope, obj, Sink(out), nullptr);
+  keep_profile(out, profile.name);
   order_findings(obj, out);
   return out;
 }
@@ -221,29 +234,44 @@ FieldErrors validate_update(const SchemaSet& schemas, const json::Value& obj, co
   FieldErrors out;
   Scope scope{schemas, profile, nullptr, &old};
   check_object(scope, obj, Sink(out), nullptr);
+  keep_profile(out, profile.name);
   order_findings(obj, out);
+  return out;
+}
+
+std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vector<SetEntry>& entries,
+                                      const ClusterProfile& profile) {
+  std::vector<FieldErrors> out(entries.size());
+  std::vector<const json::Value*> objects(entries.size());
+  QueueObjects queues;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    objects[i] = entries[i].object;
+    if (!objects[i]) {
+      out[i].push_back({"", "schema:type", "apimachinery:TypeMeta", "no object given"});
+      continue;
+    }
+    queues.add(objects[i]);
+    if (!entries[i].judged) out[i] = validate_object(schemas, *objects[i], profile);
+  }
+  std::vector<Sink> sinks;
+  sinks.reserve(objects.size());
+  for (auto& f : out) sinks.emplace_back(f);
+  rules::validate_kueue_references(objects, sinks);
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    if (objects[i]) sinks[i].append(judge_admissibility(*objects[i], queues));
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    keep_profile(out[i], profile.name);
+    if (objects[i]) order_findings(*objects[i], out[i]);
+  }
   return out;
 }
 
 std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vector<const json::Value*>& objects,
                                       const ClusterProfile& profile) {
-  std::vector<FieldErrors> out(objects.size());
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    if (!objects[i]) {
-      out[i].push_back({"", "schema:type", "apimachinery:TypeMeta", "no object given"});
-      continue;
-    }
-    out[i] = validate_object(schemas, *objects[i], profile);
-  }
-  if (objects.size() > 1) {
-    std::vector<Sink> sinks;
-    sinks.reserve(objects.size());
-    for (auto& f : out) sinks.emplace_back(f);
-    rules::validate_kueue_references(objects, sinks);
-    for (std::size_t i = 0; i < objects.size(); ++i)
-      if (objects[i]) order_findings(*objects[i], out[i]);
-  }
-  return out;
+  std::vector<SetEntry> entries;
+  entries.reserve(objects.size());
+  for (const json::Value* o : objects) entries.push_back({o, false});
+  return validate_set(schemas, entries, profile);
 }
 
 }  // namespace cfo::validation

@@ -11,7 +11,8 @@ std::string ValidationMemo::key_of(const json::Value& desired, const json::Value
   if (!hash) return "";
   std::string key = json::get_string(desired, "kind").value_or("") + "/" + *hash + "/" +
                     std::to_string(profile.kueue_max_pod_sets) + "/" +
-                    std::string(validation::pod_security_level_name(profile.pod_security));
+                    std::string(validation::pod_security_level_name(profile.pod_security)) + "/" +
+                    std::string(validation::profile_name(profile.name));
   if (live)
     key += "/" + json::string_at(*live, "metadata.uid") + ":" +
            std::to_string(json::get_int((*live)["metadata"], "generation").value_or(0));

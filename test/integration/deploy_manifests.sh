@@ -112,6 +112,8 @@ expected = {
     ("events.k8s.io", "events"): {"create", "patch"},
     ("kueue.x-k8s.io", "localqueues"): {"get", "list", "watch", "create", "patch", "delete"},
     ("kueue.x-k8s.io", "workloadpriorityclasses"): {"list", "watch"},
+    ("kueue.x-k8s.io", "clusterqueues"): {"list", "watch"},
+    ("kueue.x-k8s.io", "resourceflavors"): {"list", "watch"},
     ("kueue.x-k8s.io", "workloads"): {"list", "watch"},
     ("ray.io", "rayclusters"): {"list", "watch", "create", "patch", "delete"},
     ("ray.io", "rayjobs"): {"list", "watch", "create", "patch", "delete"},

@@ -115,6 +115,10 @@ void validate_kueue_job(const Scope& scope, const json::Value& obj, const Sink& 
 void validate_kueue_raycluster(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_kueue_rayjob(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_clusterqueue(const Scope& scope, const json::Value& obj, const Sink& sink);
+void validate_cohort(const Scope& scope, const json::Value& obj, const Sink& sink);
+/// The PodSets of the Workload Kueue builds for a job (kueue_workload_rules.cpp): reserved resource names of a
+/// queued job, topology-aware scheduling annotations of RayCluster and RayJob templates.
+void validate_kueue_pod_sets(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_resourceflavor(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_localqueue(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_workloadpriorityclass(const Scope& scope, const json::Value& obj, const Sink& sink);

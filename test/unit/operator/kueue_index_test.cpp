@@ -112,3 +112,38 @@ TEST(KueueWorkloadIndex, FindsAWorkloadByItsJobUidAndForgetsItWhenDeleted) {
   EXPECT_EQ(json::string_at(*index.get("job-2"), "metadata.name"), "w2");
   EXPECT_EQ(index.size(), 1u);
 }
+
+// ClusterQueues and ResourceFlavors keep what the admissibility judgement reads; their status (Kueue's usage) goes.
+TEST(KueueTransforms, QuotaObjectsKeepWhatAdmissibilityReads) {
+  json::Document cq = doc(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq, uid: u, resourceVersion: "7", generation: 3, managedFields: [{}], annotations: {a: b}}
+spec:
+  cohortName: research
+  namespaceSelector: {}
+  queueingStrategy: BestEffortFIFO
+  resourceGroups: [{coveredResources: [cpu], flavors: [{name: rf, resources: [{name: cpu, nominalQuota: 8}]}]}]
+status: {flavorsUsage: [{name: rf}], pendingWorkloads: 3}
+)");
+  cluster_queue_transform(cq);
+  EXPECT_FALSE(json::find(cq, "status"));
+  EXPECT_EQ(json::string_at(cq, "spec.cohortName"), "research");
+  EXPECT_TRUE(json::find_path(cq, "spec.resourceGroups"));
+  EXPECT_TRUE(json::find_path(cq, "spec.namespaceSelector"));
+  EXPECT_FALSE(json::find_path(cq, "spec.queueingStrategy"));
+  EXPECT_EQ(json::get_int(cq["metadata"], "generation"), 3) << "a spec change is told by the generation";
+  EXPECT_FALSE(json::find_path(cq, "metadata.managedFields"));
+  json::Document rf = doc(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: rf, generation: 1}
+spec: {nodeLabels: {pool: a}, nodeTaints: [{key: k, effect: NoSchedule}], tolerations: [{key: k, operator: Exists}],
+       topologyName: t}
+)");
+  resource_flavor_transform(rf);
+  EXPECT_TRUE(json::find_path(rf, "spec.nodeLabels"));
+  EXPECT_TRUE(json::find_path(rf, "spec.nodeTaints"));
+  EXPECT_TRUE(json::find_path(rf, "spec.tolerations"));
+  EXPECT_FALSE(json::find_path(rf, "spec.topologyName"));
+}

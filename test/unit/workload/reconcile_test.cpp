@@ -190,7 +190,8 @@ TEST(Reconcile, ExistingChildIsJudgedAsAnUpdateOfTheLiveObject) {
   EXPECT_FALSE(changed.valid);
   bool named = false;
   for (const auto& e : changed.errors)
-    named |= e.path == "RayCluster/raytest-cpu: spec.rayVersion" && e.severity == Severity::Error &&
+    // The sample writes spec.rayVersion, so the finding names that field of the workload.
+    named |= e.path == "spec.rayVersion" && e.severity == Severity::Error &&
              e.reason.find("immutable") != std::string::npos;
   EXPECT_TRUE(named) << dump(changed.errors);
   EXPECT_TRUE(changed.desired.empty());
