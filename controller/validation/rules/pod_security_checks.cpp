@@ -1,5 +1,5 @@
-// The Pod Security Standards checks (pod-security-admission policy/check_*.go, latest policy version); see
-// pod_security_checks.hpp. Messages are our own; each names the level whose check refuses the field.
+// The Pod Security Standards checks (pod-security-admission policy/check_*.go, policy version 1.36: the newest of a
+// released Kubernetes); see pod_security_checks.hpp. Messages are our own; each names the level whose check refuses the field.
 #include "validation/rules/pod_security_checks.hpp"
 
 #include <algorithm>
@@ -50,8 +50,9 @@ constexpr std::array<std::string_view, 13> kDefaultCapabilities = {
     "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE", "SETFCAP",
     "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT"};
 
-// The safe sysctls of the latest policy version (check_sysctls.go: the 1.0 set, ip_local_reserved_ports from 1.27,
-// the TCP keepalive and fin timeout settings from 1.29, tcp_rmem and tcp_wmem from 1.32).
+// The safe sysctls of policy 1.36 (check_sysctls.go: the 1.0 set, ip_local_reserved_ports from 1.27, the TCP
+// keepalive and fin timeout settings from 1.29, tcp_rmem and tcp_wmem from 1.32; the 1.37 additions,
+// tcp_slow_start_after_idle and tcp_notsent_lowat, are not in a released Kubernetes yet).
 constexpr std::array<std::string_view, 12> kSafeSysctls = {
     "kernel.shm_rmid_forced",        "net.ipv4.ip_local_port_range",        "net.ipv4.tcp_syncookies",
     "net.ipv4.ping_group_range",     "net.ipv4.ip_unprivileged_port_start", "net.ipv4.ip_local_reserved_ports",
@@ -64,8 +65,9 @@ constexpr std::array<std::string_view, 5> kSELinuxTypes = {"", "container_t", "c
 
 // The volume sources the restricted level allows (check_restrictedVolumes.go); a volume with no source is defaulted
 // to an emptyDir before admission.
-constexpr std::array<std::string_view, 8> kRestrictedVolumeSources = {
-    "configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret"};
+constexpr std::array<std::string_view, 9> kRestrictedVolumeSources = {
+    "configMap", "csi",       "downwardAPI", "emptyDir", "ephemeral", "image", "persistentVolumeClaim",
+    "projected", "secret"};
 
 // Calls f(securityContext or null, path of that securityContext, container name) for the pod and every container.
 template <class F>
@@ -103,6 +105,14 @@ void pod_or_containers(const PodView& pod, const Sink& sink, std::string_view ru
 
 bool is_true(const json::Value& v) { return v.IsBool() && v.GetBool(); }
 
+// A Pod in a user namespace (spec.hostUsers: false): from policy 1.35 runAsNonRoot and runAsUser do not apply to it,
+// and the baseline procMount check allows any value (helpers.go relaxPolicyForUserNamespacePod).
+bool in_user_namespace(const PodView& pod) { return flag(pod.spec, "hostUsers") == false; }
+
+// A Windows Pod (spec.os.name: windows): from policy 1.25 the restricted allowPrivilegeEscalation, seccompProfile and
+// capabilities checks do not apply (Pod validation forbids those fields on Windows).
+bool is_windows(const PodView& pod) { return str_at(object_at_or_null(pod.spec, "os"), "name") == "windows"; }
+
 bool good_seccomp(const json::Value& v) {
   const std::string type = v.IsObject() ? str_at(&v, "type") : "";
   return type == "RuntimeDefault" || type == "Localhost";
@@ -121,8 +131,11 @@ void each_handler(const ContainerView& c, F f) {
 
 void proc_mount(const PodView& pod, const Sink& sink, std::string_view rule, std::string_view level) {
   for (const auto& c : pod.containers) {
-    const std::string mount = str_at(sc_of(c.container), "procMount");
-    if (!mount.empty() && mount != "Default")
+    const json::Value* sc = sc_of(c.container);
+    const json::Value* v = sc ? member(*sc, "procMount") : nullptr;
+    if (!v || v->IsNull()) continue;
+    const std::string mount = text(*v);
+    if (mount != "Default")
       error(sink, sc_path(c.path) + ".procMount", rule,
             "container " + dq(c.name) + " asks for procMount " + dq(mount) + "; only \"Default\" is allowed", level);
   }
@@ -248,17 +261,20 @@ void CheckSELinuxOptions(const PodView& pod, const Sink& sink) {
 
 // check_procMount_baseline.go (1.35): procMount Default, any value in a user namespace (hostUsers: false).
 void CheckProcMountBaseline(const PodView& pod, const Sink& sink) {
-  if (pod.spec && flag(pod.spec, "hostUsers") == false) return;
+  if (in_user_namespace(pod)) return;
   proc_mount(pod, sink, "CheckProcMountBaseline", kBaseline);
 }
 
-// check_seccompProfile_baseline.go: seccompProfile.type (pod, containers) not Unconfined.
+// check_seccompProfile_baseline.go (policy 1.19+): a seccompProfile (pod, containers), when set, has type
+// RuntimeDefault or Localhost (Unconfined is the one other value Pod validation lets through).
 void CheckSeccompBaseline(const PodView& pod, const Sink& sink) {
   each_security_context(pod, [&](const json::Value* sc, const std::string& at, const std::string& who) {
     const json::Value* sp = object_at_or_null(sc, "seccompProfile");
-    if (sp && str_at(sp, "type") == "Unconfined")
+    if (sp && !good_seccomp(*sp))
       error(sink, at + ".seccompProfile.type", "CheckSeccompBaseline",
-            who + " runs without a seccomp profile (Unconfined)", kBaseline);
+            who + " sets seccomp profile type " + dq(str_at(sp, "type")) +
+                "; only RuntimeDefault or Localhost are allowed (Unconfined runs without a profile)",
+            kBaseline);
   });
 }
 
@@ -320,6 +336,7 @@ void CheckRestrictedVolumes(const PodView& pod, const Sink& sink) {
 
 // check_allowPrivilegeEscalation.go: every container sets allowPrivilegeEscalation: false.
 void CheckAllowPrivilegeEscalation(const PodView& pod, const Sink& sink) {
+  if (is_windows(pod)) return;
   for (const auto& c : pod.containers)
     if (flag(sc_of(c.container), "allowPrivilegeEscalation") != false)
       error(sink, sc_path(c.path) + ".allowPrivilegeEscalation", "CheckAllowPrivilegeEscalation",
@@ -328,6 +345,7 @@ void CheckAllowPrivilegeEscalation(const PodView& pod, const Sink& sink) {
 
 // check_runAsNonRoot.go: runAsNonRoot true on the pod, or on every container; false nowhere.
 void CheckRunAsNonRoot(const PodView& pod, const Sink& sink) {
+  if (in_user_namespace(pod)) return;
   pod_or_containers(pod, sink, "CheckRunAsNonRoot", "runAsNonRoot", is_true,
                     "set runAsNonRoot: true here or in the pod's securityContext (the Pods would run as root "
                     "otherwise)");
@@ -335,6 +353,7 @@ void CheckRunAsNonRoot(const PodView& pod, const Sink& sink) {
 
 // check_runAsUser.go: runAsUser (pod, containers) not 0.
 void CheckRunAsUser(const PodView& pod, const Sink& sink) {
+  if (in_user_namespace(pod)) return;
   each_security_context(pod, [&](const json::Value* sc, const std::string& at, const std::string& who) {
     if (sc && int_at(*sc, "runAsUser") == 0)
       error(sink, at + ".runAsUser", "CheckRunAsUser", who + " runs as user 0 (root); runAsUser must not be 0",
@@ -345,12 +364,14 @@ void CheckRunAsUser(const PodView& pod, const Sink& sink) {
 // check_seccompProfile_restricted.go: seccompProfile.type RuntimeDefault or Localhost on the pod, or on every
 // container.
 void CheckSeccompProfileRestricted(const PodView& pod, const Sink& sink) {
+  if (is_windows(pod)) return;
   pod_or_containers(pod, sink, "CheckSeccompProfileRestricted", "seccompProfile", good_seccomp,
                     "set seccompProfile.type to RuntimeDefault or Localhost here or in the pod's securityContext");
 }
 
 // check_capabilities_restricted.go: every container drops ALL and adds nothing but NET_BIND_SERVICE.
 void CheckCapabilitiesRestricted(const PodView& pod, const Sink& sink) {
+  if (is_windows(pod)) return;
   for (const auto& c : pod.containers) {
     const json::Value* caps = object_at_or_null(sc_of(c.container), "capabilities");
     const json::Value* drop = caps ? array_at(*caps, "drop") : nullptr;

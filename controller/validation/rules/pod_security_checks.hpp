@@ -1,6 +1,7 @@
 #pragma once
 // Internal to cfo_validation: the Pod Security Standards checks of kubernetes pod-security-admission
-// (staging/src/k8s.io/pod-security-admission/policy/check_*.go, the latest policy version), one function per
+// (staging/src/k8s.io/pod-security-admission/policy/check_*.go, policy version 1.36: the newest in a released
+// Kubernetes, what `enforce-version: latest` gets on a 1.36 cluster), one function per
 // upstream check, named after the upstream function that registers it (CheckPrivileged, CheckRunAsNonRoot, ...); that
 // name is the `rule` of its findings. Each check judges one Pod as its controller will create it (KubeRay's head and
 // workers with the containers KubeRay adds, the RayJob submitter, the Pods of an AppWrapper's PodSets) and reports one
@@ -17,7 +18,7 @@
 namespace cfo::validation::rules::pss {
 
 /// The source every Pod Security finding names.
-inline constexpr std::string_view kSource = "k8s:pod-security-admission/policy (latest)";
+inline constexpr std::string_view kSource = "k8s:pod-security-admission/policy (v1.36)";
 
 /// One container of a Pod: the object (null for a container a controller adds with nothing set) and the path of the
 /// object that holds its fields (its `securityContext` is at path + ".securityContext").
@@ -47,10 +48,10 @@ void CheckPrivileged(const PodView& pod, const Sink& sink);          ///< securi
 void CheckCapabilitiesBaseline(const PodView& pod, const Sink& sink);  ///< capabilities.add within the default set
 void CheckHostPathVolumes(const PodView& pod, const Sink& sink);     ///< no hostPath volume
 void CheckHostPorts(const PodView& pod, const Sink& sink);           ///< ports[].hostPort unset/0
-void CheckAppArmorProfile(const PodView& pod, const Sink& sink);     ///< no Unconfined (fields and annotations)
+void CheckAppArmorProfile(const PodView& pod, const Sink& sink);     ///< RuntimeDefault/Localhost (fields, annotations)
 void CheckSELinuxOptions(const PodView& pod, const Sink& sink);      ///< allowed types; no user, no role
 void CheckProcMountBaseline(const PodView& pod, const Sink& sink);   ///< procMount Default, unless hostUsers: false
-void CheckSeccompBaseline(const PodView& pod, const Sink& sink);     ///< seccompProfile.type not Unconfined
+void CheckSeccompBaseline(const PodView& pod, const Sink& sink);     ///< seccompProfile.type, when set, RuntimeDefault/Localhost
 void CheckSysctls(const PodView& pod, const Sink& sink);             ///< only the safe sysctls
 void CheckWindowsHostProcess(const PodView& pod, const Sink& sink);  ///< windowsOptions.hostProcess unset/false
 void CheckHostProbesAndHostLifecycle(const PodView& pod, const Sink& sink);  ///< no host in probes and handlers

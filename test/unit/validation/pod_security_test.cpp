@@ -160,6 +160,49 @@ TEST(PodSecurityLevels, BaselineAllowsWhatOnlyRestrictedForbids) {
                   kHead + ".spec.containers[0].securityContext.runAsNonRoot", "CheckRunAsNonRoot"));
 }
 
+TEST(PodSecurityLevels, WindowsPodsAndUserNamespacesAreExemptWhereUpstreamExemptsThem) {
+  const json::Document rc = yaml1(raycluster_yaml());
+  auto rules_at_head = [](const FieldErrors& errs) {
+    std::set<std::string> out;
+    for (const auto& e : pss_findings(errs))
+      if (e.path.starts_with(kHead + ".")) out.insert(e.rule);
+    return out;
+  };
+  // spec.os.name windows (policy 1.25): no allowPrivilegeEscalation, seccomp or capabilities requirement; the
+  // runAsNonRoot requirement stays, and the Linux workers are judged as before.
+  const json::Document win = patched(rc, {{kHead + ".spec.os", R"({"name": "windows"})"}});
+  const FieldErrors w = validate_object(schemas(), win, at_level(PodSecurityLevel::kRestricted));
+  const auto head_w = rules_at_head(w);
+  EXPECT_FALSE(head_w.count("CheckAllowPrivilegeEscalation")) << describe(w);
+  EXPECT_FALSE(head_w.count("CheckSeccompProfileRestricted")) << describe(w);
+  EXPECT_FALSE(head_w.count("CheckCapabilitiesRestricted")) << describe(w);
+  EXPECT_TRUE(head_w.count("CheckRunAsNonRoot")) << describe(w);
+  EXPECT_TRUE(has(w, "spec.workerGroupSpecs[0].template.spec.containers[0].securityContext.allowPrivilegeEscalation",
+                  "CheckAllowPrivilegeEscalation"));
+  // hostUsers: false (policy 1.35): neither runAsNonRoot nor a non-zero runAsUser is required; the rest stays.
+  const json::Document userns =
+      patched(rc, {{kHead + ".spec.hostUsers", "false"}, {kHead + ".spec.securityContext.runAsUser", "0"}});
+  const FieldErrors u = validate_object(schemas(), userns, at_level(PodSecurityLevel::kRestricted));
+  const auto head_u = rules_at_head(u);
+  EXPECT_FALSE(head_u.count("CheckRunAsNonRoot")) << describe(u);
+  EXPECT_FALSE(head_u.count("CheckRunAsUser")) << describe(u);
+  EXPECT_TRUE(head_u.count("CheckAllowPrivilegeEscalation")) << describe(u);
+}
+
+TEST(PodSecurityLevels, BaselineSeccompAllowsOnlyRuntimeDefaultAndLocalhost) {
+  // check_seccompProfile_baseline.go: a seccompProfile that is set must be RuntimeDefault or Localhost, not merely
+  // "not Unconfined".
+  for (const char* type : {"Unconfined", "Bogus"}) {
+    const json::Document rc = patched(yaml1(raycluster_yaml()), {{kHead + ".spec.containers[0].securityContext",
+                                                                  std::string(R"({"seccompProfile": {"type": ")") +
+                                                                      type + R"("}})"}});
+    const FieldErrors b = validate_object(schemas(), rc, at_level(PodSecurityLevel::kBaseline));
+    EXPECT_TRUE(has(b, kHead + ".spec.containers[0].securityContext.seccompProfile.type", "CheckSeccompBaseline"))
+        << type << "\n"
+        << describe(b);
+  }
+}
+
 TEST(PodSecurityKubeRay, AutoscalerSidecarIsJudgedAtAutoscalerOptions) {
   // KubeRay adds an "autoscaler" container to the head whose securityContext is autoscalerOptions.securityContext.
   json::Document rc = patched(compliant_cluster(), {{"spec.enableInTreeAutoscaling", "true"}});
