@@ -64,11 +64,12 @@ def log(*a):
 def validator_rule_ids(repo):
     """Every rule id reported by a Sink call in controller/validation/rules/*.cpp: the first string literal in the
     call that looks like a rule id (CamelCase, or schema:<keyword>); and every string literal that names an upstream
-    validation function (validateX / ValidateX: the rule ids of the core/v1 Pod port, some passed to helpers)."""
+    validation function (validateX / ValidateX: the rule ids of the core/v1 Pod port, some passed to helpers) or an
+    upstream Pod Security check (CheckX: pod_security_checks.cpp passes them to its own reporting helpers)."""
     ids = set()
     for path in sorted(glob.glob(os.path.join(repo, "controller", "validation", "rules", "*.cpp"))):
         text = open(path, encoding="utf-8").read()
-        ids.update(re.findall(r'"([vV]alidate[A-Z][A-Za-z0-9]*)"', text))
+        ids.update(re.findall(r'"([vV]alidate[A-Z][A-Za-z0-9]*|Check[A-Z][A-Za-z0-9]*)"', text))
         for m in re.finditer(r"\bsink\.(?:error|warn|add)\(", text):
             depth, i = 1, m.end()
             while i < len(text) and depth:
@@ -83,10 +84,11 @@ def validator_rule_ids(repo):
 
 # ---- running validate ---------------------------------------------------------------------------------------------
 
-def run_validate(operator, crds, files_dir, profile="vanilla"):
+def run_validate(operator, crds, files_dir, profile="vanilla", pod_security="privileged"):
     """(exit code, findings list) of one `validate -o json` run over the files of DIR, each given with its own -f: a
     folder given with -f would be one closed set, while every corpus file is a set of its own."""
-    args = [operator, "validate", "--crds", crds, "-o", "json", "--profile", profile]
+    args = [operator, "validate", "--crds", crds, "-o", "json", "--profile", profile,
+            "--pod-security-level", pod_security]
     for name in sorted(os.listdir(files_dir)):
         args += ["-f", os.path.join(files_dir, name)]
     proc = subprocess.run(args, capture_output=True, text=True)
@@ -100,27 +102,27 @@ def run_validate(operator, crds, files_dir, profile="vanilla"):
 
 
 def validate_files(operator, crds, files, work, jobs, profiles=None):
-    """{file: [findings]} for a list of corpus files, in `jobs` parallel batches per cluster profile (one validate
-    process each); `profiles` maps a file to the profile it is judged under (default vanilla)."""
+    """{file: [findings]} for a list of corpus files, in `jobs` parallel batches per way of judging (one validate
+    process each); `profiles` maps a file to (cluster profile, Pod Security level), default (vanilla, privileged)."""
     by_profile = collections.defaultdict(list)
     for f in files:
-        by_profile[(profiles or {}).get(f, "vanilla")].append(f)
-    batches = []  # (folder, profile)
-    for profile, group in sorted(by_profile.items()):
+        by_profile[(profiles or {}).get(f, ("vanilla", "privileged"))].append(f)
+    batches = []  # (folder, (profile, level))
+    for (profile, level), group in sorted(by_profile.items()):
         for i in range(jobs):
             chunk = group[i::jobs]
             if not chunk:
                 continue
-            d = os.path.join(work, "batch-%s-%d" % (profile, i))
+            d = os.path.join(work, "batch-%s-%s-%d" % (profile, level, i))
             os.makedirs(d, exist_ok=True)
             for f in chunk:
                 os.link(f, os.path.join(d, os.path.basename(f)))
-            batches.append((d, profile))
+            batches.append((d, (profile, level)))
     dirs = [d for d, _ in batches]
     by_file = {os.path.basename(f): [] for f in files}
     codes = {}
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        results = list(pool.map(lambda b: run_validate(operator, crds, b[0], b[1]), batches))
+        results = list(pool.map(lambda b: run_validate(operator, crds, b[0], *b[1]), batches))
     for d, (rc, findings, err) in zip(dirs, results):
         if rc == 2:
             raise RuntimeError("validate -f %s exited 2: %s" % (d, err[-2000:]))
@@ -389,7 +391,7 @@ def main():
         files = write_files(os.path.join(work, "corpus"), [(nm, m.docs) for nm, m in zip(names, corpus)])
         t1 = time.time()
         found = validate_files(args.operator, args.crds, files, work, max(1, args.jobs),
-                               {f: m.profile for f, m in zip(files, corpus)})
+                               {f: (m.profile, m.pod_security) for f, m in zip(files, corpus)})
         t_validate = time.time() - t1
         ok_ids, ours_rejects, drift, known, known_ids = set(), {}, [], [], set()
         known_hit, cel_matches = collections.Counter(), collections.Counter()
