@@ -23,7 +23,9 @@ extern const client::ResourceType kWorkloads, kRayClusters, kRayJobs, kAppWrappe
 /// none of the other kinds, each child with exactly one controller owner reference, to that workload's uid;
 /// status.observedGeneration == metadata.generation; every workload with spec.queue.clusterQueue has its managed
 /// LocalQueue, and no managed LocalQueue is left without a workload that uses it (nor is a deleted workload left
-/// behind with its finalizer). `summary` receives counts for the figures.
+/// behind with its finalizer). Children of deleted workloads are the garbage collector's (owner references), which the
+/// test control plane does not run: they are counted in `summary` (children_of_deleted_workloads), not failed.
+/// `summary` receives counts for the figures.
 ::testing::AssertionResult invariant(const std::string& ns, std::string* summary = nullptr);
 
 /// Polls invariant(ns) until it holds or `timeout` passes; prints "<scenario>.converge_s=<seconds>" and the summary.
