@@ -395,6 +395,10 @@ def core_pod_rules(c):
         return
     key = (doc.get("kind"), c.base.origin)
     chosen = _pod_case_bases.setdefault(key, [])
+    # Not a cluster with the v2 autoscaler: KubeRay then requires restartPolicy Never of every Ray Pod
+    # (AutoscalerV2RestartPolicy) and builds them so, which the cases about restartPolicy cannot assume.
+    if any(get_at(doc, cl.p("autoscalerOptions", "version")) == "v2" for cl in cluster_locs(doc)):
+        return
     if c.base.id not in chosen:
         if len(chosen) >= POD_CASE_BASES_PER_KIND.get(c.base.origin, 1):
             return
@@ -1084,14 +1088,23 @@ def kueue_ray_rules(c):
         q = queued(doc)
         groups = worker_groups(doc, cl)
         k8s_job_mode = cl.from_rayjob and (get_at(doc, ("spec", "submissionMode")) or "K8sJobMode") == "K8sJobMode"
-        with_q = setter(("metadata", "labels", QUEUE), get_at(doc, ("metadata", "labels", QUEUE)) or "user-queue")
-        shutdown = setter(("spec", "shutdownAfterJobFinishes"), True) if cl.from_rayjob else (lambda d: None)
+        # Queued: an autoscaling base stops autoscaling (Kueue admits that only as an elastic job), unless a
+        # mutation turns it on again after this.
+        with_q = chain(
+            setter(("metadata", "labels", QUEUE), get_at(doc, ("metadata", "labels", QUEUE)) or "user-queue"),
+            (lambda d: set_at(d, cl.p("enableInTreeAutoscaling"), False)) if get_at(doc, cl.p(
+                "enableInTreeAutoscaling")) else (lambda d: None))
+        # A queued RayJob must delete its cluster when done (shutdownAfterJobFinishes), which excludes the
+        # deletionStrategy of the samples that have one (DeletionPolicies).
+        shutdown = chain(setter(("spec", "shutdownAfterJobFinishes"), True),
+                         deleter(("spec", "deletionStrategy"))) if cl.from_rayjob else (lambda d: None)
         yield c.bad(fam, cl.path("enableInTreeAutoscaling"), ("KueueAutoscaling",),
                     chain(with_q, shutdown, setter(cl.p("enableInTreeAutoscaling"), True),
                           deleter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"))),
                     "Kueue-managed cluster with autoscaling", server=S)
         yield c.ok(fam, chain(with_q, shutdown, setter(cl.p("enableInTreeAutoscaling"), True),
-                              setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true")),
+                              setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true"),
+                              deleter(cl.p("managedBy"))),  # (MultiKueue refuses it: ElasticMultiKueueAutoscaling)
                    "Kueue-managed elastic cluster with autoscaling", server=None)
         if groups:
             def many(n):
@@ -1168,8 +1181,11 @@ def kueue_ray_rules(c):
             yield c.bad(fam, "spec.clusterSelector", ("KueueClusterSelector",),
                         chain(with_q, shutdown, setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"})),
                         "Kueue-managed RayJob with clusterSelector and rayClusterSpec", server=S)
-            if not q:
-                yield c.ok(fam, setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"}),
+            # (a RayJob on a selected cluster cannot run its submitter as a sidecar of a head it does not create, retry
+            # with backoffLimit, or delete that cluster: ClusterSelector, DeletionPolicies)
+            if not q and get_at(doc, ("spec", "submissionMode")) != "SidecarMode":
+                yield c.ok(fam, chain(setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"}),
+                                      deleter(("spec", "deletionStrategy")), deleter(("spec", "backoffLimit"))),
                            "clusterSelector and rayClusterSpec without Kueue",
                            warn=("spec.clusterSelector", "KueueClusterSelector"), server=None)
 
