@@ -620,6 +620,36 @@ def _related(ours, theirs, tmpl):
     return bool(m) and b.startswith(tmpl + m.group(1))
 
 
+def prerequisites(pods, kubeconfig, ns):
+    """Creates the ServiceAccounts (in `ns`), PriorityClasses and RuntimeClasses that `pods` name and that do not
+    exist yet; returns the cluster-scoped ones it made ("priorityclass/NAME", "runtimeclass/NAME")."""
+    sas, pcs, rcs = set(), set(), set()
+    for pod in pods:
+        spec = pod.get("spec") or {}
+        for field, into in (("serviceAccountName", sas), ("priorityClassName", pcs), ("runtimeClassName", rcs)):
+            v = spec.get(field)
+            if isinstance(v, str) and v and v != "default":
+                into.add(v)
+    objs = [{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": n, "namespace": ns}} for n in sas]
+    made = []
+    for n in sorted(pcs):
+        if kubectl(["get", "priorityclass", n], kubeconfig).returncode != 0:
+            objs.append({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": n},
+                         "value": 1000})
+            made.append("priorityclass/" + n)
+    for n in sorted(rcs):
+        if kubectl(["get", "runtimeclass", n], kubeconfig).returncode != 0:
+            objs.append({"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": n},
+                         "handler": "runc"})
+            made.append("runtimeclass/" + n)
+    for obj in objs:
+        proc = subprocess.run([os.environ.get("KUBECTL", "kubectl"), "--kubeconfig", kubeconfig, "apply", "-f", "-"],
+                              input=json.dumps(obj), capture_output=True, text=True, timeout=60)
+        if proc.returncode != 0:
+            print("note: could not create %s %s: %s" % (obj["kind"], obj["metadata"]["name"], proc.stderr.strip()))
+    return made
+
+
 def compare_pods(corpus, accepted, ours_rejects, known_ids, kubeconfig, work, ns, jobs):
     """The differential test of the core/v1 Pod rules: for each Pod-template mutation of a RayCluster (Mutation.pod),
     the Pod KubeRay v1.7 would create from it (kuberay_pod.build_pod) is dry-run on the apiserver, whose verdict and
@@ -654,8 +684,16 @@ def compare_pods(corpus, accepted, ours_rejects, known_ids, kubeconfig, work, ns
         add(m.id + "#pod", m.docs[m.doc_index], m.pod["node"], gi, m)
     if not entries:
         return [], []
+    # The objects a Pod names must exist for the admission plugins that look them up (ServiceAccount, Priority,
+    # RuntimeClass); a sample's overrides name some (cfw_pod_overrides.yaml). Made here, the cluster-wide ones removed
+    # after.
+    made = prerequisites([pod for _, pod in entries], kubeconfig, ns)
     t0 = time.time()
-    verdicts = dry_run(entries, kubeconfig, work, jobs)
+    try:
+        verdicts = dry_run(entries, kubeconfig, work, jobs)
+    finally:
+        for ref in made:
+            kubectl(["delete", "--ignore-not-found", ref], kubeconfig)
     failures, agree = [], 0
     for key, (server_accepts, msg) in sorted(verdicts.items()):
         m = info[key]
