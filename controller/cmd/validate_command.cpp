@@ -49,6 +49,10 @@ constexpr const char* kValidateHelp =
     "      --set                  judge everything given as one closed set (see above)\n"
     "      --kueue-max-podsets N  Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default: what the\n"
     "                             Workload CRD among the schemas says (spec.podSets.maxItems), else 8\n"
+    "      --pod-security-level privileged|baseline|restricted\n"
+    "                             the Pod Security Standards level the target namespace enforces (its label\n"
+    "                             pod-security.kubernetes.io/enforce): the Pods the objects lead to are judged at\n"
+    "                             that level; default privileged (no check)\n"
     "      --profile NAME         the cluster's profile: vanilla (default) or odh (OpenDataHub / OpenShift AI, where\n"
     "                             the CodeFlare operator's webhooks also judge RayClusters); rules report only under\n"
     "                             the profiles they belong to\n"
@@ -113,6 +117,7 @@ int validate_command(int argc, char** argv, int first) {
                            {"crds", true},
                            {"output", true},
                            {"kueue-max-podsets", true},
+                           {"pod-security-level", true},
                            {"namespace", true},
                            {"list-unsupported-rules", false},
                            {"list-rules", false},

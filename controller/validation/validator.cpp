@@ -120,11 +120,13 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
     rules::validate_raycluster(scope, obj, sink);
     rules::validate_kueue_job(scope, obj, sink);
     rules::validate_kueue_raycluster(scope, obj, sink);
+    rules::validate_pod_security(scope, obj, sink);
     rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "ray.io") && kind == "RayJob") {
     rules::validate_rayjob(scope, obj, sink);
     rules::validate_kueue_job(scope, obj, sink);
     rules::validate_kueue_rayjob(scope, obj, sink);
+    rules::validate_pod_security(scope, obj, sink);
     rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "workload.codeflare.dev") && kind == "AppWrapper") {
     if (scope.in_appwrapper()) return;  // nested AppWrappers are rejected; do not descend
@@ -152,10 +154,14 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
       if (!spec) continue;
       const std::string tp = p.ends_with(".spec") ? p.substr(0, p.size() - 5) : std::string();
       const json::Value* tmpl = tp.empty() ? nullptr : resolve_field_path(obj, tp);
-      if (tmpl && tmpl->IsObject() && member_is(*tmpl, "spec", spec))
+      const bool is_template = tmpl && tmpl->IsObject() && member_is(*tmpl, "spec", spec);
+      if (is_template)
         rules::validate_pod_template(*tmpl, tp, sink);
       else
         rules::validate_pod_spec_late(*spec, p, sink);
+      if (spec->IsObject())
+        rules::validate_pod_security_of(scope, *spec, is_template ? rules::object_at(*tmpl, "metadata") : nullptr, p,
+                                        is_template ? tp + ".metadata" : p + ".metadata", sink);
     }
   }
 }

@@ -6,6 +6,7 @@
 #include "core/field_error.hpp"
 #include "core/json.hpp"
 #include "validation/cluster_facts.hpp"
+#include "validation/pod_security.hpp"
 #include "validation/schema_set.hpp"
 
 namespace cfo::validation {
@@ -16,6 +17,9 @@ struct ClusterProfile {
   int kueue_max_pod_sets = kDefaultKueueMaxPodSets;
   /// Which operators run on the cluster: a rule reports only under the profiles it is tagged with (rule_catalog()).
   Profile name = Profile::kVanilla;
+  /// The Pod Security Standards level the object's namespace enforces (its pod-security.kubernetes.io/enforce
+  /// label): the Pods the object leads to are judged at that level (rules/pod_security_*.cpp); privileged = no check.
+  PodSecurityLevel pod_security = PodSecurityLevel::kPrivileged;
 };
 
 /// Validates one object of any kind we know (RayCluster, RayJob, AppWrapper, LocalQueue, WorkloadPriorityClass,

@@ -157,7 +157,7 @@ void warn_topology_without_queue(const WorkloadSpec& s, FieldErrors& errs) {
 void validate_child(const json::Document& obj, const std::string& label, const json::Value& workload,
                     const validation::SchemaSet& schemas, const ClusterFacts& facts, FieldErrors& errs,
                     const json::Value* live, ValidationMemo* memo, const PathOrigins& origins = {}) {
-  const std::string key = memo ? ValidationMemo::key_of(obj, live, facts.profile.kueue_max_pod_sets) : "";
+  const std::string key = memo ? ValidationMemo::key_of(obj, live, facts.profile) : "";
   std::optional<FieldErrors> found = key.empty() ? std::nullopt : memo->find(key);
   if (!found) {
     found = live ? validation::validate_update(schemas, obj, *live, facts.profile)

@@ -291,7 +291,7 @@ TEST(Reconcile, AVerdictOnTheSameGeneratedObjectIsReused) {
   ASSERT_TRUE(first.valid) << dump(first.errors);
   ASSERT_EQ(memo.size(), 1u);
   // Plant a verdict under the key of that very object: the next reconcile takes it instead of validating.
-  const std::string key = ValidationMemo::key_of(first.desired[0], nullptr, ClusterFacts{}.profile.kueue_max_pod_sets);
+  const std::string key = ValidationMemo::key_of(first.desired[0], nullptr, ClusterFacts{}.profile);
   ASSERT_FALSE(key.empty());
   memo.clear();
   memo.put(key, FieldErrors{{"spec.x", "Planted", "test", "from the memo"}});
