@@ -69,6 +69,11 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   if (!max_podsets) return fail_with(max_podsets.error().message, true);
   if (args.has("kueue-max-podsets") && (*max_podsets < 1 || *max_podsets > kMaxPodSetsFlagLimit))
     return fail_with("--kueue-max-podsets must be between 1 and " + std::to_string(kMaxPodSetsFlagLimit), true);
+  std::optional<validation::PodSecurityLevel> pod_security = validation::PodSecurityLevel::kPrivileged;
+  if (args.has("pod-security-level")) {
+    pod_security = validation::parse_pod_security_level(args.get("pod-security-level", ""));
+    if (!pod_security) return fail_with("--pod-security-level must be privileged, baseline or restricted", true);
+  }
   auto profile = validation::parse_profile(args.get("profile", "vanilla"));
   if (!profile) return fail_with("--profile must be vanilla or odh, not \"" + args.get("profile") + "\"", true);
   std::vector<std::string> crds = args.all("crds");
@@ -100,6 +105,7 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
                                    : loaded->kueue_max_pod_sets > 0 ? loaded->kueue_max_pod_sets
                                                                     : validation::kDefaultKueueMaxPodSets;
   out.profile.name = *profile;
+  out.profile.pod_security = *pod_security;
   return out;
 }
 

@@ -54,7 +54,8 @@ struct OfflineInputs {
   validation::ClusterProfile profile;
 };
 
-/// Reads `-f` (required), `-R`, `--crds`, `--kueue-max-podsets` and `--profile` from `args`. Without --crds, the
+/// Reads `-f` (required), `-R`, `--crds`, `--kueue-max-podsets`, `--profile` and `--pod-security-level` (when the
+/// command takes it: privileged, baseline or restricted, else a usage error) from `args`. Without --crds, the
 /// schemas that ship with the binary are used (bundled_crds_path). Kueue's MaxPodSets is the flag's value, else what
 /// the Workload CRD among the schemas states (as the controller reads it from the cluster), else 8; the profile is
 /// --profile (vanilla, the default, or odh). A file whose YAML does not parse is not an error here: it is an

@@ -1,5 +1,7 @@
 #include "operator/kueue_index.hpp"
 
+#include "operator/drift.hpp"
+
 #include "operator/resources.hpp"
 
 namespace cfo::op {
@@ -103,9 +105,12 @@ void priority_class_transform(json::Document& pc) {
 }
 
 void child_transform(json::Document& child) {
-  runtime::strip_managed_fields(child);
   const json::Value* labels = json::find_path(child, "metadata.labels");
-  if (labels && labels->IsObject() && json::find(*labels, kWorkloadLabel)) return;
+  if (labels && labels->IsObject() && json::find(*labels, kWorkloadLabel)) {
+    reduce_managed_fields(child);  // who wrote it last, for a ChildModified event (drift.hpp)
+    return;
+  }
+  runtime::strip_managed_fields(child);
   keep_only(child, {"apiVersion", "kind", "metadata"});
   if (json::Value* meta = json::find(child, "metadata"))
     keep_only(*meta, {"name", "namespace", "uid", "resourceVersion", "ownerReferences"});

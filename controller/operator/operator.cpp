@@ -16,6 +16,7 @@
 #include "metrics/webhook_metrics.hpp"
 #include "operator/cluster_reads.hpp"
 #include "operator/kueue_index.hpp"
+#include "operator/namespace_cache.hpp"
 #include "operator/resources.hpp"
 #include "operator/served_apis.hpp"
 #include "operator/watch_mappings.hpp"
@@ -80,9 +81,12 @@ void crd_transform(json::Document& crd) {
   crd.Swap(keep);
 }
 
-runtime::InformerOptions proto(const client::ResourceType& type, std::string label_selector = {},
+runtime::InformerOptions proto(const OperatorOptions& o, const client::ResourceType& type,
+                               std::string label_selector = {},
                                runtime::ObjectTransform transform = runtime::strip_managed_fields) {
   runtime::InformerOptions p;
+  p.watcher.min_watch_timeout_s = o.min_watch_timeout_s;
+  p.watcher.max_watch_timeout_s = 2 * o.min_watch_timeout_s;
   p.resource = type;
   p.label_selector = std::move(label_selector);
   p.transform = std::move(transform);
@@ -119,7 +123,7 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
                         : row.kind == ChildKind::kAppWrapper ? apis.app_wrapper
                                                              : apis.ray_job;
     if (!served || caches.children[i].load()) continue;
-    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(*row.type, "", child_transform), o.namespaces);
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(o, *row.type, "", child_transform), o.namespaces);
     for (auto* inf : group->informers()) runtime::enqueue_from(*inf, queue, child_to_workload());
     caches.children[i] = add(std::move(group), *row.type, true);
     spdlog::info("watching {} (CRD {})", row.name, row.crd);
@@ -129,14 +133,14 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
   if (apis.kueue_version.empty() || caches.local_queues.load()) return;
   const runtime::InformerGroup& workloads = *caches.workloads;
   auto lq = std::make_unique<runtime::InformerGroup>(
-      cache_rest, proto(resources::local_queues(apis.kueue_version), "", local_queue_transform), o.namespaces);
+      cache_rest, proto(o, resources::local_queues(apis.kueue_version), "", local_queue_transform), o.namespaces);
   for (auto* inf : lq->informers()) runtime::enqueue_all_from(*inf, queue, local_queue_to_workloads(workloads));
   auto pc = std::make_unique<runtime::InformerGroup>(
-      cache_rest, proto(resources::workload_priority_classes(apis.kueue_version), "", priority_class_transform),
+      cache_rest, proto(o, resources::workload_priority_classes(apis.kueue_version), "", priority_class_transform),
       o.namespaces);
   for (auto* inf : pc->informers()) runtime::enqueue_all_from(*inf, queue, priority_class_to_workloads(workloads));
   auto kw = std::make_unique<runtime::InformerGroup>(
-      cache_rest, proto(resources::kueue_workloads(apis.kueue_version), "", kueue_workload_transform), o.namespaces);
+      cache_rest, proto(o, resources::kueue_workloads(apis.kueue_version), "", kueue_workload_transform), o.namespaces);
   for (auto* inf : kw->informers()) {
     caches.kueue_index.follow(*inf);
     runtime::enqueue_from(*inf, queue, kueue_workload_to_workload(workloads));
@@ -145,10 +149,10 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
   // change any workload's verdict, so it wakes them all (status writes, Kueue's usage, do not).
   std::array<std::unique_ptr<runtime::InformerGroup>, 2> quota;
   quota[0] = std::make_unique<runtime::InformerGroup>(
-      cache_rest, proto(resources::cluster_queues(apis.kueue_version), "", cluster_queue_transform),
+      cache_rest, proto(o, resources::cluster_queues(apis.kueue_version), "", cluster_queue_transform),
       std::vector<std::string>{});
   quota[1] = std::make_unique<runtime::InformerGroup>(
-      cache_rest, proto(resources::resource_flavors(apis.kueue_version), "", resource_flavor_transform),
+      cache_rest, proto(o, resources::resource_flavors(apis.kueue_version), "", resource_flavor_transform),
       std::vector<std::string>{});
   for (auto& g : quota)
     for (auto* inf : g->informers())
@@ -246,7 +250,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   Caches caches;
   caches.metrics = &metrics;
   {
-    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(resources::kCodeFlareWorkloads, o.label_selector),
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(o, resources::kCodeFlareWorkloads, o.label_selector),
                                                           o.namespaces);
     for (auto* inf : group->informers())
       runtime::enqueue_from(*inf, queue, runtime::own_key(), runtime::spec_or_metadata_changed);
@@ -254,6 +258,16 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     metrics::track_informer_cache(metrics, resources::kCodeFlareWorkloads.plural, *caches.workloads);
   }
   ensure_caches(*apis.get(), o, manager, cache_rest, caches, queue);
+  // The watched Namespaces, for their Pod Security level; a change of it judges their workloads again.
+  std::vector<runtime::InformerGroup*> namespace_caches;
+  for (const auto& name : o.namespaces.empty() ? std::vector<std::string>{""} : o.namespaces) {
+    runtime::InformerOptions p = namespace_informer(name);
+    p.watcher = proto(o, resources::kNamespaces).watcher;
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, std::vector<std::string>{});
+    for (auto* inf : group->informers())
+      runtime::enqueue_all_from(*inf, queue, namespace_to_workloads(*caches.workloads));
+    namespace_caches.push_back(&manager.add_informers(std::move(group), true));
+  }
 
   // The served-APIs refresher: one informer per watched CRD (by name, metadata only) wakes it; it reads the CRDs
   // again when a generation changed, publishes the new view, adds the caches of newly served kinds and wakes every
@@ -261,7 +275,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   auto apis_queue = std::make_shared<runtime::WorkQueue>(runtime::WorkQueueOptions{});
   std::vector<runtime::InformerGroup*> crd_caches;
   for (const auto& name : watched_crd_names()) {
-    runtime::InformerOptions p = proto(resources::kCrds, "", crd_transform);
+    runtime::InformerOptions p = proto(o, resources::kCrds, "", crd_transform);
     p.field_selector = "metadata.name=" + name;
     auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, std::vector<std::string>{});
     for (auto* inf : group->informers())
@@ -329,6 +343,11 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     return g && g->synced();
   };
   wcaches.kueue.workload_of = [&caches](const std::string& uid) { return caches.kueue_index.get(uid); };
+  wcaches.namespace_of = [&namespace_caches](const std::string& name) -> runtime::ObjectPtr {
+    for (auto* g : namespace_caches)
+      if (auto ns = g->get(name)) return ns;
+    return nullptr;
+  };
   wcaches.kueue.quota_objects = [&caches]() -> std::optional<std::vector<runtime::ObjectPtr>> {
     runtime::InformerGroup* cq = caches.cluster_queues.load();
     runtime::InformerGroup* rf = caches.resource_flavors.load();

@@ -26,6 +26,9 @@ struct OperatorOptions {
   std::string label_selector;           ///< only CodeFlareWorkloads matching it (a shard); empty = all
   int max_concurrent_reconciles = 1;
   int kueue_max_podsets = 0;  ///< 0 = read it from the cluster
+  /// --min-watch-timeout: every watch asks for a timeoutSeconds drawn from [this, 2 x this] (client-go's
+  /// MinWatchTimeout, 5 minutes); the client gives a silent watch up after its timeout plus 30 s.
+  int64_t min_watch_timeout_s = 300;
   /// The cluster profile (--profile); unset = told by the CRDs the cluster serves (served_apis.hpp detect_profile).
   std::optional<validation::Profile> profile;
 

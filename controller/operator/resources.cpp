@@ -8,6 +8,7 @@ const client::ResourceType kRayClusters{"ray.io", "v1", "rayclusters", true};
 const client::ResourceType kRayJobs{"ray.io", "v1", "rayjobs", true};
 const client::ResourceType kAppWrappers{"workload.codeflare.dev", "v1beta2", "appwrappers", true};
 const client::ResourceType kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
+const client::ResourceType kNamespaces{"", "v1", "namespaces", false};
 
 client::ResourceType local_queues(const std::string& kueue_version) {
   return {"kueue.x-k8s.io", kueue_version, "localqueues", true};

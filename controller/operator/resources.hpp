@@ -15,6 +15,7 @@ extern const client::ResourceType kRayClusters;         ///< ray.io/v1 raycluste
 extern const client::ResourceType kRayJobs;             ///< ray.io/v1 rayjobs
 extern const client::ResourceType kAppWrappers;         ///< workload.codeflare.dev/v1beta2 appwrappers
 extern const client::ResourceType kCrds;                ///< apiextensions.k8s.io/v1 customresourcedefinitions
+extern const client::ResourceType kNamespaces;          ///< v1 namespaces (their Pod Security label)
 
 /// Kueue's resources at the API version the cluster serves ("v1beta2" or "v1beta1").
 client::ResourceType local_queues(const std::string& kueue_version);

@@ -2,6 +2,7 @@
 // Admissibility: can a queued workload ever be admitted by the LocalQueue it names? Judged from the
 // LocalQueue -> ClusterQueue -> ResourceFlavor (and cohort) chain as Kueue's scheduler and flavor assigner judge it,
 // with the cluster's usage left out: a workload that only has to wait for quota is admissible.
+#include <unordered_map>
 #include <vector>
 
 #include "core/field_error.hpp"
@@ -20,6 +21,9 @@ struct QueueObjects {
   /// False when Cohort objects may exist that are not listed (the controller does not read them): the capacity a
   /// ClusterQueue may borrow from its cohort is then taken as unbounded unless its borrowingLimit bounds it.
   bool cohorts_known = true;
+  /// The LocalQueues added by add(), by metadata.name (a lookup per job instead of a scan: sets of thousands of
+  /// LocalQueues and jobs stay linear). Used when it indexes every member of local_queues.
+  std::unordered_multimap<std::string, const json::Value*> local_queues_by_name;
   /// Sorts a list of objects of any kind into the members above.
   void add(const json::Value* obj);
 };

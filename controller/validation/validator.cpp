@@ -1,6 +1,8 @@
 #include "validation/validator.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <unordered_map>
 
 #include "validation/admissibility.hpp"
@@ -11,6 +13,9 @@
 namespace cfo::validation {
 
 namespace {
+
+constexpr std::size_t kParallelFrom = 64;  // objects in a set from which validate_set uses more than one thread
+constexpr std::size_t kMaxThreads = 8;
 
 using rules::Scope;
 using rules::Sink;
@@ -115,11 +120,13 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
     rules::validate_raycluster(scope, obj, sink);
     rules::validate_kueue_job(scope, obj, sink);
     rules::validate_kueue_raycluster(scope, obj, sink);
+    rules::validate_pod_security(scope, obj, sink);
     rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "ray.io") && kind == "RayJob") {
     rules::validate_rayjob(scope, obj, sink);
     rules::validate_kueue_job(scope, obj, sink);
     rules::validate_kueue_rayjob(scope, obj, sink);
+    rules::validate_pod_security(scope, obj, sink);
     rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "workload.codeflare.dev") && kind == "AppWrapper") {
     if (scope.in_appwrapper()) return;  // nested AppWrappers are rejected; do not descend
@@ -147,10 +154,14 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
       if (!spec) continue;
       const std::string tp = p.ends_with(".spec") ? p.substr(0, p.size() - 5) : std::string();
       const json::Value* tmpl = tp.empty() ? nullptr : resolve_field_path(obj, tp);
-      if (tmpl && tmpl->IsObject() && member_is(*tmpl, "spec", spec))
+      const bool is_template = tmpl && tmpl->IsObject() && member_is(*tmpl, "spec", spec);
+      if (is_template)
         rules::validate_pod_template(*tmpl, tp, sink);
       else
         rules::validate_pod_spec_late(*spec, p, sink);
+      if (spec->IsObject())
+        rules::validate_pod_security_of(scope, *spec, is_template ? rules::object_at(*tmpl, "metadata") : nullptr, p,
+                                        is_template ? tp + ".metadata" : p + ".metadata", sink);
     }
   }
 }
@@ -233,11 +244,21 @@ FieldErrors validate_update(const SchemaSet& schemas, const json::Value& obj, co
   return out;
 }
 
+FieldErrors validate_object_meta(const json::Value& obj) {
+  static const SchemaSet kNoSchemas;  // unknown kinds count as namespaced
+  static const ClusterProfile kProfile;
+  FieldErrors out;
+  Sink sink(out);
+  if (obj.IsObject()) rules::validate_object_meta(Scope{kNoSchemas, kProfile}, obj, sink);
+  return out;
+}
+
 std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vector<SetEntry>& entries,
                                       const ClusterProfile& profile) {
   std::vector<FieldErrors> out(entries.size());
   std::vector<const json::Value*> objects(entries.size());
   QueueObjects queues;
+  std::vector<std::size_t> to_judge;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     objects[i] = entries[i].object;
     if (!objects[i]) {
@@ -245,8 +266,21 @@ std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vecto
       continue;
     }
     queues.add(objects[i]);
-    if (!entries[i].judged) out[i] = validate_object(schemas, *objects[i], profile);
+    if (!entries[i].judged) to_judge.push_back(i);
   }
+  // The objects are independent: a large set is judged on every core (validate_object only reads the schemas,
+  // which compile once whichever thread asks first).
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < to_judge.size();)
+      out[to_judge[k]] = validate_object(schemas, *objects[to_judge[k]], profile);
+  };
+  const std::size_t threads = to_judge.size() < kParallelFrom ? 1 : std::clamp<std::size_t>(
+                                                                       std::thread::hardware_concurrency(), 1, kMaxThreads);
+  std::vector<std::jthread> helpers;
+  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  helpers.clear();  // joins
   std::vector<Sink> sinks;
   sinks.reserve(objects.size());
   for (auto& f : out) sinks.emplace_back(f);

@@ -6,6 +6,7 @@
 #include "core/field_error.hpp"
 #include "core/json.hpp"
 #include "validation/cluster_facts.hpp"
+#include "validation/pod_security.hpp"
 #include "validation/schema_set.hpp"
 
 namespace cfo::validation {
@@ -16,6 +17,9 @@ struct ClusterProfile {
   int kueue_max_pod_sets = kDefaultKueueMaxPodSets;
   /// Which operators run on the cluster: a rule reports only under the profiles it is tagged with (rule_catalog()).
   Profile name = Profile::kVanilla;
+  /// The Pod Security Standards level the object's namespace enforces (its pod-security.kubernetes.io/enforce
+  /// label): the Pods the object leads to are judged at that level (rules/pod_security_*.cpp); privileged = no check.
+  PodSecurityLevel pod_security = PodSecurityLevel::kPrivileged;
 };
 
 /// Validates one object of any kind we know (RayCluster, RayJob, AppWrapper, LocalQueue, WorkloadPriorityClass,
@@ -30,6 +34,11 @@ struct ClusterProfile {
 /// A component of a kind without a loaded schema (batch/v1 Job, PyTorchJob, ...) gets the AppWrapper checks, strict
 /// PodSpec decoding of its PodSets (when SchemaSet::has_pod_spec()) and the late Pod rules.
 FieldErrors validate_object(const SchemaSet& schemas, const json::Value& obj, const ClusterProfile& profile = {});
+
+/// The apimachinery ObjectMeta rules alone (name, generateName, namespace, finalizers, owner references, label keys
+/// and values, annotation keys and their 256 KiB total), for an object of a namespaced kind whose own schema is
+/// checked elsewhere (a CodeFlareWorkload: the apiserver applies them before storing it). Never throws.
+FieldErrors validate_object_meta(const json::Value& obj);
 
 /// validate_object() for an update: `obj` is the object to be written, `old` the object as the cluster holds it now
 /// (e.g. the live child the controller is about to update). The CRD schema step becomes
@@ -59,7 +68,8 @@ struct SetEntry {
 ///   a job's kueue.x-k8s.io/priority-class -> a WorkloadPriorityClass of the set ("PriorityClassExists").
 /// Then each queued job (RayCluster, RayJob, AppWrapper) whose LocalQueue -> ClusterQueue -> ResourceFlavor chain
 /// is in the set is judged by judge_admissibility() (admissibility.hpp) against the set's Kueue objects and
-/// Namespaces. A null object yields one error finding for that position.
+/// Namespaces. A null object yields one error finding for that position. A set of 64 objects or more is judged on
+/// up to 8 threads (one per core); the result does not depend on it.
 std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vector<SetEntry>& entries,
                                       const ClusterProfile& profile = {});
 

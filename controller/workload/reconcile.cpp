@@ -157,7 +157,7 @@ void warn_topology_without_queue(const WorkloadSpec& s, FieldErrors& errs) {
 void validate_child(const json::Document& obj, const std::string& label, const json::Value& workload,
                     const validation::SchemaSet& schemas, const ClusterFacts& facts, FieldErrors& errs,
                     const json::Value* live, ValidationMemo* memo, const PathOrigins& origins = {}) {
-  const std::string key = memo ? ValidationMemo::key_of(obj, live, facts.profile.kueue_max_pod_sets) : "";
+  const std::string key = memo ? ValidationMemo::key_of(obj, live, facts.profile) : "";
   std::optional<FieldErrors> found = key.empty() ? std::nullopt : memo->find(key);
   if (!found) {
     found = live ? validation::validate_update(schemas, obj, *live, facts.profile)
@@ -363,6 +363,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   Outcome out;
   ParsedWorkload parsed = parse_workload(workload);
   out.errors = std::move(parsed.errors);
+  // The workload's own labels and annotations, as the apiserver checks them (parse_workload reads the rest of its
+  // metadata); offline, nothing else would.
+  for (auto& e : validation::validate_object_meta(workload))
+    if (e.path.starts_with("metadata.labels") || e.path.starts_with("metadata.annotations"))
+      out.errors.push_back(std::move(e));
   const Workload& w = parsed.workload;
 
   const json::Value* previous = nullptr;

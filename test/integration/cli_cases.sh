@@ -106,6 +106,23 @@ run typo validate -f "$work/mixed" "${crds[@]}" -o json
 expect "validate of a known group with an unknown kind (a typo)" 1
 json_check typo '[e["rule"] for e in f if e["severity"] == "error"] == ["schema:unknownKind"]'
 
+# --- Pod Security levels (validate --pod-security-level): findings at a level are errors (exit 1) ---
+rc_yaml pss-rc >"$work/pss-rc.yaml"
+run pss-privileged validate -f "$work/pss-rc.yaml" "${crds[@]}"
+expect "validate of a RayCluster without securityContext, default level privileged" 0 "1 object(s) valid"
+run pss-baseline validate -f "$work/pss-rc.yaml" "${crds[@]}" --pod-security-level baseline
+expect "the same at baseline (nothing it forbids)" 0 "1 object(s) valid"
+run pss-restricted validate -f "$work/pss-rc.yaml" "${crds[@]}" --pod-security-level restricted -o json
+expect "the same at restricted: its Pods would run as root" 1
+json_check pss-restricted '("spec.headGroupSpec.template.spec.containers[0].securityContext.runAsNonRoot", "CheckRunAsNonRoot", "error") in [(e["path"], e["rule"], e["severity"]) for e in f]'
+sed 's/template: {spec: {containers/template: {spec: {hostNetwork: true, containers/' "$work/pss-rc.yaml" >"$work/pss-host.yaml"
+run pss-host validate -f "$work/pss-host.yaml" "${crds[@]}" --pod-security-level baseline
+expect "hostNetwork at baseline" 1 "spec.headGroupSpec.template.spec.hostNetwork" "[CheckHostNamespaces"
+run pss-cfw validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --pod-security-level restricted
+expect "a CodeFlareWorkload judged by the Pods of its RayCluster at restricted" 1 "[CheckRunAsNonRoot"
+run pss-bad-level validate -f "$work/pss-rc.yaml" "${crds[@]}" --pod-security-level strict
+expect "an unknown level is a usage error" 2
+
 # --- a file that is not YAML next to an invalid object ---
 mkdir "$work/broken"
 printf 'apiVersion: ray.io/v1\nkind: RayCluster\nmetadata: {name: [unclosed\n' >"$work/broken/a-syntax.yaml"

@@ -105,6 +105,7 @@ import sys, yaml
 path, name = sys.argv[1:3]
 expected = {
     ("apiextensions.k8s.io", "customresourcedefinitions"): {"get", "list", "watch"},
+    ("", "namespaces"): {"list", "watch"},
     ("codeflare.dev", "codeflareworkloads"): {"list", "watch", "patch"},
     ("codeflare.dev", "codeflareworkloads/status"): {"patch"},
     ("codeflare.dev", "codeflareworkloads/finalizers"): {"update"},

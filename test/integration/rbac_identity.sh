@@ -428,6 +428,7 @@ allowed "patch CodeFlareWorkload status" patch codeflareworkloads.codeflare.dev 
 allowed "update CodeFlareWorkload finalizers" update codeflareworkloads.codeflare.dev --subresource=finalizers -n "$ns"
 allowed "get a CRD" get customresourcedefinitions.apiextensions.k8s.io/rayclusters.ray.io
 allowed "watch CRDs" watch customresourcedefinitions.apiextensions.k8s.io
+allowed "watch Namespaces (their Pod Security label)" watch namespaces
 allowed "watch WorkloadPriorityClasses" watch workloadpriorityclasses.kueue.x-k8s.io
 allowed "watch ClusterQueues" watch clusterqueues.kueue.x-k8s.io
 allowed "list ResourceFlavors" list resourceflavors.kueue.x-k8s.io
@@ -445,6 +446,8 @@ denied "list Secrets" list secrets -A -- get secrets -A
 denied "create Pods" create pods -n "$ns" -- \
   run rbac-probe -n "$ns" --image=busybox --restart=Never --dry-run=server
 denied "list ConfigMaps" list configmaps -n "$ns" -- get configmaps -n "$ns"
+denied "get a Namespace (list and watch are granted)" get "namespaces/$ns" -- get namespace "$ns"
+denied "label a Namespace" patch "namespaces/$ns" -- label namespace "$ns" rbac-probe=x --dry-run=server
 denied "delete a CodeFlareWorkload (list, watch and patch are granted)" delete codeflareworkloads.codeflare.dev -n "$ns" -- \
   delete codeflareworkloads.codeflare.dev rbac-probe -n "$ns" --dry-run=server
 denied "create a CodeFlareWorkload (patch is granted)" create codeflareworkloads.codeflare.dev -n "$ns" -- \

@@ -118,6 +118,7 @@ class Mutation:
         self.server = server
         self.id = None  # set by the corpus builder
         self.profile = "vanilla"  # the cluster profile it is judged under (validate --profile)
+        self.pod_security = "privileged"  # the namespace's Pod Security level (validate --pod-security-level)
         self.pod = None  # for pod-template cases: how to build the Pod KubeRay creates (kuberay_pod.py)
 
     @property

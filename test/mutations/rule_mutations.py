@@ -7,6 +7,7 @@ nothing for the others. Paths are written the way the validator writes them (cor
 document; locations inside AppWrapper components carry the "spec.components[i].template" prefix.
 """
 import copy
+import json
 
 from corpus_base import Mutation, get_at, set_at, del_at, ptr_path
 
@@ -115,11 +116,12 @@ class Ctx:
         self.doc = base.docs[0]
 
     def mk(self, family, expect, path, rules, change, note, server=None, rule_stable=True, warn=None, doc_index=0,
-           profile="vanilla"):
+           profile="vanilla", pod_security="privileged"):
         docs = self.base.copy_docs()
         change(docs[doc_index])
         m = Mutation(self.base.id, family, expect, path, rules, docs, doc_index, note, rule_stable, server, warn)
         m.profile = profile
+        m.pod_security = pod_security
         return m
 
     def bad(self, family, path, rules, change, note, **kw):
@@ -394,6 +396,10 @@ def core_pod_rules(c):
         return
     key = (doc.get("kind"), c.base.origin)
     chosen = _pod_case_bases.setdefault(key, [])
+    # Not a cluster with the v2 autoscaler: KubeRay then requires restartPolicy Never of every Ray Pod
+    # (AutoscalerV2RestartPolicy) and builds them so, which the cases about restartPolicy cannot assume.
+    if any(get_at(doc, cl.p("autoscalerOptions", "version")) == "v2" for cl in cluster_locs(doc)):
+        return
     if c.base.id not in chosen:
         if len(chosen) >= POD_CASE_BASES_PER_KIND.get(c.base.origin, 1):
             return
@@ -437,6 +443,10 @@ def core_pod_rules(c):
         pod = {"case": n, "server": case.get("server", ""), "node": loc.ray_node, "tmpl_ptr": loc.tmpl_ptr,
                "group_ptr": loc.group_ptr} if loc.ray_node and not loc.wrapped and \
             kind_of(doc) == ("ray.io/v1", "RayCluster") else None
+        if pod and "restartPolicy" in json.dumps(case["bad"]) and \
+                get_at(doc, ("spec", "enableInTreeAutoscaling")) is True and \
+                get_at(doc, ("spec", "autoscalerOptions", "version")) == "v2":
+            pod["server"] = "autoscaler v2: KubeRay writes restartPolicy Never into the Pod, whatever the template says"
         note = "pod case %d (%s): %s" % (n, loc.ray_node or "template", case["what"])
         if case.get("warn"):
             m = c.ok("core/v1 Pod", change(case["bad"]), note, warn=(path, case["rule"]), server=srv(loc.wrapped, None))
@@ -447,6 +457,69 @@ def core_pod_rules(c):
         g = c.ok("core/v1 Pod", change(case["good"]), note + " (passing change)", server=srv(loc.wrapped, None))
         g.pod = pod
         yield g
+
+
+# ---- Pod Security Standards (pod_security_checks.cpp), from pss_cases.yaml -------------------------------------
+# Every case of pss_cases.yaml (a failing and a passing change per check) on the head template of a RayCluster of our
+# own samples, judged with validate --pod-security-level at the case's level. Before the change every Pod template
+# of the cluster is made to meet the restricted level (pod runAsNonRoot and seccompProfile, every container
+# allowPrivilegeEscalation false and capabilities drop ALL), so that only the change is judged.
+PSS_CASES = yaml.safe_load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pss_cases.yaml"),
+                                encoding="utf-8"))
+NOT_JUDGED_PSS = "Pod Security admission judges the Pods KubeRay creates later (the 1.20 test apiserver has none)"
+_pss_bases = []
+
+
+def pss_compliant(doc, cl):
+    cs = get_at(doc, cl.spec_ptr)
+    tmpls = [cl.p("headGroupSpec", "template")] + \
+        [cl.p("workerGroupSpecs", i, "template") for i in range(len(cs.get("workerGroupSpecs") or []))]
+    for t in tmpls:
+        if not isinstance(get_at(doc, t + ("spec",)), dict):
+            continue
+        set_at(doc, t + ("spec", "securityContext", "runAsNonRoot"), True)
+        set_at(doc, t + ("spec", "securityContext", "seccompProfile"), {"type": "RuntimeDefault"})
+        for lst in ("initContainers", "containers"):
+            for i, c in enumerate(get_at(doc, t + ("spec", lst)) or []):
+                if isinstance(c, dict):
+                    set_at(doc, t + ("spec", lst, i, "securityContext", "allowPrivilegeEscalation"), False)
+                    set_at(doc, t + ("spec", lst, i, "securityContext", "capabilities"), {"drop": ["ALL"]})
+
+
+@rule
+def pod_security_rules(c):
+    doc = c.doc
+    # (a cluster with in-tree autoscaling would need each case written for the autoscaler container too)
+    if c.base.is_set or c.base.origin != "ours" or kind_of(doc) != ("ray.io/v1", "RayCluster") or \
+            get_at(doc, ("spec", "enableInTreeAutoscaling")):
+        return
+    if c.base.id not in _pss_bases:
+        if _pss_bases:
+            return
+        _pss_bases.append(c.base.id)
+    cl = next((l for l in cluster_locs(doc) if not l.wrapped), None)
+    if cl is None or not isinstance(get_at(doc, cl.p("headGroupSpec", "template", "spec")), dict):
+        return
+    head = PodCaseLoc(cl.p("headGroupSpec", "template"), cl.p("headGroupSpec"), "head", False)
+    c0 = get_at(doc, head.tmpl_ptr + ("spec", "containers", 0, "name")) or ""
+
+    def change(edits):
+        return chain(lambda d: pss_compliant(d, cl),
+                     lambda d: apply_pod_edits(d, head.tmpl_ptr, head.group_ptr, edits, c0))
+
+    for n, case in enumerate(PSS_CASES["cases"]):
+        note = "pss case %d (%s, %s): %s" % (n, case["rule"], case["level"], case["what"])
+        bad_docs = c.base.copy_docs()
+        change(case["bad"])(bad_docs[0])
+        path = ptr_path(resolve_rel(bad_docs[0], head.tmpl_ptr + parse_rel(case["at"]), False))
+        yield c.bad("Pod Security", path, case["rule"], change(case["bad"]), note, server=NOT_JUDGED_PSS,
+                    pod_security=case["level"])
+        yield c.ok("Pod Security", change(case["good"]), note + " (passing change)", server=NOT_JUDGED_PSS,
+                   pod_security=case["level"])
+        # the same bad change one level down passes, unless baseline forbids it too
+        if case["level"] == "restricted":
+            yield c.ok("Pod Security", change(case["bad"]), note + " (at baseline: allowed)", server=NOT_JUDGED_PSS,
+                       pod_security="baseline")
 
 
 # ---- KubeRay (kuberay_rules.cpp) and the CodeFlare operator webhook ---------------------------------------------
@@ -1020,14 +1093,23 @@ def kueue_ray_rules(c):
         q = queued(doc)
         groups = worker_groups(doc, cl)
         k8s_job_mode = cl.from_rayjob and (get_at(doc, ("spec", "submissionMode")) or "K8sJobMode") == "K8sJobMode"
-        with_q = setter(("metadata", "labels", QUEUE), get_at(doc, ("metadata", "labels", QUEUE)) or "user-queue")
-        shutdown = setter(("spec", "shutdownAfterJobFinishes"), True) if cl.from_rayjob else (lambda d: None)
+        # Queued: an autoscaling base stops autoscaling (Kueue admits that only as an elastic job), unless a
+        # mutation turns it on again after this.
+        with_q = chain(
+            setter(("metadata", "labels", QUEUE), get_at(doc, ("metadata", "labels", QUEUE)) or "user-queue"),
+            (lambda d: set_at(d, cl.p("enableInTreeAutoscaling"), False)) if get_at(doc, cl.p(
+                "enableInTreeAutoscaling")) else (lambda d: None))
+        # A queued RayJob must delete its cluster when done (shutdownAfterJobFinishes), which excludes the
+        # deletionStrategy of the samples that have one (DeletionPolicies).
+        shutdown = chain(setter(("spec", "shutdownAfterJobFinishes"), True),
+                         deleter(("spec", "deletionStrategy"))) if cl.from_rayjob else (lambda d: None)
         yield c.bad(fam, cl.path("enableInTreeAutoscaling"), ("KueueAutoscaling",),
                     chain(with_q, shutdown, setter(cl.p("enableInTreeAutoscaling"), True),
                           deleter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"))),
                     "Kueue-managed cluster with autoscaling", server=S)
         yield c.ok(fam, chain(with_q, shutdown, setter(cl.p("enableInTreeAutoscaling"), True),
-                              setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true")),
+                              setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true"),
+                              deleter(cl.p("managedBy"))),  # (MultiKueue refuses it: ElasticMultiKueueAutoscaling)
                    "Kueue-managed elastic cluster with autoscaling", server=None)
         if groups:
             def many(n):
@@ -1104,8 +1186,11 @@ def kueue_ray_rules(c):
             yield c.bad(fam, "spec.clusterSelector", ("KueueClusterSelector",),
                         chain(with_q, shutdown, setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"})),
                         "Kueue-managed RayJob with clusterSelector and rayClusterSpec", server=S)
-            if not q:
-                yield c.ok(fam, setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"}),
+            # (a RayJob on a selected cluster cannot run its submitter as a sidecar of a head it does not create, retry
+            # with backoffLimit, or delete that cluster: ClusterSelector, DeletionPolicies)
+            if not q and get_at(doc, ("spec", "submissionMode")) != "SidecarMode":
+                yield c.ok(fam, chain(setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"}),
+                                      deleter(("spec", "deletionStrategy")), deleter(("spec", "backoffLimit"))),
                            "clusterSelector and rayClusterSpec without Kueue",
                            warn=("spec.clusterSelector", "KueueClusterSelector"), server=None)
 

@@ -64,11 +64,12 @@ def log(*a):
 def validator_rule_ids(repo):
     """Every rule id reported by a Sink call in controller/validation/rules/*.cpp: the first string literal in the
     call that looks like a rule id (CamelCase, or schema:<keyword>); and every string literal that names an upstream
-    validation function (validateX / ValidateX: the rule ids of the core/v1 Pod port, some passed to helpers)."""
+    validation function (validateX / ValidateX: the rule ids of the core/v1 Pod port, some passed to helpers) or an
+    upstream Pod Security check (CheckX: pod_security_checks.cpp passes them to its own reporting helpers)."""
     ids = set()
     for path in sorted(glob.glob(os.path.join(repo, "controller", "validation", "rules", "*.cpp"))):
         text = open(path, encoding="utf-8").read()
-        ids.update(re.findall(r'"([vV]alidate[A-Z][A-Za-z0-9]*)"', text))
+        ids.update(re.findall(r'"([vV]alidate[A-Z][A-Za-z0-9]*|Check[A-Z][A-Za-z0-9]*)"', text))
         for m in re.finditer(r"\bsink\.(?:error|warn|add)\(", text):
             depth, i = 1, m.end()
             while i < len(text) and depth:
@@ -83,10 +84,11 @@ def validator_rule_ids(repo):
 
 # ---- running validate ---------------------------------------------------------------------------------------------
 
-def run_validate(operator, crds, files_dir, profile="vanilla"):
+def run_validate(operator, crds, files_dir, profile="vanilla", pod_security="privileged"):
     """(exit code, findings list) of one `validate -o json` run over the files of DIR, each given with its own -f: a
     folder given with -f would be one closed set, while every corpus file is a set of its own."""
-    args = [operator, "validate", "--crds", crds, "-o", "json", "--profile", profile]
+    args = [operator, "validate", "--crds", crds, "-o", "json", "--profile", profile,
+            "--pod-security-level", pod_security]
     for name in sorted(os.listdir(files_dir)):
         args += ["-f", os.path.join(files_dir, name)]
     proc = subprocess.run(args, capture_output=True, text=True)
@@ -100,27 +102,27 @@ def run_validate(operator, crds, files_dir, profile="vanilla"):
 
 
 def validate_files(operator, crds, files, work, jobs, profiles=None):
-    """{file: [findings]} for a list of corpus files, in `jobs` parallel batches per cluster profile (one validate
-    process each); `profiles` maps a file to the profile it is judged under (default vanilla)."""
+    """{file: [findings]} for a list of corpus files, in `jobs` parallel batches per way of judging (one validate
+    process each); `profiles` maps a file to (cluster profile, Pod Security level), default (vanilla, privileged)."""
     by_profile = collections.defaultdict(list)
     for f in files:
-        by_profile[(profiles or {}).get(f, "vanilla")].append(f)
-    batches = []  # (folder, profile)
-    for profile, group in sorted(by_profile.items()):
+        by_profile[(profiles or {}).get(f, ("vanilla", "privileged"))].append(f)
+    batches = []  # (folder, (profile, level))
+    for (profile, level), group in sorted(by_profile.items()):
         for i in range(jobs):
             chunk = group[i::jobs]
             if not chunk:
                 continue
-            d = os.path.join(work, "batch-%s-%d" % (profile, i))
+            d = os.path.join(work, "batch-%s-%s-%d" % (profile, level, i))
             os.makedirs(d, exist_ok=True)
             for f in chunk:
                 os.link(f, os.path.join(d, os.path.basename(f)))
-            batches.append((d, profile))
+            batches.append((d, (profile, level)))
     dirs = [d for d, _ in batches]
     by_file = {os.path.basename(f): [] for f in files}
     codes = {}
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        results = list(pool.map(lambda b: run_validate(operator, crds, b[0], b[1]), batches))
+        results = list(pool.map(lambda b: run_validate(operator, crds, b[0], *b[1]), batches))
     for d, (rc, findings, err) in zip(dirs, results):
         if rc == 2:
             raise RuntimeError("validate -f %s exited 2: %s" % (d, err[-2000:]))
@@ -389,7 +391,7 @@ def main():
         files = write_files(os.path.join(work, "corpus"), [(nm, m.docs) for nm, m in zip(names, corpus)])
         t1 = time.time()
         found = validate_files(args.operator, args.crds, files, work, max(1, args.jobs),
-                               {f: m.profile for f, m in zip(files, corpus)})
+                               {f: (m.profile, m.pod_security) for f, m in zip(files, corpus)})
         t_validate = time.time() - t1
         ok_ids, ours_rejects, drift, known, known_ids = set(), {}, [], [], set()
         known_hit, cel_matches = collections.Counter(), collections.Counter()
@@ -618,6 +620,36 @@ def _related(ours, theirs, tmpl):
     return bool(m) and b.startswith(tmpl + m.group(1))
 
 
+def prerequisites(pods, kubeconfig, ns):
+    """Creates the ServiceAccounts (in `ns`), PriorityClasses and RuntimeClasses that `pods` name and that do not
+    exist yet; returns the cluster-scoped ones it made ("priorityclass/NAME", "runtimeclass/NAME")."""
+    sas, pcs, rcs = set(), set(), set()
+    for pod in pods:
+        spec = pod.get("spec") or {}
+        for field, into in (("serviceAccountName", sas), ("priorityClassName", pcs), ("runtimeClassName", rcs)):
+            v = spec.get(field)
+            if isinstance(v, str) and v and v != "default":
+                into.add(v)
+    objs = [{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": n, "namespace": ns}} for n in sas]
+    made = []
+    for n in sorted(pcs):
+        if kubectl(["get", "priorityclass", n], kubeconfig).returncode != 0:
+            objs.append({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": n},
+                         "value": 1000})
+            made.append("priorityclass/" + n)
+    for n in sorted(rcs):
+        if kubectl(["get", "runtimeclass", n], kubeconfig).returncode != 0:
+            objs.append({"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": n},
+                         "handler": "runc"})
+            made.append("runtimeclass/" + n)
+    for obj in objs:
+        proc = subprocess.run([os.environ.get("KUBECTL", "kubectl"), "--kubeconfig", kubeconfig, "apply", "-f", "-"],
+                              input=json.dumps(obj), capture_output=True, text=True, timeout=60)
+        if proc.returncode != 0:
+            print("note: could not create %s %s: %s" % (obj["kind"], obj["metadata"]["name"], proc.stderr.strip()))
+    return made
+
+
 def compare_pods(corpus, accepted, ours_rejects, known_ids, kubeconfig, work, ns, jobs):
     """The differential test of the core/v1 Pod rules: for each Pod-template mutation of a RayCluster (Mutation.pod),
     the Pod KubeRay v1.7 would create from it (kuberay_pod.build_pod) is dry-run on the apiserver, whose verdict and
@@ -652,8 +684,16 @@ def compare_pods(corpus, accepted, ours_rejects, known_ids, kubeconfig, work, ns
         add(m.id + "#pod", m.docs[m.doc_index], m.pod["node"], gi, m)
     if not entries:
         return [], []
+    # The objects a Pod names must exist for the admission plugins that look them up (ServiceAccount, Priority,
+    # RuntimeClass); a sample's overrides name some (cfw_pod_overrides.yaml). Made here, the cluster-wide ones removed
+    # after.
+    made = prerequisites([pod for _, pod in entries], kubeconfig, ns)
     t0 = time.time()
-    verdicts = dry_run(entries, kubeconfig, work, jobs)
+    try:
+        verdicts = dry_run(entries, kubeconfig, work, jobs)
+    finally:
+        for ref in made:
+            kubectl(["delete", "--ignore-not-found", ref], kubeconfig)
     failures, agree = [], 0
     for key, (server_accepts, msg) in sorted(verdicts.items()):
         m = info[key]

@@ -845,7 +845,13 @@ void validate_raycluster(const Scope& scope, const json::Value& obj, const Sink&
   DNS1035Name(obj, kClusterMeta, sink);
   MaxNameLength(obj, kMaxRayClusterNameLength, kClusterMeta, sink);
   const json::Value* spec = object_at(obj, "spec");
-  if (!spec) return;  // the schema reports a missing spec
+  if (!spec) {
+    // The CRD does not require spec (with one, it requires headGroupSpec); KubeRay reads a missing spec as the empty
+    // one (Go's zero value), whose head group has no container.
+    sink.error("spec", "ContainersRequired", kClusterSpec,
+               "a RayCluster needs a spec with a headGroupSpec whose pod template has at least one container");
+    return;
+  }
   validate_cluster_spec(ClusterSpec{*spec, "spec", obj, false}, sink);
 }
 
@@ -853,8 +859,9 @@ void validate_rayjob(const Scope& scope, const json::Value& obj, const Sink& sin
   (void)scope;
   DNS1035Name(obj, kJobMeta, sink);
   MaxNameLength(obj, kMaxRayJobNameLength, kJobMeta, sink);
+  static const json::Value kEmptySpec(rapidjson::kObjectType);  // as for a RayCluster: a missing spec is the empty one
   const json::Value* spec = object_at(obj, "spec");
-  if (!spec) return;
+  if (!spec) spec = &kEmptySpec;
   JobSpec js{*spec, obj};
   SuspendNeedsShutdown(js, sink);
   TTLSecondsAfterFinished(js, sink);

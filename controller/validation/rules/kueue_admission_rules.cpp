@@ -196,7 +196,14 @@ std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
   if (!queue || queue->empty()) return std::nullopt;
   Chain c;
   const std::string job_ns = meta_string(job, "namespace");
-  for (const json::Value* lq : q.local_queues) {
+  std::vector<const json::Value*> named;
+  if (q.local_queues_by_name.size() == q.local_queues.size()) {
+    auto [from, to] = q.local_queues_by_name.equal_range(*queue);
+    for (auto it = from; it != to; ++it) named.push_back(it->second);
+  } else {
+    named = q.local_queues;
+  }
+  for (const json::Value* lq : named) {
     if (!is_kind(lq, "kueue.x-k8s.io/", "LocalQueue") || meta_string(*lq, "name") != *queue) continue;
     const std::string lq_ns = meta_string(*lq, "namespace");
     if (!job_ns.empty() && !lq_ns.empty() && lq_ns != job_ns) continue;
@@ -503,7 +510,10 @@ struct Judge {
 }  // namespace
 
 void QueueObjects::add(const json::Value* obj) {
-  if (is_kind(obj, "kueue.x-k8s.io/", "LocalQueue")) local_queues.push_back(obj);
+  if (is_kind(obj, "kueue.x-k8s.io/", "LocalQueue")) {
+    local_queues.push_back(obj);
+    local_queues_by_name.emplace(meta_string(*obj, "name"), obj);
+  }
   if (is_kind(obj, "kueue.x-k8s.io/", "ClusterQueue")) cluster_queues.push_back(obj);
   if (is_kind(obj, "kueue.x-k8s.io/", "ResourceFlavor")) resource_flavors.push_back(obj);
   if (is_kind(obj, "kueue.x-k8s.io/", "Cohort")) cohorts.push_back(obj);

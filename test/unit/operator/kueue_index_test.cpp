@@ -48,7 +48,8 @@ status:
   EXPECT_EQ(json::string_at((*json::find_path(wl, "metadata.ownerReferences"))[0], "name"), "demo");
 }
 
-// Someone else's object under a child kind is kept only for the conflict check; ours whole, less managedFields.
+// Someone else's object under a child kind is kept only for the conflict check; ours whole, with managedFields reduced
+// to who wrote when (fieldsV1 dropped: drift.hpp names the other field manager from it).
 TEST(KueueTransforms, AChildOfSomeoneElseKeepsOnlyItsOwners) {
   json::Document foreign = doc("{kind: RayCluster, metadata: {name: demo, namespace: a, ownerReferences: [{kind: X}], "
                                "annotations: {big: y}}, spec: {headGroupSpec: {}}, status: {state: ready}}");
@@ -58,9 +59,13 @@ TEST(KueueTransforms, AChildOfSomeoneElseKeepsOnlyItsOwners) {
   EXPECT_EQ(json::find_path(foreign, "metadata.annotations"), nullptr);
   EXPECT_NE(json::find_path(foreign, "metadata.ownerReferences"), nullptr);
   json::Document ours = doc("{kind: RayCluster, metadata: {name: demo, labels: {codeflare.dev/workload: demo}, "
-                            "managedFields: [{}]}, spec: {a: 1}, status: {state: ready}}");
+                            "managedFields: [{manager: kubectl, operation: Update, time: '2026-12-01T10:00:00Z', "
+                            "fieldsType: FieldsV1, fieldsV1: {f:spec: {}}}]}, spec: {a: 1}, status: {state: ready}}");
   child_transform(ours);
-  EXPECT_EQ(json::find_path(ours, "metadata.managedFields"), nullptr);
+  const json::Value* mf = json::find_path(ours, "metadata.managedFields");
+  ASSERT_NE(mf, nullptr);
+  EXPECT_EQ(json::string_at((*mf)[0], "manager"), "kubectl");
+  EXPECT_EQ(json::find((*mf)[0], "fieldsV1"), nullptr);
   EXPECT_EQ(json::string_at(ours, "status.state"), "ready");
   EXPECT_NE(json::find(ours, "spec"), nullptr);
 }

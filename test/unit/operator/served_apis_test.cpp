@@ -17,13 +17,13 @@ json::Document doc(const std::string& text) {
   return std::move((*docs)[0]);
 }
 
-/// A served CRD of `name` (group and kind do not matter here) with one served, stored version.
+/// A served, Established CRD of `name` (group and kind do not matter here) with one served, stored version.
 void put_crd(test::FakeApi& fake, const std::string& name, const std::string& schema = "{type: object}") {
   fake.put(resources::kCrds.object_path("", name),
            doc("{apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, metadata: {name: " + name +
                ", generation: 1}, spec: {group: example.com, names: {kind: Thing, plural: things}, scope: "
                "Namespaced, versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: " +
-               schema + "}}]}}"));
+               schema + "}}]}, status: {conditions: [{type: Established, status: 'True'}]}}"));
 }
 }  // namespace
 

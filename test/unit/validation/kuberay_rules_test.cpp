@@ -52,6 +52,8 @@ TEST(KubeRayRules, ContainersRequired) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = rc(schemas, {{kW0 + ".template.spec.containers", "[]"}});
   EXPECT_TRUE(has(errs, kW0 + ".template.spec.containers", "ContainersRequired")) << describe(errs);
+  auto no_spec = rc(schemas, {{"spec", "~delete"}});
+  EXPECT_TRUE(has(no_spec, "spec", "ContainersRequired")) << "KubeRay refuses the empty spec\n" << describe(no_spec);
 }
 
 TEST(KubeRayRules, MinWithinMaxAndNonNegativeReplicas) {
@@ -241,6 +243,8 @@ TEST(KubeRayRules, RayJobSuspendAndTTL) {
 TEST(KubeRayRules, RayJobClusterSource) {
   CFO_REQUIRE_SCHEMAS();
   EXPECT_TRUE(has(rj(schemas, {{"spec.rayClusterSpec", "~delete"}}), "spec.rayClusterSpec", "ClusterSource"));
+  // Without any spec (the CRD does not require one), KubeRay reads the empty spec: neither a cluster nor a selector.
+  EXPECT_TRUE(has(rj(schemas, {{"spec", "~delete"}}), "spec.rayClusterSpec", "ClusterSource"));
   auto sel =
       rj(schemas, {{"spec.rayClusterSpec", "~delete"}, {"spec.clusterSelector.team", "a"}, {"spec.suspend", "true"}});
   EXPECT_TRUE(has(sel, "spec.clusterSelector[ray.io/cluster]", "ClusterSelector")) << describe(sel);

@@ -296,6 +296,32 @@ TEST(KueueRules, ReferencesWithinAClosedSet) {
   EXPECT_EQ(error_count(single[0]), 0u) << "a single object is not a closed set\n" << describe(single[0]);
 }
 
+// A large set is judged on several threads: each object gets what validate_object gives it alone, in its place,
+// and the references between them still hold (the last RayCluster names a queue that is not in the set).
+TEST(KueueRules, ALargeSetIsJudgedObjectByObjectInOrder) {
+  CFO_REQUIRE_SCHEMAS();
+  auto flavor = yaml1(resourceflavor_yaml());
+  auto queue = yaml1(clusterqueue_yaml());
+  auto local = yaml1(localqueue_yaml());
+  std::vector<json::Document> clusters;
+  for (int i = 0; i < 150; ++i) {
+    std::vector<std::pair<std::string, std::string>> edits = {{"metadata.name", "rc-" + std::to_string(i)}};
+    if (i % 3 == 0) edits.push_back({"spec.headGroupSpec.rayStartParams.num-cpus", "many"});  // an error of its own
+    if (i == 149) edits.push_back({kQueue, "nope"});
+    clusters.push_back(patched(yaml1(raycluster_yaml()), edits));
+  }
+  std::vector<const json::Value*> set = {&flavor, &queue, &local};
+  for (const auto& c : clusters) set.push_back(&c);
+  auto judged = validate_set(schemas, set);
+  ASSERT_EQ(judged.size(), set.size());
+  for (std::size_t i = 0; i + 1 < clusters.size(); ++i) {
+    auto alone = validate_object(schemas, clusters[i]);
+    ASSERT_EQ(describe(judged[i + 3]), describe(alone)) << "RayCluster " << i;
+    EXPECT_EQ(error_count(alone) > 0, i % 3 == 0) << describe(alone);
+  }
+  EXPECT_TRUE(has(judged.back(), kQueue, "QueueNameExists")) << describe(judged.back());
+}
+
 TEST(KueueRules, ResourceGroupLimitsAndFairSharingWeight) {
   CFO_REQUIRE_SCHEMAS();
   // 33 flavors x 16 covered resources = 528 pairs in one group (> 512).

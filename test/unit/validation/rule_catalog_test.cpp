@@ -15,11 +15,11 @@ using namespace cfo::test;
 namespace {
 /// The rule ids reported in controller/validation/rules/*.cpp, found as test/mutations/run_corpus.py finds them:
 /// the first CamelCase (or schema:...) string literal of each sink.error/warn/add call, and every literal that names
-/// an upstream validation function (validateX / ValidateX).
+/// an upstream validation function (validateX / ValidateX) or Pod Security check (CheckX).
 std::set<std::string> reported_ids() {
   std::set<std::string> ids;
   const std::filesystem::path dir = std::filesystem::path(CFO_SOURCE_DIR) / "controller" / "validation" / "rules";
-  const std::regex validate_name(R"re("([vV]alidate[A-Z][A-Za-z0-9]*)")re");
+  const std::regex validate_name(R"re("([vV]alidate[A-Z][A-Za-z0-9]*|Check[A-Z][A-Za-z0-9]*)")re");
   const std::regex literal(R"re("((?:[^"\\]|\\.)*)")re");
   const std::regex rule_id(R"re([A-Z][A-Za-z0-9]+|schema:[A-Za-z]+)re");
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

@@ -56,14 +56,15 @@ TEST(ClusterFeatures, KubeRayRulesNameTheWorkloadField) {
     const char* rule;
   };
   const Case cases[] = {
-      {"{rayVersion: '2.46.0', image: 'quay.io/rayproject/ray:2.46.0', authOptions: {mode: token}}", "spec.rayVersion",
-       "AuthRayVersion"},
+      {"{rayVersion: '2.46.0', image: 'quay.io/rayproject/ray:2.46.0', authOptions: {mode: token}}",
+       "spec.authOptions.mode", "AuthRayVersion"},
       {"{authOptions: {mode: token, enableK8sTokenAuth: true}}", "spec.authOptions.enableK8sTokenAuth", "K8sTokenAuth"},
       {"{autoscaling: {enabled: true}, workerGroups: [{name: a, minReplicas: 0, maxReplicas: 2, suspend: true}]}",
        "spec.workerGroups[0].suspend", "WorkerGroupSuspend"},
       {"{workerGroups: [{name: a, idleTimeoutSeconds: 10}]}", "spec.workerGroups[0].idleTimeoutSeconds",
        "IdleTimeoutSeconds"},
-      {"{upgradeStrategy: {type: Recreate}, job: {entrypoint: x}}", "spec.upgradeStrategy", "UpgradeStrategyOwner"},
+      {"{upgradeStrategy: {type: Recreate}, job: {entrypoint: x}}", "spec.upgradeStrategy.type",
+       "UpgradeStrategyOwner"},
       {"{head: {serviceType: ExternalName}}", "spec.head.serviceType", "schema:enum"},
       {"{autoscaling: {enabled: true, version: v3}, workerGroups: [{name: a, minReplicas: 0, maxReplicas: 1}]}",
        "spec.autoscaling.version", "schema:enum"},
@@ -85,11 +86,15 @@ TEST(ClusterFeatures, IngressIsWrittenAndJudgedByTheCodeFlareRule) {
   json::Document rc = build_ray_cluster(p.workload, RayClusterPlacement{}).to_json();
   EXPECT_EQ(json::get_bool(at(rc, {"spec", "headGroupSpec"}), "enableIngress"), true);
   EXPECT_EQ(json::string_at(rc, "spec.headGroupSpec.ingressOptions.host"), "ray.example.com");
-  // The validation judges the RayCluster as the CodeFlare operator's RayCluster webhook (OpenDataHub) does: refused,
-  // at the workload's field. (The validation's cluster profiles are to confine that rule to OpenDataHub.)
-  Outcome out = reconcile_spec(spec, schemas);
+  // Under the odh profile the RayCluster is judged as the CodeFlare operator's RayCluster webhook (OpenDataHub)
+  // judges it: refused, at the workload's field. Elsewhere no such webhook runs.
+  ClusterFacts odh;
+  odh.profile.name = validation::Profile::kOdh;
+  Outcome out = reconcile_spec(spec, schemas, odh);
   EXPECT_FALSE(out.valid);
   EXPECT_TRUE(error_at(out, "spec.head.enableIngress", "EnableIngress")) << dump(out.errors);
+  Outcome vanilla = reconcile_spec(spec, schemas);
+  EXPECT_TRUE(vanilla.valid) << dump(vanilla.errors);
   Outcome ignored = reconcile_spec("{head: {ingressOptions: {host: h}}}", schemas);
   ASSERT_TRUE(ignored.valid) << dump(ignored.errors);
   bool warned = false;
