@@ -543,6 +543,9 @@ def phase_ours(api, op, apiserver_pid, cfw_json, n, conns, timeout):
     emit("rss_peak_kib", hwm_kib(pid))
     emit("rss_per_workload_kib", (rss_n - rss_start) / n)  # every workload is cached, reconciled or not
     emit("apiserver_cpu_ms_per_workload", (api1 - api0) / per)
+    # What the caches hold per workload (codeflare_informer_cache_bytes), by resource.
+    for resource, value in sorted(metric_sum(m1, "codeflare_informer_cache_bytes", by="resource").items()):
+        emit("cache_bytes_per_workload_%s" % resource, value / n)
     if not finished:
         raise RuntimeError("ours: only %d of %d workloads reconciled within %d s (figures above are for those)"
                            % (done, n, timeout))

@@ -27,7 +27,9 @@ Result<Args> Args::parse(int argc, char** argv, int first, const std::map<std::s
       }
       name = al->second + (name.find('=') == std::string::npos ? "" : name.substr(name.find('=')));
     } else {
-      return fail("unexpected argument: " + a);
+      // A bare file name is the most common slip (kubectl wants -f as well).
+      return fail("unexpected argument: " + a +
+                  (known.contains("filename") ? " (files are given with -f, as with kubectl: -f " + a + ")" : ""));
     }
     if (auto eq = name.find('='); eq != std::string::npos) {
       value = name.substr(eq + 1);

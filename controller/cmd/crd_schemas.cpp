@@ -3,11 +3,11 @@
 #include <filesystem>
 
 #include "cmd/input_files.hpp"
+#include "validation/cluster_facts.hpp"
 
 namespace cfo::cmd {
 
 namespace fs = std::filesystem;
-
 
 namespace {
 bool is_crd(const json::Value& doc) {
@@ -16,7 +16,7 @@ bool is_crd(const json::Value& doc) {
 }
 }  // namespace
 
-Result<validation::SchemaSet> load_schemas_from_files(const std::vector<std::string>& paths) {
+Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths) {
   std::vector<std::string> resolved;
   for (const auto& p : paths) {
     std::error_code ec;
@@ -33,15 +33,17 @@ Result<validation::SchemaSet> load_schemas_from_files(const std::vector<std::str
   }
   auto docs = read_inputs(resolved);
   if (!docs) return std::unexpected(docs.error());
-  validation::SchemaSet set;
+  LoadedCrds out;
   int added = 0;
   for (const auto& d : docs->docs) {
     if (!is_crd(d.doc)) continue;
-    if (auto r = set.add_crd(d.doc); !r) return fail(d.file + ": " + r.error().message);
+    if (auto r = out.schemas.add_crd(d.doc); !r) return fail(d.file + ": " + r.error().message);
+    if (json::string_at(d.doc, "metadata.name") == validation::kKueueWorkloadCrdName)
+      out.kueue_max_pod_sets = validation::kueue_max_pod_sets_of(d.doc);
     ++added;
   }
   if (added == 0) return fail("no CustomResourceDefinition found in the --crds inputs");
-  return set;
+  return out;
 }
 
 std::optional<std::string> bundled_crds_path(std::string* looked_at) {
@@ -53,6 +55,5 @@ std::optional<std::string> bundled_crds_path(std::string* looked_at) {
   if (!fs::is_regular_file(bundle, ec)) return std::nullopt;
   return bundle.string();
 }
-
 
 }  // namespace cfo::cmd

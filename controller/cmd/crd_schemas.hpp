@@ -10,10 +10,18 @@
 
 namespace cfo::cmd {
 
+/// The CRDs of the offline commands: their schemas and the cluster facts they state.
+struct LoadedCrds {
+  validation::SchemaSet schemas;
+  /// Kueue's MaxPodSets as the Workload CRD among them states it (validation::kueue_max_pod_sets_of, the controller
+  /// reads the served CRD the same way); 0 when no Workload CRD is among them or it states none.
+  int kueue_max_pod_sets = 0;
+};
+
 /// Loads every CustomResourceDefinition found in the given files or folders (a folder that holds no CRD but has an
 /// `upstream/` subfolder, like the project's UPSTREAM_CRDS layout, is read through that subfolder).
 /// Errors: unreadable inputs, YAML errors, or no CRD found at all.
-Result<validation::SchemaSet> load_schemas_from_files(const std::vector<std::string>& paths);
+Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths);
 
 /// Where the upstream CRD schemas that ship with the binary are looked for when no --crds is given:
 /// <directory of the running binary>/../share/codeflare-operator/upstream-crds.json (the installed layout, e.g.

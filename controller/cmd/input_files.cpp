@@ -114,7 +114,8 @@ bool has_manifest_extension(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml" || ext == ".json" || is_kustomize_file(p);
 }
 
-// The files of folder `dir` that kubectl reads (recursing with `recursive`), in name order; the others go to `skipped`.
+// The files of folder `dir` that kubectl reads (recursing with `recursive`, not into symbolic links to folders), in
+// name order; the others (and those links) go to `skipped`.
 Result<std::vector<std::string>> folder_files(const std::string& dir, bool recursive,
                                               std::vector<std::string>& skipped) {
   std::vector<fs::path> entries;
@@ -126,6 +127,11 @@ Result<std::vector<std::string>> folder_files(const std::string& dir, bool recur
   for (const auto& path : entries) {
     if (fs::is_directory(path, ec)) {
       if (!recursive) continue;
+      // As kubectl's -R (filepath.Walk), a link to a folder is not followed: a link back up would never end.
+      if (fs::is_symlink(path, ec)) {
+        skipped.push_back(path.string());
+        continue;
+      }
       auto inner = folder_files(path.string(), true, skipped);
       if (!inner) return std::unexpected(inner.error());
       files.insert(files.end(), inner->begin(), inner->end());
@@ -164,6 +170,7 @@ std::vector<InputDocument> documents_of_file(const std::string& name, std::strin
 
 Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions options) {
   Inputs out;
+  std::size_t source = 0;
   auto add = [&](const std::string& name, const std::string& text) -> Result<void> {
     auto docs = documents_of_file(name, text);
     if (options.on_yaml_error == OnYamlError::kFail && docs.size() == 1 && docs[0].whole_file)
@@ -172,11 +179,13 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
     const bool kustomize = name != "<stdin>" && is_kustomize_file(name);
     for (auto& d : docs) {
       d.kustomize = kustomize;
+      d.source = source;
       out.docs.push_back(std::move(d));
     }
     return {};
   };
-  for (const auto& p : paths) {
+  for (; source < paths.size(); ++source) {
+    const std::string& p = paths[source];
     if (p == "-") {
       std::string text;
       char chunk[65536];

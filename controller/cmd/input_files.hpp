@@ -17,6 +17,8 @@ struct InputDocument {
   std::vector<std::size_t> item;  ///< for an object taken out of a v1 List: its 0-based position in `items`, one
                                   ///< entry per level of nesting (a List inside a List); empty otherwise
   bool whole_file = false;        ///< true for the entry that stands for a file whose YAML does not parse
+  /// Which of the paths given to read_inputs it came from (0-based): a folder's files share their folder's.
+  std::size_t source = 0;
   /// True for a document of a kustomize file (kustomization.yaml, kustomization.yml, Kustomization): it describes a
   /// build for `kubectl apply -k`, not an object, and is reported as skipped whatever it holds.
   bool kustomize = false;

@@ -19,13 +19,14 @@ struct Judged {
   std::size_t skipped_count = 0;                     ///< inputs skipped
 };
 
-/// Judges `inputs` (as read by documents_of_text / read_inputs). The documents of one file are judged together, as a
-/// closed set: references between them (a LocalQueue's ClusterQueue, a queue-name label) are checked
-/// (validation::validate_set). CodeFlareWorkloads are judged by their expansion (workload::reconcile, at time `now`,
-/// RFC 3339), which also validates every object they generate; one without a namespace gets `default_namespace`
-/// (written into its entry). Entries with a problem found while reading have that as their findings; objects of an
-/// API group no schema covers are skipped.
-Judged judge_inputs(std::vector<InputDocument>& inputs, const validation::SchemaSet& schemas,
+/// Judges `inputs` (as read by documents_of_text / read_inputs). `set_of` gives each input's closed set
+/// (closed_sets.hpp; same size as `inputs`): the documents of one set are judged together by judge_closed_set
+/// (references between them, admissibility of queued jobs). CodeFlareWorkloads are judged by their expansion
+/// (workload::reconcile, at time `now`, RFC 3339), whose objects join their set; one without a namespace gets
+/// `default_namespace` (written into its entry). Entries with a problem found while reading have that as their
+/// findings; objects of an API group no schema covers are skipped (a v1 Namespace still lends its labels to its set).
+Judged judge_inputs(std::vector<InputDocument>& inputs, const std::vector<std::size_t>& set_of,
+                    const validation::SchemaSet& schemas,
                     const validation::ClusterProfile& profile, const std::string& default_namespace,
                     const std::string& now);
 

@@ -23,6 +23,11 @@ std::optional<FieldError> unserved_workload(const json::Value& doc) {
                         " is not served: this operator serves CodeFlareWorkload as codeflare.dev/v1alpha1"};
 }
 
+bool is_namespace(const json::Value& doc) {
+  return json::get_string(doc, "apiVersion") == std::string("v1") &&
+         json::get_string(doc, "kind") == std::string("Namespace");
+}
+
 std::string api_group(std::string_view api_version) {
   auto slash = api_version.find('/');
   return slash == std::string_view::npos ? std::string() : std::string(api_version.substr(0, slash));
@@ -60,10 +65,17 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     return std::unexpected(2);
   };
   if (!args.has("filename")) return fail_with("-f is required (a manifest file, a folder, or - for stdin)", true);
-  auto max_podsets = args.integer("kueue-max-podsets", 8);
+  auto max_podsets = args.integer("kueue-max-podsets", 0);
   if (!max_podsets) return fail_with(max_podsets.error().message, true);
-  if (*max_podsets < 1 || *max_podsets > kMaxPodSetsFlagLimit)
+  if (args.has("kueue-max-podsets") && (*max_podsets < 1 || *max_podsets > kMaxPodSetsFlagLimit))
     return fail_with("--kueue-max-podsets must be between 1 and " + std::to_string(kMaxPodSetsFlagLimit), true);
+  std::optional<validation::PodSecurityLevel> pod_security = validation::PodSecurityLevel::kPrivileged;
+  if (args.has("pod-security-level")) {
+    pod_security = validation::parse_pod_security_level(args.get("pod-security-level", ""));
+    if (!pod_security) return fail_with("--pod-security-level must be privileged, baseline or restricted", true);
+  }
+  auto profile = validation::parse_profile(args.get("profile", "vanilla"));
+  if (!profile) return fail_with("--profile must be vanilla or odh, not \"" + args.get("profile") + "\"", true);
   std::vector<std::string> crds = args.all("crds");
   if (crds.empty()) {
     std::string looked_at;
@@ -74,8 +86,8 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
                        false);
     crds.push_back(*bundled);
   }
-  auto schemas = load_schemas_from_files(crds);
-  if (!schemas) return fail_with("--crds: " + schemas.error().message, false);
+  auto loaded = load_schemas_from_files(crds);
+  if (!loaded) return fail_with("--crds: " + loaded.error().message, false);
   auto docs = read_inputs(args.all("filename"), ReadOptions{OnYamlError::kAsEntry, args.flag("recursive")});
   if (!docs) return fail_with("-f: " + docs.error().message, false);
   if (!docs->skipped_files.empty()) {
@@ -87,8 +99,13 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   for (const auto& f : docs->empty_inputs) std::cerr << command << ": warning: " << f << " holds no object\n";
   if (docs->docs.empty() && docs->empty_inputs.empty())
     std::cerr << command << ": warning: no manifest found in the inputs given with -f\n";
-  OfflineInputs out{std::move(*schemas), std::move(docs->docs), {}};
-  out.profile.kueue_max_pod_sets = static_cast<int>(*max_podsets);
+  OfflineInputs out{std::move(loaded->schemas), std::move(docs->docs), {}};
+  // As the controller: the flag, else what the Workload CRD among the schemas says, else Kueue's old limit.
+  out.profile.kueue_max_pod_sets = *max_podsets > 0            ? static_cast<int>(*max_podsets)
+                                   : loaded->kueue_max_pod_sets > 0 ? loaded->kueue_max_pod_sets
+                                                                    : validation::kDefaultKueueMaxPodSets;
+  out.profile.name = *profile;
+  out.profile.pod_security = *pod_security;
   return out;
 }
 

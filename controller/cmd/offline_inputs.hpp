@@ -25,6 +25,9 @@ bool is_workload(const json::Value& doc);
 /// (rule schema:unknownKind, naming what is served); std::nullopt for any other object.
 std::optional<FieldError> unserved_workload(const json::Value& doc);
 
+/// True when `doc` is a v1 Namespace (not judged, but its labels are context for its closed set).
+bool is_namespace(const json::Value& doc);
+
 /// The API group of an apiVersion: "ray.io" for "ray.io/v1", "" (the core group) for "v1".
 std::string api_group(std::string_view api_version);
 
@@ -51,8 +54,11 @@ struct OfflineInputs {
   validation::ClusterProfile profile;
 };
 
-/// Reads `-f` (required), `-R`, `--crds` and `--kueue-max-podsets` from `args`. Without --crds, the schemas that ship
-/// with the binary are used (bundled_crds_path). A file whose YAML does not parse is not an error here: it is an
+/// Reads `-f` (required), `-R`, `--crds`, `--kueue-max-podsets`, `--profile` and `--pod-security-level` (when the
+/// command takes it: privileged, baseline or restricted, else a usage error) from `args`. Without --crds, the
+/// schemas that ship with the binary are used (bundled_crds_path). Kueue's MaxPodSets is the flag's value, else what
+/// the Workload CRD among the schemas states (as the controller reads it from the cluster), else 8; the profile is
+/// --profile (vanilla, the default, or odh). A file whose YAML does not parse is not an error here: it is an
 /// entry of `docs` with a problem (OnYamlError::kAsEntry); one of the --crds is. Notes on stderr: the files of a
 /// folder that are not read, and warnings for inputs that hold no object. On a usage or I/O error it prints
 /// "<command>: <reason>" (naming the flag: "-f: cannot read x.yaml: no such file or folder", "--crds: ...", with

@@ -27,9 +27,35 @@ constexpr const char* kRenderHelp =
     "                               the pinned KubeRay, AppWrapper and Kueue schemas that ship with the binary\n"
     "  -n, --namespace NS           namespace for workloads that do not name one (default \"default\")\n"
     "      --default-local-queue Q  act as if the namespace's default LocalQueue were Q\n"
-    "      --kueue-max-podsets N    Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n"
+    "      --kueue-max-podsets N    Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default: what the\n"
+    "                               Workload CRD among the schemas says (spec.podSets.maxItems), else 8\n"
+    "      --profile NAME           the cluster's profile, vanilla (default) or odh (OpenDataHub / OpenShift AI):\n"
+    "                               the rules of the CodeFlare operator's webhooks apply only under odh\n"
     "      --kueue-version V        Kueue API version of a managed LocalQueue (spec.queue.clusterQueue), which is\n"
-    "                               printed before the workload's objects: v1beta2 (default) or v1beta1\n";
+    "                               printed before the workload's objects: v1beta2 (default) or v1beta1\n"
+    "      --quota                  print, instead of the objects, each workload's quota preview: the PodSets Kueue\n"
+    "                               makes of its top-level child, the requests it charges per Pod and the totals\n"
+    "                               (status.podSets and status.totalRequests), to read against a ClusterQueue\n";
+
+// One YAML document per workload for --quota: the workload, the kind Kueue admits, the queue, its PodSets and totals.
+std::string quota_document(const json::Value& workload, const workload::Outcome& outcome) {
+  json::Document d;
+  d.SetObject();
+  auto& a = d.GetAllocator();
+  d.AddMember("workload",
+              json::str(json::string_at(workload, "metadata.namespace") + "/" + json::string_at(workload, "metadata.name"),
+                        a),
+              a);
+  if (!outcome.desired.empty()) d.AddMember("kind", json::str(json::string_at(outcome.desired.back(), "kind"), a), a);
+  if (auto q = json::get_string(outcome.status, "queue")) d.AddMember("queue", json::str(*q, a), a);
+  static const json::Value none(rapidjson::kArrayType);
+  const json::Value* sets = json::find(outcome.status, "podSets");
+  d.AddMember("podSets", json::Value(sets ? *sets : none, a), a);
+  static const json::Value empty(rapidjson::kObjectType);
+  const json::Value* total = json::find(outcome.status, "totalRequests");
+  d.AddMember("totalRequests", json::Value(total ? *total : empty, a), a);
+  return yaml::from_json(d);
+}
 }
 
 int render_command(int argc, char** argv, int first) {
@@ -40,7 +66,9 @@ int render_command(int argc, char** argv, int first) {
                            {"namespace", true},
                            {"default-local-queue", true},
                            {"kueue-max-podsets", true},
+                           {"profile", true},
                            {"kueue-version", true},
+                           {"quota", false},
                            {"help", false}},
                           {{"f", "filename"}, {"R", "recursive"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
@@ -62,6 +90,7 @@ int render_command(int argc, char** argv, int first) {
     return 2;
   }
   const std::string ns = args->get("namespace", "default");
+  const bool quota = args->flag("quota");
 
   int exit_code = 0;
   bool first_doc = true;
@@ -100,6 +129,12 @@ int render_command(int argc, char** argv, int first) {
     if (!outcome.valid) {
       print_findings_text(std::cerr, in, outcome.errors);
       exit_code = 1;
+      continue;
+    }
+    if (quota) {
+      if (!first_doc) std::cout << "---\n";
+      first_doc = false;
+      std::cout << quota_document(in.doc, outcome);
       continue;
     }
     for (const auto& obj : outcome.desired) {

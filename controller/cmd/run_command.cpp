@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 
 #include "cmd/args.hpp"
@@ -30,6 +31,11 @@ int run_command(int argc, char** argv, int first) {
     std::cerr << "run: " << ops.error().message << "\n";
     return 2;
   }
+  // A watch silent for its timeout plus 30 s is dead (watch_idle_limit); with a short --min-watch-timeout, watches
+  // without a timeout are given up as soon.
+  ops->client.timeouts.watch_idle_timeout_ms =
+      std::min(ops->client.timeouts.watch_idle_timeout_ms,
+               std::chrono::milliseconds((2 * options->min_watch_timeout_s + 30) * 1000));
   configure_logging(ops->log);
   // SIGTERM/SIGINT go to the shutdown thread only: it blocks them before any other thread starts.
   ShutdownControl shutdown(ops->graceful_shutdown_timeout);

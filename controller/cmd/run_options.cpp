@@ -46,6 +46,8 @@ const std::map<std::string, bool>& run_flags() {
       {"max-concurrent-reconciles", true},
       {"log-level", true},
       {"kueue-max-podsets", true},
+      {"min-watch-timeout", true},
+      {"profile", true},
       {"workqueue-base-delay", true},
       {"workqueue-max-delay", true},
       {"workqueue-qps", true},
@@ -101,6 +103,17 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   auto podsets = ranged_integer(args, "kueue-max-podsets", 0, 0, 1000);
   if (!podsets) return std::unexpected(podsets.error());
   o.kueue_max_podsets = static_cast<int>(*podsets);
+  if (args.has("profile")) {
+    o.profile = validation::parse_profile(args.get("profile"));
+    if (!o.profile) return fail("flag --profile must be vanilla or odh, got \"" + args.get("profile") + "\"");
+  }
+
+  // Watches ask for a timeoutSeconds in [min, 2 min] (client-go's ReflectorOptions.MinWatchTimeout, default 5m).
+  auto watch_timeout = duration_flag(args, "min-watch-timeout", o.min_watch_timeout_s * 1000);
+  if (!watch_timeout) return std::unexpected(watch_timeout.error());
+  if (*watch_timeout < 1000 || *watch_timeout > 3600 * 1000)
+    return fail("flag --min-watch-timeout must be between 1s and 1h");
+  o.min_watch_timeout_s = *watch_timeout / 1000;
 
   // The work queue: per-key exponential backoff and the overall bucket of retries.
   auto base = duration_flag(args, "workqueue-base-delay", o.backoff.base_delay_ms);
@@ -206,6 +219,12 @@ const char* controller_help() {
          "exits anyway; 0 = at once, negative = no limit (default 30s)\n"
          "      --kueue-max-podsets N                  override Kueue's MaxPodSets (default: read from the Kueue "
          "Workload CRD, else 8)\n"
+         "      --min-watch-timeout DURATION           watches ask the apiserver to end them after a random time "
+         "between this and twice this, 1s..1h; a watch silent for its time plus 30s is taken for dead and opened "
+         "again (default 5m)\n"
+         "      --profile NAME                         the cluster profile, vanilla or odh (OpenDataHub / OpenShift "
+         "AI: the CodeFlare operator's webhook rules apply too) (default: odh where the OpenDataHub CRDs are "
+         "served, else vanilla)\n"
          "      --workqueue-base-delay DURATION        first retry delay of a failed reconcile, doubled at each "
          "failure (default 5ms)\n"
          "      --workqueue-max-delay DURATION         longest retry delay of a failed reconcile (default 1000s)\n"

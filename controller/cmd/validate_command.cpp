@@ -1,15 +1,18 @@
+#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cmd/args.hpp"
+#include "cmd/closed_sets.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/crd_schemas.hpp"
 #include "cmd/findings_output.hpp"
 #include "cmd/judge_inputs.hpp"
 #include "cmd/offline_inputs.hpp"
 #include "core/condition.hpp"
+#include "validation/rule_catalog.hpp"
 #include "validation/validator.hpp"
 
 namespace cfo::cmd {
@@ -26,6 +29,15 @@ constexpr const char* kValidateHelp =
     "kind of a known group, or a known kind under another group, is an error. A file that is not valid YAML is one\n"
     "error finding (rule yaml:syntax); the other files are still checked.\n"
     "\n"
+    "Closed sets: the documents of one file, every file of a folder given with -f (and, with -R, of its\n"
+    "sub-folders), or with --set everything given, are judged together, as Argo CD applies them: a LocalQueue's\n"
+    "ClusterQueue, a job's LocalQueue and WorkloadPriorityClass must be in the set when the set holds objects of\n"
+    "that kind (a kind it holds none of is taken to be on the cluster), and a queued RayCluster, RayJob,\n"
+    "AppWrapper or CodeFlareWorkload whose LocalQueue -> ClusterQueue -> ResourceFlavor chain is in the set must be\n"
+    "admissible: a ClusterQueue namespaceSelector that selects its namespace (v1 Namespaces in the set give their\n"
+    "labels), flavors whose taints and node labels its Pods accept, every requested resource covered, and each\n"
+    "PodSet within what the ClusterQueue can ever hold (nominalQuota plus borrowing). Having to wait is fine.\n"
+    "\n"
     "Flags:\n"
     "  -f, --filename FILE        a manifest file (multi-document), a folder of them, or - for stdin (repeatable)\n"
     "  -R, --recursive            read the folders given with -f and their sub-folders\n"
@@ -34,7 +46,18 @@ constexpr const char* kValidateHelp =
     "  -o, --output text|json     output format (default text); json is an array with one entry per finding and\n"
     "                             per skipped object (\"skipped\": true, severity \"info\")\n"
     "  -n, --namespace NS         namespace for CodeFlareWorkloads that do not name one (default \"default\")\n"
-    "      --kueue-max-podsets N  Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default 8\n"
+    "      --set                  judge everything given as one closed set (see above)\n"
+    "      --kueue-max-podsets N  Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default: what the\n"
+    "                             Workload CRD among the schemas says (spec.podSets.maxItems), else 8\n"
+    "      --pod-security-level privileged|baseline|restricted\n"
+    "                             the Pod Security Standards level the target namespace enforces (its label\n"
+    "                             pod-security.kubernetes.io/enforce): the Pods the objects lead to are judged at\n"
+    "                             that level; default privileged (no check)\n"
+    "      --profile NAME         the cluster's profile: vanilla (default) or odh (OpenDataHub / OpenShift AI, where\n"
+    "                             the CodeFlare operator's webhooks also judge RayClusters); rules report only under\n"
+    "                             the profiles they belong to\n"
+    "      --list-rules           list every rule id with its profiles and upstream source, then exit; -f is not\n"
+    "                             needed (-o json for a JSON array)\n"
     "      --list-unsupported-rules\n"
     "                             list the x-kubernetes-validations rules of the --crds that are outside the\n"
     "                             supported CEL subset (not evaluated), then exit; -f is not needed\n";
@@ -45,11 +68,12 @@ int list_unsupported_rules(const Args& args) {
     std::cerr << "validate: --list-unsupported-rules needs --crds\n\n" << kValidateHelp;
     return 2;
   }
-  auto schemas = load_schemas_from_files(args.all("crds"));
-  if (!schemas) {
-    std::cerr << "validate: " << schemas.error().message << "\n";
+  auto loaded = load_schemas_from_files(args.all("crds"));
+  if (!loaded) {
+    std::cerr << "validate: " << loaded.error().message << "\n";
     return 2;
   }
+  const validation::SchemaSet* schemas = &loaded->schemas;
   const auto all = schemas->cel_rules();
   const auto unsupported = schemas->unsupported_cel_rules();
   for (const auto& r : unsupported)
@@ -57,6 +81,31 @@ int list_unsupported_rules(const Args& args) {
               << "\n    why: " << r.why << "\n";
   std::cout << unsupported.size() << " of " << all.size()
             << " x-kubernetes-validations rule(s) are outside the supported CEL subset and not evaluated\n";
+  return 0;
+}
+/// --list-rules: one line per rule (id, profiles, upstream source), or a JSON array. Exit 0.
+int list_rules(const std::string& output) {
+  const auto rules = validation::rule_catalog();
+  if (output == "json") {
+    json::Document arr(rapidjson::kArrayType);
+    auto& a = arr.GetAllocator();
+    for (const auto& r : rules) {
+      json::Value entry(rapidjson::kObjectType);
+      entry.AddMember("id", json::str(r.id, a), a);
+      entry.AddMember("profiles", json::str(validation::profiles_text(r.profiles), a), a);
+      entry.AddMember("source", json::str(r.source, a), a);
+      arr.PushBack(entry, a);
+    }
+    std::cout << json::dump_pretty(arr) << "\n";
+    return 0;
+  }
+  std::size_t width = 0;
+  for (const auto& r : rules) width = std::max(width, r.id.size());
+  for (const auto& r : rules)
+    std::cout << r.id << std::string(width + 2 - r.id.size(), ' ') << validation::profiles_text(r.profiles)
+              << std::string(13 - validation::profiles_text(r.profiles).size(), ' ') << r.source << "\n";
+  std::cout << rules.size() << " rules; besides them, the CRD schemas' own checks (schema:..., cel:...) apply under "
+                               "every profile\n";
   return 0;
 }
 }  // namespace
@@ -68,8 +117,12 @@ int validate_command(int argc, char** argv, int first) {
                            {"crds", true},
                            {"output", true},
                            {"kueue-max-podsets", true},
+                           {"pod-security-level", true},
                            {"namespace", true},
                            {"list-unsupported-rules", false},
+                           {"list-rules", false},
+                           {"set", false},
+                           {"profile", true},
                            {"help", false}},
                           {{"f", "filename"}, {"R", "recursive"}, {"o", "output"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
@@ -86,20 +139,25 @@ int validate_command(int argc, char** argv, int first) {
     std::cerr << "validate: --output must be text or json\n";
     return 2;
   }
+  if (args->flag("list-rules")) return list_rules(output);
   auto loaded = load_offline_inputs(*args, "validate", kValidateHelp);
   if (!loaded) return loaded.error();
   auto& inputs = loaded->docs;
   const auto& schemas = loaded->schemas;
   const auto& profile = loaded->profile;
-  if (const auto unsupported = schemas.unsupported_cel_rules(); !unsupported.empty())
-    std::cerr << "validate: note: " << unsupported.size()
-              << " x-kubernetes-validations rule(s) of the CRDs are outside the supported CEL subset and are not "
-                 "evaluated (see --list-unsupported-rules)\n";
 
-  auto judged = judge_inputs(inputs, schemas, profile, args->get("namespace", "default"), now_rfc3339());
+  // Closed sets (closed_sets.hpp): the documents of a file, a folder, or with --set everything, judged together.
+  const auto set_of = closed_sets(inputs, args->all("filename"), args->flag("set"));
+  auto judged = judge_inputs(inputs, set_of, schemas, profile, args->get("namespace", "default"), now_rfc3339());
   const auto& findings = judged.findings;
   const auto& skipped = judged.skipped;
   const std::size_t judged_count = judged.judged_count, skipped_count = judged.skipped_count;
+  // Schemas are compiled on first use: the note counts the rules of the kinds judged.
+  if (const auto unsupported = schemas.unsupported_cel_rules(validation::SchemaSet::RulesOf::kUsedKinds);
+      !unsupported.empty())
+    std::cerr << "validate: note: " << unsupported.size()
+              << " x-kubernetes-validations rule(s) of the kinds checked are outside the supported CEL subset and are "
+                 "not evaluated (see --list-unsupported-rules)\n";
 
   json::Document report(rapidjson::kArrayType);
   std::size_t invalid_count = 0, unreadable_count = 0;

@@ -15,6 +15,7 @@ std::string size_text(std::size_t bytes) {
 Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return fail("cannot read " + path + ": it is a directory");
+  if (!std::filesystem::exists(path, ec) && !ec) return fail("cannot read " + path + ": no such file or folder");
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail("cannot read " + path + ": " + (errno ? std::strerror(errno) : "cannot open"));

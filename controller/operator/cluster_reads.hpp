@@ -25,6 +25,9 @@ struct KueueCaches {
   std::function<bool()> priority_classes_synced;
   /// The Kueue Workload that Kueue made for the child with this uid (label kueue.x-k8s.io/job-uid), or nullptr.
   std::function<runtime::ObjectPtr(const std::string& child_uid)> workload_of;
+  /// Every cached ClusterQueue and ResourceFlavor, or nullopt until both caches have listed (their list may be
+  /// forbidden): the admissibility of a queued workload is judged from them.
+  std::function<std::optional<std::vector<runtime::ObjectPtr>>()> quota_objects;
 };
 
 /// What reconcile needs to know of Kueue for `workload`, read from the caches (no request): facts.kueue_version,
@@ -35,5 +38,11 @@ struct KueueCaches {
 /// facts.local_queue points into alive.
 void fill_kueue_facts(const json::Value& workload, const std::string& kueue_version, const KueueCaches& caches,
                       workload::ClusterFacts& facts, runtime::ObjectPtr& local_queue);
+
+/// facts.queue_objects for the admissibility judgement: the cached LocalQueues of the workload's namespace, every
+/// cached ClusterQueue and ResourceFlavor (Cohort objects are not read, so cohorts_known is false: a cohort may lend
+/// more than the ClusterQueues show). Left unset while a cache has not listed. `keep` holds the objects alive.
+void fill_queue_objects(const json::Value& workload, const KueueCaches& caches, workload::ClusterFacts& facts,
+                        std::vector<runtime::ObjectPtr>& keep);
 
 }  // namespace cfo::op

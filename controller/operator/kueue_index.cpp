@@ -1,5 +1,7 @@
 #include "operator/kueue_index.hpp"
 
+#include "operator/drift.hpp"
+
 #include "operator/resources.hpp"
 
 namespace cfo::op {
@@ -82,15 +84,33 @@ void local_queue_transform(json::Document& lq) {
   if (json::Value* spec = json::find(lq, "spec")) keep_only(*spec, {"clusterQueue"});
 }
 
+void cluster_queue_transform(json::Document& cq) {
+  keep_only(cq, {"apiVersion", "kind", "metadata", "spec"});
+  if (json::Value* meta = json::find(cq, "metadata"))
+    keep_only(*meta, {"name", "uid", "resourceVersion", "generation"});
+  if (json::Value* spec = json::find(cq, "spec"))
+    keep_only(*spec, {"namespaceSelector", "resourceGroups", "cohortName", "cohort"});
+}
+
+void resource_flavor_transform(json::Document& rf) {
+  keep_only(rf, {"apiVersion", "kind", "metadata", "spec"});
+  if (json::Value* meta = json::find(rf, "metadata"))
+    keep_only(*meta, {"name", "uid", "resourceVersion", "generation"});
+  if (json::Value* spec = json::find(rf, "spec")) keep_only(*spec, {"nodeLabels", "nodeTaints", "tolerations"});
+}
+
 void priority_class_transform(json::Document& pc) {
   keep_only(pc, {"apiVersion", "kind", "metadata", "value"});
   if (json::Value* meta = json::find(pc, "metadata")) keep_only(*meta, {"name", "uid", "resourceVersion"});
 }
 
 void child_transform(json::Document& child) {
-  runtime::strip_managed_fields(child);
   const json::Value* labels = json::find_path(child, "metadata.labels");
-  if (labels && labels->IsObject() && json::find(*labels, kWorkloadLabel)) return;
+  if (labels && labels->IsObject() && json::find(*labels, kWorkloadLabel)) {
+    reduce_managed_fields(child);  // who wrote it last, for a ChildModified event (drift.hpp)
+    return;
+  }
+  runtime::strip_managed_fields(child);
   keep_only(child, {"apiVersion", "kind", "metadata"});
   if (json::Value* meta = json::find(child, "metadata"))
     keep_only(*meta, {"name", "namespace", "uid", "resourceVersion", "ownerReferences"});

@@ -37,6 +37,14 @@ void kueue_workload_transform(json::Document& wl);
 /// What a cached LocalQueue keeps: metadata (name, namespace, labels, annotations) and spec.clusterQueue.
 void local_queue_transform(json::Document& lq);
 
+/// What a cached ClusterQueue keeps for the admissibility judgement: its name and generation, and of its spec the namespaceSelector,
+/// resourceGroups and cohort (cohortName, or v1beta1 cohort).
+void cluster_queue_transform(json::Document& cq);
+
+/// What a cached ResourceFlavor keeps for the admissibility judgement: its name, generation, nodeLabels, nodeTaints and
+/// tolerations.
+void resource_flavor_transform(json::Document& rf);
+
 /// What a cached WorkloadPriorityClass keeps: its name and value.
 void priority_class_transform(json::Document& pc);
 

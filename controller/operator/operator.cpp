@@ -7,6 +7,7 @@
 #include <map>
 
 #include "client/kubeconfig.hpp"
+#include "metrics/cache_metrics.hpp"
 #include "metrics/controller_metrics.hpp"
 #include "metrics/leader_metrics.hpp"
 #include "metrics/metrics.hpp"
@@ -15,6 +16,7 @@
 #include "metrics/webhook_metrics.hpp"
 #include "operator/cluster_reads.hpp"
 #include "operator/kueue_index.hpp"
+#include "operator/namespace_cache.hpp"
 #include "operator/resources.hpp"
 #include "operator/served_apis.hpp"
 #include "operator/watch_mappings.hpp"
@@ -79,9 +81,12 @@ void crd_transform(json::Document& crd) {
   crd.Swap(keep);
 }
 
-runtime::InformerOptions proto(const client::ResourceType& type, std::string label_selector = {},
+runtime::InformerOptions proto(const OperatorOptions& o, const client::ResourceType& type,
+                               std::string label_selector = {},
                                runtime::ObjectTransform transform = runtime::strip_managed_fields) {
   runtime::InformerOptions p;
+  p.watcher.min_watch_timeout_s = o.min_watch_timeout_s;
+  p.watcher.max_watch_timeout_s = 2 * o.min_watch_timeout_s;
   p.resource = type;
   p.label_selector = std::move(label_selector);
   p.transform = std::move(transform);
@@ -91,9 +96,12 @@ runtime::InformerOptions proto(const client::ResourceType& type, std::string lab
 // The operator's caches. The groups of the optional kinds are added when their CRDs are served (at start, or later
 // when they appear), so their pointers may be set while reconciles read them.
 struct Caches {
+  /// Where each cache's size is published (codeflare_informer_cache_objects / _bytes).
+  metrics::Metrics* metrics = nullptr;
   runtime::InformerGroup* workloads = nullptr;
   std::array<std::atomic<runtime::InformerGroup*>, kChildKindCount> children{};
   std::atomic<runtime::InformerGroup*> local_queues{nullptr}, priority_classes{nullptr}, kueue_workloads{nullptr};
+  std::atomic<runtime::InformerGroup*> cluster_queues{nullptr}, resource_flavors{nullptr};
   KueueWorkloadIndex kueue_index;
 };
 
@@ -101,9 +109,12 @@ struct Caches {
 // by the served-APIs refresher; never concurrently.
 void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Manager& manager,
                    const client::RestClient& cache_rest, Caches& caches, const std::shared_ptr<runtime::WorkQueue>& queue) {
-  auto add = [&](runtime::InformerOptions p, bool awaited) -> runtime::InformerGroup* {
-    return &manager.add_informers(std::make_unique<runtime::InformerGroup>(cache_rest, std::move(p), o.namespaces),
-                                  awaited);
+  // Hands `group` to the manager and publishes its size.
+  auto add = [&](std::unique_ptr<runtime::InformerGroup> group, const client::ResourceType& type,
+                 bool awaited) -> runtime::InformerGroup* {
+    runtime::InformerGroup& added = manager.add_informers(std::move(group), awaited);
+    if (caches.metrics) metrics::track_informer_cache(*caches.metrics, type.plural, added);
+    return &added;
   };
   // Children wake their workload on every change, status included: the workload's phase follows theirs.
   for (const auto& row : child_kinds()) {
@@ -112,9 +123,9 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
                         : row.kind == ChildKind::kAppWrapper ? apis.app_wrapper
                                                              : apis.ray_job;
     if (!served || caches.children[i].load()) continue;
-    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(*row.type, "", child_transform), o.namespaces);
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(o, *row.type, "", child_transform), o.namespaces);
     for (auto* inf : group->informers()) runtime::enqueue_from(*inf, queue, child_to_workload());
-    caches.children[i] = &manager.add_informers(std::move(group), true);
+    caches.children[i] = add(std::move(group), *row.type, true);
     spdlog::info("watching {} (CRD {})", row.name, row.crd);
   }
   // Kueue's caches are optional for the start (their lists may be forbidden): until synced they read as unknown. A
@@ -122,31 +133,48 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
   if (apis.kueue_version.empty() || caches.local_queues.load()) return;
   const runtime::InformerGroup& workloads = *caches.workloads;
   auto lq = std::make_unique<runtime::InformerGroup>(
-      cache_rest, proto(resources::local_queues(apis.kueue_version), "", local_queue_transform), o.namespaces);
+      cache_rest, proto(o, resources::local_queues(apis.kueue_version), "", local_queue_transform), o.namespaces);
   for (auto* inf : lq->informers()) runtime::enqueue_all_from(*inf, queue, local_queue_to_workloads(workloads));
   auto pc = std::make_unique<runtime::InformerGroup>(
-      cache_rest, proto(resources::workload_priority_classes(apis.kueue_version), "", priority_class_transform),
+      cache_rest, proto(o, resources::workload_priority_classes(apis.kueue_version), "", priority_class_transform),
       o.namespaces);
   for (auto* inf : pc->informers()) runtime::enqueue_all_from(*inf, queue, priority_class_to_workloads(workloads));
   auto kw = std::make_unique<runtime::InformerGroup>(
-      cache_rest, proto(resources::kueue_workloads(apis.kueue_version), "", kueue_workload_transform), o.namespaces);
+      cache_rest, proto(o, resources::kueue_workloads(apis.kueue_version), "", kueue_workload_transform), o.namespaces);
   for (auto* inf : kw->informers()) {
     caches.kueue_index.follow(*inf);
     runtime::enqueue_from(*inf, queue, kueue_workload_to_workload(workloads));
   }
-  caches.priority_classes = &manager.add_informers(std::move(pc), false);
-  caches.kueue_workloads = &manager.add_informers(std::move(kw), false);
-  caches.local_queues = &manager.add_informers(std::move(lq), false);
-  spdlog::info("watching Kueue {} LocalQueues, WorkloadPriorityClasses and Workloads", apis.kueue_version);
+  // ClusterQueues and ResourceFlavors (cluster-scoped) for the admissibility of queued workloads: a spec change may
+  // change any workload's verdict, so it wakes them all (status writes, Kueue's usage, do not).
+  std::array<std::unique_ptr<runtime::InformerGroup>, 2> quota;
+  quota[0] = std::make_unique<runtime::InformerGroup>(
+      cache_rest, proto(o, resources::cluster_queues(apis.kueue_version), "", cluster_queue_transform),
+      std::vector<std::string>{});
+  quota[1] = std::make_unique<runtime::InformerGroup>(
+      cache_rest, proto(o, resources::resource_flavors(apis.kueue_version), "", resource_flavor_transform),
+      std::vector<std::string>{});
+  for (auto& g : quota)
+    for (auto* inf : g->informers())
+      runtime::enqueue_all_from(*inf, queue, every_workload(workloads), runtime::spec_or_metadata_changed);
+  caches.priority_classes = add(std::move(pc), resources::workload_priority_classes(apis.kueue_version), false);
+  caches.kueue_workloads = add(std::move(kw), resources::kueue_workloads(apis.kueue_version), false);
+  caches.cluster_queues = add(std::move(quota[0]), resources::cluster_queues(apis.kueue_version), false);
+  caches.resource_flavors = add(std::move(quota[1]), resources::resource_flavors(apis.kueue_version), false);
+  caches.local_queues = add(std::move(lq), resources::local_queues(apis.kueue_version), false);
+  spdlog::info("watching Kueue {} LocalQueues, ClusterQueues, ResourceFlavors, WorkloadPriorityClasses and Workloads",
+               apis.kueue_version);
 }
 
-std::string describe(const ServedApis& a, int max_pod_sets_flag) {
+std::string describe(const ServedApis& a, int max_pod_sets_flag, std::optional<validation::Profile> profile_flag) {
   const int mps = max_pod_sets_flag > 0 ? max_pod_sets_flag : a.kueue_max_pod_sets > 0 ? a.kueue_max_pod_sets : 8;
   return std::string("RayCluster ") + (a.ray_cluster ? "served" : "NOT served") + ", RayJob " +
          (a.ray_job ? "served" : "not served") + ", AppWrapper " + (a.app_wrapper ? "served" : "not served") +
          ", Kueue API " + (a.kueue_version.empty() ? std::string("not served") : a.kueue_version) + " (MaxPodSets " +
          std::to_string(mps) +
-         (max_pod_sets_flag > 0 ? ", from --kueue-max-podsets)" : a.kueue_max_pod_sets > 0 ? ")" : ", default)");
+         (max_pod_sets_flag > 0 ? ", from --kueue-max-podsets)" : a.kueue_max_pod_sets > 0 ? ")" : ", default)") +
+         ", profile " + std::string(validation::profile_name(profile_flag.value_or(a.profile))) +
+         (profile_flag ? " (from --profile)" : a.profile == validation::Profile::kOdh ? " (OpenDataHub CRDs served)" : "");
 }
 
 }  // namespace
@@ -206,7 +234,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   for (const auto& name : kTargetCrdNames)
     if (!served->generations.count(name))
       spdlog::warn("CRD {} is not installed; workloads that need it are held until it is", name);
-  spdlog::info("{}", describe(*served, o.kueue_max_podsets));
+  spdlog::info("{}", describe(*served, o.kueue_max_podsets, o.profile));
   ServedApiState apis;
   apis.set(std::make_shared<const ServedApis>(std::move(*served)));
 
@@ -220,14 +248,26 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   auto queue = std::make_shared<runtime::WorkQueue>(qopts);
 
   Caches caches;
+  caches.metrics = &metrics;
   {
-    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(resources::kCodeFlareWorkloads, o.label_selector),
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(o, resources::kCodeFlareWorkloads, o.label_selector),
                                                           o.namespaces);
     for (auto* inf : group->informers())
       runtime::enqueue_from(*inf, queue, runtime::own_key(), runtime::spec_or_metadata_changed);
     caches.workloads = &manager.add_informers(std::move(group), true);
+    metrics::track_informer_cache(metrics, resources::kCodeFlareWorkloads.plural, *caches.workloads);
   }
   ensure_caches(*apis.get(), o, manager, cache_rest, caches, queue);
+  // The watched Namespaces, for their Pod Security level; a change of it judges their workloads again.
+  std::vector<runtime::InformerGroup*> namespace_caches;
+  for (const auto& name : o.namespaces.empty() ? std::vector<std::string>{""} : o.namespaces) {
+    runtime::InformerOptions p = namespace_informer(name);
+    p.watcher = proto(o, resources::kNamespaces).watcher;
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, std::vector<std::string>{});
+    for (auto* inf : group->informers())
+      runtime::enqueue_all_from(*inf, queue, namespace_to_workloads(*caches.workloads));
+    namespace_caches.push_back(&manager.add_informers(std::move(group), true));
+  }
 
   // The served-APIs refresher: one informer per watched CRD (by name, metadata only) wakes it; it reads the CRDs
   // again when a generation changed, publishes the new view, adds the caches of newly served kinds and wakes every
@@ -235,7 +275,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   auto apis_queue = std::make_shared<runtime::WorkQueue>(runtime::WorkQueueOptions{});
   std::vector<runtime::InformerGroup*> crd_caches;
   for (const auto& name : watched_crd_names()) {
-    runtime::InformerOptions p = proto(resources::kCrds, "", crd_transform);
+    runtime::InformerOptions p = proto(o, resources::kCrds, "", crd_transform);
     p.field_selector = "metadata.name=" + name;
     auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, std::vector<std::string>{});
     for (auto* inf : group->informers())
@@ -253,7 +293,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     auto now = read_served_apis(api);
     if (!now) return runtime::ReconcileResult::failed(now.error().message);
     if (now->generations == apis.get()->generations) return runtime::ReconcileResult::ok();
-    spdlog::info("the served APIs changed: {}", describe(*now, o.kueue_max_podsets));
+    spdlog::info("the served APIs changed: {}", describe(*now, o.kueue_max_podsets, o.profile));
     auto published = std::make_shared<const ServedApis>(std::move(*now));
     apis.set(published);
     ensure_caches(*published, o, manager, cache_rest, caches, queue);
@@ -303,10 +343,24 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     return g && g->synced();
   };
   wcaches.kueue.workload_of = [&caches](const std::string& uid) { return caches.kueue_index.get(uid); };
+  wcaches.namespace_of = [&namespace_caches](const std::string& name) -> runtime::ObjectPtr {
+    for (auto* g : namespace_caches)
+      if (auto ns = g->get(name)) return ns;
+    return nullptr;
+  };
+  wcaches.kueue.quota_objects = [&caches]() -> std::optional<std::vector<runtime::ObjectPtr>> {
+    runtime::InformerGroup* cq = caches.cluster_queues.load();
+    runtime::InformerGroup* rf = caches.resource_flavors.load();
+    if (!cq || !rf || !cq->synced() || !rf->synced()) return std::nullopt;
+    std::vector<runtime::ObjectPtr> all = cq->list_all();
+    for (auto& o : rf->list_all()) all.push_back(std::move(o));
+    return all;
+  };
 
   WorkloadControllerOptions opts;
   opts.server_dry_run = o.server_dry_run;
   opts.kueue_max_pod_sets = o.kueue_max_podsets;
+  opts.profile = o.profile;
   WorkloadController wc(api, apis, recorder, std::move(wcaches), opts, &operator_metrics);
 
   runtime::ControllerOptions copts;
@@ -336,6 +390,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     deps.profile.kueue_max_pod_sets = o.kueue_max_podsets > 0 ? o.kueue_max_podsets : apis.get()->kueue_max_pod_sets > 0
                                                                                          ? apis.get()->kueue_max_pod_sets
                                                                                          : 8;
+    deps.profile.name = o.profile.value_or(apis.get()->profile);
     deps.facts = [&wc](const json::Value& workload, json::Document& storage) {
       return wc.facts_for(workload, storage);
     };

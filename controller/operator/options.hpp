@@ -9,6 +9,7 @@
 #include "runtime/leader_election.hpp"
 #include "runtime/rate_limiter.hpp"
 #include "runtime/token_bucket.hpp"
+#include "validation/cluster_facts.hpp"
 #include "webhook/webhook_options.hpp"
 
 namespace cfo::op {
@@ -25,6 +26,11 @@ struct OperatorOptions {
   std::string label_selector;           ///< only CodeFlareWorkloads matching it (a shard); empty = all
   int max_concurrent_reconciles = 1;
   int kueue_max_podsets = 0;  ///< 0 = read it from the cluster
+  /// --min-watch-timeout: every watch asks for a timeoutSeconds drawn from [this, 2 x this] (client-go's
+  /// MinWatchTimeout, 5 minutes); the client gives a silent watch up after its timeout plus 30 s.
+  int64_t min_watch_timeout_s = 300;
+  /// The cluster profile (--profile); unset = told by the CRDs the cluster serves (served_apis.hpp detect_profile).
+  std::optional<validation::Profile> profile;
 
   runtime::ItemBackoffOptions backoff;  ///< --workqueue-base-delay / --workqueue-max-delay (5 ms, 1000 s)
   runtime::TokenBucketOptions bucket;   ///< --workqueue-qps / --workqueue-burst (10, 100)

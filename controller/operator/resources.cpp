@@ -8,6 +8,7 @@ const client::ResourceType kRayClusters{"ray.io", "v1", "rayclusters", true};
 const client::ResourceType kRayJobs{"ray.io", "v1", "rayjobs", true};
 const client::ResourceType kAppWrappers{"workload.codeflare.dev", "v1beta2", "appwrappers", true};
 const client::ResourceType kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false};
+const client::ResourceType kNamespaces{"", "v1", "namespaces", false};
 
 client::ResourceType local_queues(const std::string& kueue_version) {
   return {"kueue.x-k8s.io", kueue_version, "localqueues", true};
@@ -17,6 +18,12 @@ client::ResourceType workload_priority_classes(const std::string& kueue_version)
 }
 client::ResourceType kueue_workloads(const std::string& kueue_version) {
   return {"kueue.x-k8s.io", kueue_version, "workloads", true};
+}
+client::ResourceType cluster_queues(const std::string& kueue_version) {
+  return {"kueue.x-k8s.io", kueue_version, "clusterqueues", false};
+}
+client::ResourceType resource_flavors(const std::string& kueue_version) {
+  return {"kueue.x-k8s.io", kueue_version, "resourceflavors", false};
 }
 }  // namespace resources
 

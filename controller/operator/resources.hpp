@@ -15,11 +15,14 @@ extern const client::ResourceType kRayClusters;         ///< ray.io/v1 raycluste
 extern const client::ResourceType kRayJobs;             ///< ray.io/v1 rayjobs
 extern const client::ResourceType kAppWrappers;         ///< workload.codeflare.dev/v1beta2 appwrappers
 extern const client::ResourceType kCrds;                ///< apiextensions.k8s.io/v1 customresourcedefinitions
+extern const client::ResourceType kNamespaces;          ///< v1 namespaces (their Pod Security label)
 
 /// Kueue's resources at the API version the cluster serves ("v1beta2" or "v1beta1").
 client::ResourceType local_queues(const std::string& kueue_version);
 client::ResourceType workload_priority_classes(const std::string& kueue_version);
 client::ResourceType kueue_workloads(const std::string& kueue_version);
+client::ResourceType cluster_queues(const std::string& kueue_version);    ///< cluster-scoped
+client::ResourceType resource_flavors(const std::string& kueue_version);  ///< cluster-scoped
 }  // namespace resources
 
 /// The kinds of top-level child a CodeFlareWorkload becomes; exactly one is desired at a time.

@@ -1,12 +1,14 @@
 #include "operator/served_apis.hpp"
 
+#include <algorithm>
+
 #include "operator/resources.hpp"
+#include "validation/cluster_facts.hpp"
 
 namespace cfo::op {
 
 namespace {
 
-constexpr const char* kKueueWorkloadsCrd = "workloads.kueue.x-k8s.io";
 constexpr const char* kLocalQueuesCrd = "localqueues.kueue.x-k8s.io";
 
 // The served versions of a CRD.
@@ -37,19 +39,6 @@ bool serves(const json::Value& crd, std::string_view version) {
   return false;
 }
 
-// spec.podSets.maxItems of the Workload CRD's storage version (else of the first version that says).
-int max_pod_sets(const json::Value& crd) {
-  const json::Value* versions = json::find_path(crd, "spec.versions");
-  if (!versions || !versions->IsArray()) return 0;
-  int found = 0;
-  for (const auto& v : versions->GetArray()) {
-    const json::Value* max = json::find_path(v, "schema.openAPIV3Schema.properties.spec.properties.podSets.maxItems");
-    if (!max || !max->IsInt()) continue;
-    if (json::get_bool(v, "storage").value_or(false) || found == 0) found = max->GetInt();
-  }
-  return found;
-}
-
 void strip(json::Value& node, bool under_properties) {
   if (node.IsObject()) {
     for (auto it = node.MemberBegin(); it != node.MemberEnd();) {
@@ -76,10 +65,23 @@ const std::vector<std::string> kTargetCrdNames = {
     "workloadpriorityclasses.kueue.x-k8s.io",
 };
 
+const std::vector<std::string> kOdhCrdNames = {
+    "datascienceclusters.datasciencecluster.opendatahub.io",
+    "dscinitializations.dscinitialization.opendatahub.io",
+};
+
+validation::Profile detect_profile(const std::vector<std::string>& served_crds) {
+  for (const auto& name : served_crds)
+    if (std::find(kOdhCrdNames.begin(), kOdhCrdNames.end(), name) != kOdhCrdNames.end())
+      return validation::Profile::kOdh;
+  return validation::Profile::kVanilla;
+}
+
 const std::vector<std::string>& watched_crd_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n = kTargetCrdNames;
-    n.push_back(kKueueWorkloadsCrd);
+    n.emplace_back(validation::kKueueWorkloadCrdName);
+    n.insert(n.end(), kOdhCrdNames.begin(), kOdhCrdNames.end());
     return n;
   }();
   return names;
@@ -95,6 +97,7 @@ void strip_schema_descriptions(json::Value& crd) {
 Result<ServedApis> read_served_apis(const Api& api) {
   ServedApis out;
   auto schemas = std::make_shared<validation::SchemaSet>();
+  std::vector<std::string> served;
   for (const auto& name : watched_crd_names()) {
     auto crd = api.get(resources::kCrds.object_path("", name));
     if (!crd) {
@@ -104,8 +107,10 @@ Result<ServedApis> read_served_apis(const Api& api) {
     // A CRD counts once it is Established (its API is served): before that an apply of its kind still fails.
     if (!crd_established(*crd)) continue;
     out.generations[name] = json::get_int((*crd)["metadata"], "generation").value_or(0);
-    if (name == kKueueWorkloadsCrd) {
-      out.kueue_max_pod_sets = max_pod_sets(*crd);
+    served.push_back(name);
+    if (std::find(kOdhCrdNames.begin(), kOdhCrdNames.end(), name) != kOdhCrdNames.end()) continue;
+    if (name == validation::kKueueWorkloadCrdName) {
+      out.kueue_max_pod_sets = validation::kueue_max_pod_sets_of(*crd);
       continue;
     }
     if (name == kLocalQueuesCrd)
@@ -113,6 +118,7 @@ Result<ServedApis> read_served_apis(const Api& api) {
     strip_schema_descriptions(*crd);
     if (auto r = schemas->add_crd(*crd); !r) return fail("CRD " + name + ": " + r.error().message);
   }
+  out.profile = detect_profile(served);
   out.ray_cluster = schemas->has("ray.io/v1", "RayCluster");
   out.app_wrapper = schemas->has("workload.codeflare.dev/v1beta2", "AppWrapper");
   out.ray_job = schemas->has("ray.io/v1", "RayJob");

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "operator/api.hpp"
+#include "validation/cluster_facts.hpp"
 #include "validation/schema_set.hpp"
 #include "validation/validator.hpp"
 
@@ -26,6 +27,8 @@ struct ServedApis {
   std::string kueue_version;
   /// Kueue's MaxPodSets from the Workload CRD (0 when unknown).
   int kueue_max_pod_sets = 0;
+  /// The cluster profile the CRDs tell (detect_profile): odh where OpenDataHub / OpenShift AI is installed.
+  validation::Profile profile = validation::Profile::kVanilla;
   /// metadata.generation of each CRD read and Established (absent: not installed or not served yet), to tell whether
   /// a CRD event changes anything.
   std::map<std::string, int64_t> generations;
@@ -34,13 +37,22 @@ struct ServedApis {
 /// The CRDs whose schemas the controller checks generated objects against (name as served, e.g. "rayclusters.ray.io").
 extern const std::vector<std::string> kTargetCrdNames;
 
-/// The CRDs whose appearance, change or removal makes the operator read the served APIs again: kTargetCrdNames and
-/// Kueue's Workload CRD (for MaxPodSets).
+/// The CRDs whose presence tells an OpenDataHub / Red Hat OpenShift AI cluster, where the CodeFlare operator (and its
+/// RayCluster webhooks) runs: its DataScienceCluster and DSCInitialization CRDs.
+extern const std::vector<std::string> kOdhCrdNames;
+
+/// The cluster profile from the names of the watched CRDs the cluster serves: odh when any of kOdhCrdNames is among
+/// them, else vanilla.
+validation::Profile detect_profile(const std::vector<std::string>& served_crds);
+
+/// The CRDs whose appearance, change or removal makes the operator read the served APIs again: kTargetCrdNames,
+/// Kueue's Workload CRD (for MaxPodSets) and kOdhCrdNames (for the profile).
 const std::vector<std::string>& watched_crd_names();
 
 /// Reads every CRD of watched_crd_names() with `api` (404: not installed), compiles the schemas of the target CRDs
-/// (without their descriptions) and tells which APIs are served. A CRD counts once Established; Kueue's API version
-/// is v1beta2 when its LocalQueue CRD serves it, else v1beta1. Errors: any read failure other than 404, or a CRD whose schema
+/// (without their descriptions), tells which APIs are served and the profile (detect_profile). A CRD counts once
+/// Established; Kueue's API version is v1beta2 when its LocalQueue CRD serves it, else v1beta1. Errors: any read
+/// failure other than 404, or a CRD whose schema
 /// does not compile.
 Result<ServedApis> read_served_apis(const Api& api);
 

@@ -20,6 +20,10 @@ runtime::KeysMapper local_queue_to_workloads(const runtime::InformerGroup& workl
 /// workload held for a missing priority class goes ahead as soon as it appears.
 runtime::KeysMapper priority_class_to_workloads(const runtime::InformerGroup& workloads);
 
+/// Every workload of `workloads`: a ClusterQueue or ResourceFlavor change may change the admissibility of any queued
+/// workload (the namespace's default LocalQueue included), and such changes are rare.
+runtime::KeysMapper every_workload(const runtime::InformerGroup& workloads);
+
 /// A Kueue Workload to the workload whose child (RayCluster, AppWrapper or RayJob: its controller owner) it admits:
 /// children share their workload's name and namespace. std::nullopt when no cached workload has that key.
 runtime::KeyMapper kueue_workload_to_workload(const runtime::InformerGroup& workloads);

@@ -4,6 +4,7 @@
 
 #include "core/condition.hpp"
 #include "operator/finalizer.hpp"
+#include "operator/namespace_cache.hpp"
 #include "operator/write_plan.hpp"
 #include "runtime/object_key.hpp"
 #include "workload/reconcile.hpp"
@@ -109,6 +110,11 @@ workload::ClusterFacts WorkloadController::facts_of(const json::Value& wl, const
   facts.profile.kueue_max_pod_sets = opts_.kueue_max_pod_sets > 0  ? opts_.kueue_max_pod_sets
                                      : apis.kueue_max_pod_sets > 0 ? apis.kueue_max_pod_sets
                                                                    : 8;
+  if (caches_.namespace_of) {
+    auto ns = caches_.namespace_of(json::string_at(wl, "metadata.namespace"));
+    facts.profile.pod_security = pod_security_level_of(ns.get());
+  }
+  facts.profile.name = opts_.profile.value_or(apis.profile);
   facts.app_wrapper_served = apis.app_wrapper;
   facts.ray_job_served = apis.ray_job;
   facts.kueue_served = !apis.kueue_version.empty();
@@ -129,7 +135,10 @@ Result<workload::ClusterFacts> WorkloadController::facts_for(const json::Value& 
 
 runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   auto wl = caches_.workloads(key);
-  if (!wl) return runtime::ReconcileResult::ok();  // deleted: owner references remove the children
+  if (!wl) {  // deleted: owner references remove the children
+    pacer_.forget(key);
+    return runtime::ReconcileResult::ok();
+  }
   auto [ns, name] = runtime::split_key(key);
   const std::string uid = json::string_at(*wl, "metadata.uid");
   const std::shared_ptr<const ServedApis> apis = apis_.get();
@@ -142,6 +151,8 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
 
   runtime::ObjectPtr local_queue;
   workload::ClusterFacts facts = facts_of(*wl, *apis, local_queue);
+  std::vector<runtime::ObjectPtr> queue_objects;  // what facts.queue_objects points into
+  fill_queue_objects(*wl, caches_.kueue, facts, queue_objects);
 
   std::array<std::shared_ptr<const json::Document>, kChildKindCount> held;
   std::array<const json::Value*, kChildKindCount> cached{};
@@ -180,6 +191,24 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   if (metrics_ && !outcome.valid && !already_rejected(prev_status, generation))
     for (const auto& e : outcome.errors)
       if (e.severity == Severity::Error) metrics_->validation_rejected(e.rule);
+
+  // A child of ours that another field manager changed: its fields are set back, with a Warning event naming who
+  // changed them, and no sooner than the pacer allows (two writers fighting over a field make no hot loop).
+  for (const auto& obj : outcome.desired) {
+    const ChildKindInfo* child = child_kind_named(json::get_string(obj, "kind").value_or(""));
+    const json::Value* live = child ? cached[static_cast<std::size_t>(child->kind)] : nullptr;
+    if (!live || !controlled_by(*live, uid)) continue;
+    auto drift = detect_drift(obj, *live, opts_.field_manager);
+    if (!drift) continue;
+    const std::string msg = describe_drift(*drift, std::string(child->name), json::string_at(obj, "metadata.name"));
+    if (const int64_t wait = pacer_.admit(key); wait > 0) {
+      spdlog::debug("{}; restoring in {} ms", msg, wait);
+      return runtime::ReconcileResult::requeue_after(wait);
+    }
+    spdlog::warn("{}", msg);
+    events_.record(*wl, "Warning", "ChildModified", "Apply", msg);
+    break;
+  }
 
   // Decide, then do.
   const Plan plan =

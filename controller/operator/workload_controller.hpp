@@ -11,6 +11,7 @@
 #include "metrics/operator_metrics.hpp"
 #include "operator/api.hpp"
 #include "operator/cluster_reads.hpp"
+#include "operator/drift.hpp"
 #include "operator/plan_executor.hpp"
 #include "operator/resources.hpp"
 #include "operator/served_apis.hpp"
@@ -40,6 +41,9 @@ struct WorkloadCaches {
   WorkloadLister workloads_in;
   /// Kueue's objects (empty members when Kueue is not served).
   KueueCaches kueue;
+  /// The cached Namespace by name (namespace_cache.hpp): its pod-security.kubernetes.io/enforce label is the level the
+  /// generated Pod templates are judged at. Empty, or nullptr: privileged (no Pod Security check).
+  CacheLookup namespace_of;
 };
 
 /// Settings of the controller, filled in once from flags.
@@ -47,6 +51,8 @@ struct WorkloadControllerOptions {
   std::string field_manager = kFieldManager;
   /// Kueue's MaxPodSets from --kueue-max-podsets; 0: the served Workload CRD's, else 8.
   int kueue_max_pod_sets = 0;
+  /// The cluster profile from --profile; unset: the one the served CRDs tell (ServedApis::profile).
+  std::optional<validation::Profile> profile;
   /// The server-side gate (--server-dry-run): where a write could be followed by a refusal (write_plan.hpp), every
   /// object is first sent with dryRun=All; a refusal of an object that our validation accepted is logged as a
   /// validation gap, counted, and nothing is written.
@@ -72,6 +78,9 @@ class WorkloadController {
   ///    sent with dryRun=All, and a refusal (is_server_rejection) writes nothing, is reported as Ready=False
   ///    ServerRejected and retried with backoff (the first refusal of a generation is also logged at error level as
   ///    a validation gap and counted in codeflare_dryrun_disagreements_total); other failures are ApplyFailed;
+  ///  - a child whose fields another field manager changed (drift.hpp) gets them back, with a Warning event
+  ///    ChildModified naming that manager; repeated restores of one workload's child are spaced out (RestorePacer:
+  ///    1 s doubling to 60 s), so two writers fighting over a field never make a hot loop;
   ///  - the status is written through the status subresource when it changed;
   /// Every read comes from the caches: the children caches hold every object of their kinds (someone else's reduced
   /// to its owner references, child_transform), so a name already taken is seen without a request.
@@ -98,6 +107,8 @@ class WorkloadController {
   workload::ValidationMemo memo_;
   std::mutex memo_mu_;
   std::shared_ptr<const ServedApis> memo_apis_;
+  /// Spaces out the restores of children another field manager keeps changing (drift.hpp).
+  RestorePacer pacer_;
 };
 
 }  // namespace cfo::op

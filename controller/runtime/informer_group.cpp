@@ -94,4 +94,10 @@ std::size_t InformerGroup::size() const {
   return n;
 }
 
+std::size_t InformerGroup::bytes() const {
+  std::size_t n = 0;
+  for (const auto& [ns, inf] : informers_) n += inf->store().bytes();
+  return n;
+}
+
 }  // namespace cfo::runtime

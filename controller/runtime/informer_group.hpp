@@ -39,6 +39,8 @@ class InformerGroup {
   std::vector<ObjectPtr> list_all() const;
   /// Number of cached objects over the group.
   std::size_t size() const;
+  /// Bytes of JSON the group's caches hold (Store::bytes summed).
+  std::size_t bytes() const;
 
  private:
   const Informer* informer_for(const std::string& ns) const;

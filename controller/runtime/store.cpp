@@ -33,13 +33,28 @@ std::size_t Store::size() const {
   return objects_.size();
 }
 
+std::size_t Store::bytes() const {
+  std::shared_lock lk(mu_);
+  return bytes_;
+}
+
+std::size_t object_bytes(const ObjectPtr& object) {
+  if (!object) return 0;
+  // GetAllocator() is not const in RapidJSON; Capacity() only reads.
+  return const_cast<json::Document&>(*object).GetAllocator().Capacity();
+}
+
 std::vector<StoreChange> Store::replace(std::vector<ObjectPtr> objects) {
   std::map<std::string, ObjectPtr> next;
+  std::size_t next_bytes = 0;
   for (auto& obj : objects) {
     if (!obj) continue;
     std::string key = key_of(*obj);
     if (key.empty()) continue;
-    next[key] = std::move(obj);
+    ObjectPtr& slot = next[key];
+    next_bytes -= object_bytes(slot);
+    next_bytes += object_bytes(obj);
+    slot = std::move(obj);
   }
   std::vector<StoreChange> changes;
   std::unique_lock lk(mu_);
@@ -60,6 +75,7 @@ std::vector<StoreChange> Store::replace(std::vector<ObjectPtr> objects) {
     }
   }
   objects_ = std::move(next);
+  bytes_ = next_bytes;
   return changes;
 }
 
@@ -72,13 +88,18 @@ std::optional<StoreChange> Store::apply(WatchEvent::Type type, ObjectPtr object)
   std::unique_lock lk(mu_);
   auto it = objects_.find(key);
   if (type == WatchEvent::Type::Deleted) {
-    if (it != objects_.end()) objects_.erase(it);
+    if (it != objects_.end()) {
+      bytes_ -= object_bytes(it->second);
+      objects_.erase(it);
+    }
     return StoreChange{StoreChange::Kind::Deleted, std::move(key), nullptr, std::move(object)};
   }
+  bytes_ += object_bytes(object);
   if (it == objects_.end()) {
     objects_.emplace(key, object);
     return StoreChange{StoreChange::Kind::Added, std::move(key), nullptr, std::move(object)};
   }
+  bytes_ -= object_bytes(it->second);
   ObjectPtr old = std::exchange(it->second, object);
   return StoreChange{StoreChange::Kind::Updated, std::move(key), std::move(old), std::move(object)};
 }

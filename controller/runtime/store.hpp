@@ -39,6 +39,9 @@ class Store {
   std::vector<std::string> keys() const;
   /// Number of cached objects.
   std::size_t size() const;
+  /// Bytes of JSON the cached objects hold: the sum of their documents' allocator capacities (for compact objects,
+  /// one block sized to the object; see compact_object). Keys and the map's nodes are not counted.
+  std::size_t bytes() const;
 
   /// Replaces the whole content with `objects` (a complete list). Returns the changes in key order: Added for new
   /// keys, Updated for keys that stay (client-go Replace reports them as updates, so a relist resyncs every
@@ -53,6 +56,10 @@ class Store {
  private:
   mutable std::shared_mutex mu_;
   std::map<std::string, ObjectPtr> objects_;
+  std::size_t bytes_ = 0;  // sum of object_bytes() over objects_
 };
+
+/// The bytes `object`'s document holds in its allocator (0 for null).
+std::size_t object_bytes(const ObjectPtr& object);
 
 }  // namespace cfo::runtime

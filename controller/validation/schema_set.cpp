@@ -1,5 +1,7 @@
 #include "validation/schema_set.hpp"
 
+#include <mutex>
+
 #include <rapidjson/pointer.h>
 
 #include <rapidjson/stringbuffer.h>
@@ -541,29 +543,42 @@ const std::string* defaulted_at(const std::string& path, const std::vector<std::
 }
 
 /// One compiled schema: the preprocessed JSON (for the walkers, the plan and messages), the shared form RapidJSON
-/// compiled, the SchemaDocument, and the plan of defaults and CEL rules.
+/// compiled, the SchemaDocument, and the plan of defaults and CEL rules. The preprocessing (which finds every error a
+/// schema can have) is done when the schema is added; the rest, most of the cost, on first use (`ensure_built`,
+/// once, safe from any thread): a run that judges only RayClusters compiles no Kueue schema.
 struct Compiled {
   std::unique_ptr<json::Document> schema;
+  std::string source;  // "crd:<group>/<version>/<Kind>"
+  // Built by ensure_built():
   std::unique_ptr<json::Document> shared;
   std::unique_ptr<SchemaDocument> document;
-  std::string source;                          // "crd:<group>/<version>/<Kind>"
   std::unique_ptr<structural::PlanNode> plan;  // nullptr: no defaults and no rules (or not wanted)
   std::vector<CelRuleInfo> rules;              // every x-kubernetes-validations rule of the schema
+  // What ensure_built() builds: the plan too (with the object's apiVersion and kind) or only the SchemaDocument (the
+  // strict PodSpec decoding applies no defaults and no rules).
+  bool with_plan = false;
+  std::string api_version, kind;
+  std::unique_ptr<std::once_flag> once = std::make_unique<std::once_flag>();
 
-  /// Compiles `schema` (already preprocessed).
-  void build() {
+  /// Builds the SchemaDocument (and the plan, when with_plan) the first time; later calls return at once.
+  void ensure_built() const {
+    std::call_once(*once, [this] { const_cast<Compiled*>(this)->build_now(); });
+  }
+
+  /// True once ensure_built() has run.
+  bool built() const { return document != nullptr; }
+
+ private:
+  void build_now() {
     shared = std::make_unique<json::Document>();
     shared->CopyFrom(*schema, shared->GetAllocator());
     strip_plan_keywords(*shared);
     SchemaSharer(*shared).run();
     document = std::make_unique<SchemaDocument>(*shared);
+    if (with_plan) plan = structural::build_plan(*schema, api_version, kind, rules);
   }
 
-  /// Builds the plan of defaults and CEL rules (not for the strict PodSpec decoding, which applies neither).
-  void build_plan(const std::string& api_version, const std::string& kind) {
-    plan = structural::build_plan(*schema, api_version, kind, rules);
-  }
-
+ public:
   /// The plan's defaults applied to a copy of `obj` in `copy`; returns the object to check (`obj` itself when no
   /// default applies). `defaulted` gets the paths set, when given.
   const Value* defaulted(const Value& obj, json::Document& copy, structural::DefaultedPaths* paths) const {
@@ -584,6 +599,7 @@ struct Compiled {
   /// Null pruning and defaults, then RapidJSON's first error, the walker's findings and the CEL rules (with `old` on
   /// updates).
   FieldErrors check(const Value& obj, const Value* old = nullptr) const {
+    ensure_built();
     FieldErrors out;
     if (depth_of(obj, kMaxDocumentDepth + 1) > kMaxDocumentDepth) {
       out.push_back({"", "schema:depth", source,
@@ -690,7 +706,6 @@ Result<Compiled> compile(const Value& source_schema, const std::string& where, c
   PrepareContext ctx{c.schema->GetAllocator(), {}};
   if (auto r = prepare_schema(*c.schema, where, ctx); !r) return std::unexpected(r.error());
   c.source = source;
-  c.build();
   return c;
 }
 
@@ -816,7 +831,9 @@ Result<void> SchemaSet::add_crd(const json::Value& crd) {
     e.deprecation_warning = json::get_string(v, "deprecationWarning").value_or("");
     e.status_subresource = json::find_path(v, "subresources.status") != nullptr;
     e.compiled = std::move(*compiled);
-    e.compiled.build_plan(e.api_version, e.kind);
+    e.compiled.with_plan = true;
+    e.compiled.api_version = e.api_version;
+    e.compiled.kind = e.kind;
     added.push_back(std::move(e));
   }
 
@@ -829,7 +846,6 @@ Result<void> SchemaSet::add_crd(const json::Value& crd) {
         c->schema = std::make_unique<json::Document>();
         c->schema->CopyFrom(*pod, c->schema->GetAllocator());
         c->source = "core/v1:PodSpec";
-        c->build();
         impl_->pod_spec = std::move(c);
       }
     }
@@ -915,17 +931,21 @@ FieldErrors SchemaSet::validate_update(const json::Value& obj, const json::Value
   return impl_->validate(obj, same_type ? &old : nullptr);
 }
 
-std::vector<CelRuleInfo> SchemaSet::cel_rules() const {
+std::vector<CelRuleInfo> SchemaSet::cel_rules(RulesOf which) const {
   std::vector<CelRuleInfo> out;
   for (const auto& key : impl_->order)
-    if (auto it = impl_->entries.find(key); it != impl_->entries.end())
-      out.insert(out.end(), it->second.compiled.rules.begin(), it->second.compiled.rules.end());
+    if (auto it = impl_->entries.find(key); it != impl_->entries.end()) {
+      const Compiled& c = it->second.compiled;
+      if (which == RulesOf::kUsedKinds && !c.built()) continue;
+      c.ensure_built();
+      out.insert(out.end(), c.rules.begin(), c.rules.end());
+    }
   return out;
 }
 
-std::vector<CelRuleInfo> SchemaSet::unsupported_cel_rules() const {
+std::vector<CelRuleInfo> SchemaSet::unsupported_cel_rules(RulesOf which) const {
   std::vector<CelRuleInfo> out;
-  for (auto& r : cel_rules())
+  for (auto& r : cel_rules(which))
     if (!r.supported) out.push_back(std::move(r));
   return out;
 }

@@ -38,6 +38,9 @@ class SchemaSet {
   /// `pattern` is not a valid RE2 (Go regexp) regular expression, the schema uses a keyword kube-apiserver refuses in
   /// a CRD (`$ref`, `definitions`, `$schema`, `id`, `patternProperties`, `dependencies`, `additionalItems`), holds a
   /// "$ref" key anywhere (defaults and enum values included), or nests deeper than 300 levels.
+  /// Cost: the schema is checked and preprocessed here; its compilation for RapidJSON's validator and its plan of
+  /// defaults and CEL rules (most of the CPU and memory of a schema: about 80 ms and several MiB for KubeRay's
+  /// RayCluster) wait for the first object of that kind to be judged (once, thread-safe).
   Result<void> add_crd(const json::Value& crd);
 
   /// Loads every CRD found in the *.yaml / *.yml / *.json files directly inside `dir` (other kinds are skipped).
@@ -86,12 +89,16 @@ class SchemaSet {
   /// Returns false, leaving `out` alone, when nothing changes (or the kind is not loaded): then use `obj` itself.
   bool prepare(const json::Value& obj, json::Document& out) const;
 
+  /// Which kinds cel_rules() looks at: all loaded (compiling those not compiled yet), or only the kinds validated so
+  /// far (schemas are compiled on first use; see add_crd).
+  enum class RulesOf { kAllKinds, kUsedKinds };
+
   /// Every `x-kubernetes-validations` rule of the loaded CRDs (served versions), in load order.
-  std::vector<CelRuleInfo> cel_rules() const;
+  std::vector<CelRuleInfo> cel_rules(RulesOf which = RulesOf::kAllKinds) const;
 
   /// The rules outside the CEL subset: they are not evaluated. Also lists rules Kubernetes would not accept
   /// where they are (inside allOf/anyOf/oneOf/not) and rules with `optionalOldSelf`.
-  std::vector<CelRuleInfo> unsupported_cel_rules() const;
+  std::vector<CelRuleInfo> unsupported_cel_rules(RulesOf which = RulesOf::kAllKinds) const;
 
   /// The list of "<apiVersion>/<Kind>" held, for messages.
   std::vector<std::string> kinds() const;

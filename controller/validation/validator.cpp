@@ -1,14 +1,21 @@
 #include "validation/validator.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <unordered_map>
 
+#include "validation/admissibility.hpp"
+#include "validation/rule_catalog.hpp"
 #include "validation/rules/rule_util.hpp"
 #include "validation/rules/rules.hpp"
 
 namespace cfo::validation {
 
 namespace {
+
+constexpr std::size_t kParallelFrom = 64;  // objects in a set from which validate_set uses more than one thread
+constexpr std::size_t kMaxThreads = 8;
 
 using rules::Scope;
 using rules::Sink;
@@ -113,10 +120,14 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
     rules::validate_raycluster(scope, obj, sink);
     rules::validate_kueue_job(scope, obj, sink);
     rules::validate_kueue_raycluster(scope, obj, sink);
+    rules::validate_pod_security(scope, obj, sink);
+    rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "ray.io") && kind == "RayJob") {
     rules::validate_rayjob(scope, obj, sink);
     rules::validate_kueue_job(scope, obj, sink);
     rules::validate_kueue_rayjob(scope, obj, sink);
+    rules::validate_pod_security(scope, obj, sink);
+    rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "workload.codeflare.dev") && kind == "AppWrapper") {
     if (scope.in_appwrapper()) return;  // nested AppWrappers are rejected; do not descend
     rules::validate_appwrapper(scope, obj, sink,
@@ -124,8 +135,11 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
                                  check_component(scope, obj, tmpl, tsink, paths);
                                });
     rules::validate_kueue_job(scope, obj, sink);
+    rules::validate_kueue_pod_sets(scope, obj, sink);
   } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "ClusterQueue") {
     rules::validate_clusterqueue(scope, obj, sink);
+  } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "Cohort") {
+    rules::validate_cohort(scope, obj, sink);
   } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "ResourceFlavor") {
     rules::validate_resourceflavor(scope, obj, sink);
   } else if (group_is(api_version, "kueue.x-k8s.io") && kind == "LocalQueue") {
@@ -140,10 +154,14 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
       if (!spec) continue;
       const std::string tp = p.ends_with(".spec") ? p.substr(0, p.size() - 5) : std::string();
       const json::Value* tmpl = tp.empty() ? nullptr : resolve_field_path(obj, tp);
-      if (tmpl && tmpl->IsObject() && member_is(*tmpl, "spec", spec))
+      const bool is_template = tmpl && tmpl->IsObject() && member_is(*tmpl, "spec", spec);
+      if (is_template)
         rules::validate_pod_template(*tmpl, tp, sink);
       else
         rules::validate_pod_spec_late(*spec, p, sink);
+      if (spec->IsObject())
+        rules::validate_pod_security_of(scope, *spec, is_template ? rules::object_at(*tmpl, "metadata") : nullptr, p,
+                                        is_template ? tp + ".metadata" : p + ".metadata", sink);
     }
   }
 }
@@ -200,12 +218,18 @@ void order_findings(const json::Value& obj, FieldErrors& errs) {
   for (std::size_t i = 0; i < errs.size(); ++i) errs[i] = std::move(ranked[i].second);
 }
 
+/// Removes the findings of rules that do not belong to `profile` (rule_catalog()).
+void keep_profile(FieldErrors& errs, Profile profile) {
+  std::erase_if(errs, [&](const FieldError& e) { return !rule_applies(e.rule, profile); });
+}
+
 }  // namespace
 
 FieldErrors validate_object(const SchemaSet& schemas, const json::Value& obj, const ClusterProfile& profile) {
   FieldErrors out;
   Scope scope{schemas, profile};
   check_object(scope, obj, Sink(out), nullptr);
+  keep_profile(out, profile.name);
   order_findings(obj, out);
   return out;
 }
@@ -215,29 +239,67 @@ FieldErrors validate_update(const SchemaSet& schemas, const json::Value& obj, co
   FieldErrors out;
   Scope scope{schemas, profile, nullptr, &old};
   check_object(scope, obj, Sink(out), nullptr);
+  keep_profile(out, profile.name);
   order_findings(obj, out);
+  return out;
+}
+
+FieldErrors validate_object_meta(const json::Value& obj) {
+  static const SchemaSet kNoSchemas;  // unknown kinds count as namespaced
+  static const ClusterProfile kProfile;
+  FieldErrors out;
+  Sink sink(out);
+  if (obj.IsObject()) rules::validate_object_meta(Scope{kNoSchemas, kProfile}, obj, sink);
+  return out;
+}
+
+std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vector<SetEntry>& entries,
+                                      const ClusterProfile& profile) {
+  std::vector<FieldErrors> out(entries.size());
+  std::vector<const json::Value*> objects(entries.size());
+  QueueObjects queues;
+  std::vector<std::size_t> to_judge;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    objects[i] = entries[i].object;
+    if (!objects[i]) {
+      out[i].push_back({"", "schema:type", "apimachinery:TypeMeta", "no object given"});
+      continue;
+    }
+    queues.add(objects[i]);
+    if (!entries[i].judged) to_judge.push_back(i);
+  }
+  // The objects are independent: a large set is judged on every core (validate_object only reads the schemas,
+  // which compile once whichever thread asks first).
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < to_judge.size();)
+      out[to_judge[k]] = validate_object(schemas, *objects[to_judge[k]], profile);
+  };
+  const std::size_t threads = to_judge.size() < kParallelFrom ? 1 : std::clamp<std::size_t>(
+                                                                       std::thread::hardware_concurrency(), 1, kMaxThreads);
+  std::vector<std::jthread> helpers;
+  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  helpers.clear();  // joins
+  std::vector<Sink> sinks;
+  sinks.reserve(objects.size());
+  for (auto& f : out) sinks.emplace_back(f);
+  rules::validate_kueue_references(objects, sinks);
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    if (objects[i]) sinks[i].append(judge_admissibility(*objects[i], queues));
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    keep_profile(out[i], profile.name);
+    if (objects[i]) order_findings(*objects[i], out[i]);
+  }
   return out;
 }
 
 std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vector<const json::Value*>& objects,
                                       const ClusterProfile& profile) {
-  std::vector<FieldErrors> out(objects.size());
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    if (!objects[i]) {
-      out[i].push_back({"", "schema:type", "apimachinery:TypeMeta", "no object given"});
-      continue;
-    }
-    out[i] = validate_object(schemas, *objects[i], profile);
-  }
-  if (objects.size() > 1) {
-    std::vector<Sink> sinks;
-    sinks.reserve(objects.size());
-    for (auto& f : out) sinks.emplace_back(f);
-    rules::validate_kueue_references(objects, sinks);
-    for (std::size_t i = 0; i < objects.size(); ++i)
-      if (objects[i]) order_findings(*objects[i], out[i]);
-  }
-  return out;
+  std::vector<SetEntry> entries;
+  entries.reserve(objects.size());
+  for (const json::Value* o : objects) entries.push_back({o, false});
+  return validate_set(schemas, entries, profile);
 }
 
 }  // namespace cfo::validation

@@ -20,6 +20,7 @@ json::Document AppWrapper::to_json() const {
   json::Value spec(rapidjson::kObjectType);
   spec.AddMember("components", std::move(comps), a);
   if (suspend) spec.AddMember("suspend", true, a);
+  if (!managed_by.empty()) spec.AddMember("managedBy", json::str(managed_by, a), a);
   d.AddMember("spec", std::move(spec), a);
   return d;
 }

@@ -27,6 +27,8 @@ struct AppWrapper {
   ObjectMeta metadata;
   std::vector<AppWrapperComponent> components;
   bool suspend = false;
+  /// spec.managedBy, written only when set (MultiKueue).
+  std::string managed_by;
 
   json::Document to_json() const;
 };

@@ -14,6 +14,7 @@ AppWrapper build_app_wrapper(const Workload& w, const RayCluster& inner,
   set_workload_owner(aw.metadata, w);
   aw.components.push_back(AppWrapperComponent{Fragment(inner.to_json())});
   aw.suspend = w.spec.suspend;
+  if (w.spec.queue.multi_kueue) aw.managed_by = kMultiKueueManager;
   return aw;
 }
 

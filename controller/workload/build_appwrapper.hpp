@@ -14,7 +14,7 @@ namespace cfo::workload {
 /// one component whose template is `inner` (built with RayClusterPlacement{top_level = false}). No podSets are
 /// declared: the AppWrapper controller infers them for a RayCluster (head + one per worker group). spec.suspend is
 /// true when the workload's spec.suspend is (then the AppWrapper, not the inner RayCluster, is suspended), and
-/// absent otherwise.
+/// absent otherwise; spec.managedBy is kueue.x-k8s.io/multikueue with spec.queue.multiKueue.
 AppWrapper build_app_wrapper(const Workload& w, const RayCluster& inner,
                              const std::map<std::string, std::string>& kueue_labels);
 

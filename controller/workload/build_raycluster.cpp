@@ -1,5 +1,6 @@
 #include "workload/build_raycluster.hpp"
 
+#include "core/field_error.hpp"
 #include "workload/labels.hpp"
 #include "workload/odh_ca_bundle.hpp"
 #include "workload/resource_mapping.hpp"
@@ -14,6 +15,8 @@ AutoscalerOptions autoscaler_options(const AutoscalingSpec& a) {
   o.upscaling_mode = a.upscaling_mode;
   o.idle_timeout_seconds = a.idle_timeout_seconds;
   o.resources = a.resources;
+  o.version = a.version;
+  o.image = a.image;
   return o;
 }
 
@@ -25,68 +28,111 @@ void add_resource_params(const ResourceRequirements& r, const std::vector<Resour
   params["resources"] = resources_param(r.requests, mapping);
 }
 
-// User env first, then RAY_USAGE_STATS_ENABLED, "1" with spec.usageStats and "0" otherwise (the SDK always sets it,
-// after the user's envs). Parsing refuses a user variable of that name, so the list-map key stays unique.
-std::vector<EnvVar> container_env(const WorkloadSpec& s) {
+// The Pod fields of the head or of one worker group, with that group's path in the workload ("spec.head").
+struct Group {
+  const PodFields& pod;
+  std::string path;
+};
+
+// spec.env, then the group's env merged by name (a spec.env name is replaced in place, others follow), then
+// RAY_USAGE_STATS_ENABLED, "1" with spec.usageStats and "0" otherwise (the SDK always sets it, after the user's envs).
+// Parsing refuses a user variable of that name, so the list-map key stays unique. Records where the group's entries
+// went (`origins`, relative to the template).
+std::vector<EnvVar> container_env(const WorkloadSpec& s, const Group& g, PathOrigins& origins) {
   std::vector<EnvVar> env = s.env;
+  for (std::size_t j = 0; j < g.pod.env.size(); ++j) {
+    const EnvVar& e = g.pod.env[j];
+    std::size_t k = 0;
+    while (k < env.size() && env[k].name != e.name) ++k;
+    if (k == env.size()) env.push_back(e);
+    else env[k] = e;
+    origins.push_back({index_path("spec.containers[0].env", k), index_path(g.path + ".env", j)});
+  }
   env.push_back(EnvVar{"RAY_USAGE_STATS_ENABLED", s.usage_stats ? "1" : "0", std::nullopt});
   return env;
 }
 
-Container ray_container(const WorkloadSpec& s, std::string name, const ResourceRequirements& resources) {
+Container ray_container(const WorkloadSpec& s, std::string name, const ResourceRequirements& resources,
+                        const Group& g, PathOrigins& origins) {
   Container c;
   c.name = std::move(name);
-  c.image = s.image;
+  c.image = g.pod.image.empty() ? s.image : g.pod.image;
+  if (!g.pod.image.empty()) origins.push_back({"spec.containers[0].image", g.path + ".image"});
   c.image_pull_policy = "Always";  // codeflare-sdk: imagePullPolicy Always on head and workers
   c.pre_stop_command = {"/bin/sh", "-c", "ray stop"};
   c.resources = resources;
-  c.env = container_env(s);
+  c.env = container_env(s, g, origins);
   c.volume_mounts = s.volume_mounts;
   if (s.odh_trusted_ca_bundle)  // after the user's mounts, as the SDK appends them
     for (const auto& m : odh_ca_bundle_mounts()) c.volume_mounts.push_back(m);
   return c;
 }
 
-PodTemplateSpec pod_template(const WorkloadSpec& s, Container c, const std::vector<Fragment>& tolerations) {
+// The Pod template of a group: the generated one, its labels and annotations (spec.annotations, then the group's,
+// then the topology annotations), and the templates merged over it (spec.template, then the group's own).
+PodTemplateSpec pod_template(const WorkloadSpec& s, Container c, const std::vector<Fragment>& tolerations,
+                             const Group& g, PathOrigins origins) {
   PodTemplateSpec t;
+  t.origins = std::move(origins);
+  t.labels = g.pod.labels;
+  for (const auto& [k, v] : g.pod.labels) t.origins.push_back({key_path("metadata.labels", k), key_path(g.path + ".labels", k)});
   t.annotations = s.annotations;
+  for (const auto& [k, v] : g.pod.annotations) {
+    t.annotations[k] = v;
+    t.origins.push_back({key_path("metadata.annotations", k), key_path(g.path + ".annotations", k)});
+  }
+  for (const auto& [k, v] : g.pod.topology.annotations()) {
+    t.annotations[k] = v;
+    t.origins.push_back({key_path("metadata.annotations", k), g.path + ".topology"});
+  }
   t.spec.containers.push_back(std::move(c));
   t.spec.volumes = s.volumes;
   if (s.odh_trusted_ca_bundle)
     for (const auto& v : odh_ca_bundle_volumes()) t.spec.volumes.push_back(v);
   t.spec.tolerations = tolerations;
   t.spec.image_pull_secrets = s.image_pull_secrets;
+  add_template_overlays(s, g.pod.template_, g.path + ".template", t);
   return t;
 }
 
 HeadGroupSpec head_group(const WorkloadSpec& s) {
   HeadGroupSpec h;
-  h.service_type = "ClusterIP";
-  h.enable_ingress = false;  // codeflare-operator's RayCluster webhook rejects enableIngress: true
+  h.service_type = s.head.service_type;
+  // codeflare-operator's RayCluster webhook rejects enableIngress: true (the OpenDataHub profile); on other clusters
+  // KubeRay creates the dashboard's Ingress.
+  h.enable_ingress = s.head.enable_ingress;
+  h.ingress_options = s.head.ingress_options;
   // The user's extra parameters, then the derived ones (parsing refuses user keys that the operator derives).
   h.ray_start_params = s.head.ray_start_params;
   h.ray_start_params["dashboard-host"] = "0.0.0.0";
   h.ray_start_params["block"] = "true";
   add_resource_params(s.head.resources, s.resource_mapping, h.ray_start_params);
-  Container c = ray_container(s, "ray-head", s.head.resources);
+  const Group g{s.head.pod, "spec.head"};
+  PathOrigins origins;
+  Container c = ray_container(s, kHeadContainerName, s.head.resources, g, origins);
   // gcs, dashboard and client are the SDK's ports. 8080 is KubeRay's metrics endpoint (the head service and the
   // codeflare-operator's NetworkPolicy expose it); the SDK leaves it out, so Prometheus scraping by port name
   // would find nothing. Declaring it costs nothing.
   c.ports = {{"gcs", 6379}, {"dashboard", 8265}, {"client", 10001}, {"metrics", 8080}};
-  h.template_ = pod_template(s, std::move(c), s.head.tolerations);
+  h.template_ = pod_template(s, std::move(c), s.head.tolerations, g, std::move(origins));
   return h;
 }
 
-WorkerGroupSpec worker_group(const WorkloadSpec& s, const WorkerGroup& g) {
+WorkerGroupSpec worker_group(const WorkloadSpec& s, const WorkerGroup& wg, std::size_t index) {
   WorkerGroupSpec w;
-  w.group_name = g.name;
-  w.replicas = g.replicas;
-  w.min_replicas = g.min_replicas;
-  w.max_replicas = g.max_replicas;
-  w.ray_start_params = g.ray_start_params;
+  w.group_name = wg.name;
+  w.replicas = wg.replicas;
+  w.min_replicas = wg.min_replicas;
+  w.max_replicas = wg.max_replicas;
+  w.suspend = wg.suspend;
+  w.idle_timeout_seconds = wg.idle_timeout_seconds;
+  w.ray_start_params = wg.ray_start_params;
   w.ray_start_params["block"] = "true";
-  add_resource_params(g.resources, s.resource_mapping, w.ray_start_params);
-  w.template_ = pod_template(s, ray_container(s, "machine-learning", g.resources), g.tolerations);
+  add_resource_params(wg.resources, s.resource_mapping, w.ray_start_params);
+  const Group g{wg.pod, index_path("spec.workerGroups", index)};
+  PathOrigins origins;
+  Container c = ray_container(s, kWorkerContainerName, wg.resources, g, origins);
+  w.template_ = pod_template(s, std::move(c), wg.tolerations, g, std::move(origins));
   return w;
 }
 }  // namespace
@@ -125,6 +171,7 @@ RayCluster build_ray_cluster(const Workload& w, const RayClusterPlacement& place
   rc.spec = build_ray_cluster_spec(w);
   // Only the top-level child carries the user's suspension; inside an AppWrapper the AppWrapper is suspended.
   rc.spec.suspend = placement.top_level && s.suspend;
+  if (placement.top_level && s.queue.multi_kueue) rc.spec.managed_by = kMultiKueueManager;
   return rc;
 }
 
@@ -135,7 +182,8 @@ RayClusterSpec build_ray_cluster_spec(const Workload& w) {
   spec.enable_in_tree_autoscaling = s.autoscaling.enabled;
   spec.autoscaler_options = autoscaler_options(s.autoscaling);
   spec.head_group_spec = head_group(s);
-  for (const auto& g : s.worker_groups) spec.worker_group_specs.push_back(worker_group(s, g));
+  for (std::size_t i = 0; i < s.worker_groups.size(); ++i)
+    spec.worker_group_specs.push_back(worker_group(s, s.worker_groups[i], i));
   if (const auto& ft = s.gcs_fault_tolerance) {
     GcsFaultToleranceOptions o;
     o.redis_address = ft->redis_address;
@@ -143,7 +191,18 @@ RayClusterSpec build_ray_cluster_spec(const Workload& w) {
     o.external_storage_namespace = ft->external_storage_namespace;
     spec.gcs_fault_tolerance_options = std::move(o);
   }
+  if (const auto& auth = s.auth_options)
+    spec.auth_options = RayAuthOptions{auth->mode, auth->secret_name, auth->enable_k8s_token_auth};
+  spec.upgrade_strategy = s.upgrade_strategy;
   return spec;
+}
+
+void add_template_overlays(const WorkloadSpec& s, const std::optional<Fragment>& own, const std::string& own_path,
+                           PodTemplateSpec& t) {
+  if (s.template_)
+    t.overlays.push_back(
+        TemplateOverlay{*s.template_, "spec.template", {kHeadContainerName, kWorkerContainerName, kSubmitterContainerName}});
+  if (own) t.overlays.push_back(TemplateOverlay{*own, own_path, {}});
 }
 
 }  // namespace cfo::workload

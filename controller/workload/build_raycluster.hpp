@@ -10,6 +10,9 @@
 
 namespace cfo::workload {
 
+/// spec.managedBy of a top-level child that MultiKueue dispatches (RayCluster, RayJob and AppWrapper alike).
+inline constexpr const char* kMultiKueueManager = "kueue.x-k8s.io/multikueue";
+
 /// Where the RayCluster goes: as the top-level child (it then carries the Kueue labels, the elastic-job annotation,
 /// spec.suspend and the owner reference to the workload), or as the template inside an AppWrapper (none of them:
 /// the AppWrapper carries the labels, the suspension and the owner reference).
@@ -46,18 +49,28 @@ RayCluster build_ray_cluster(const Workload& w, const RayClusterPlacement& place
 /// RayJob with a new cluster embeds it as spec.rayClusterSpec):
 ///  - rayVersion; enableInTreeAutoscaling = spec.autoscaling.enabled; autoscalerOptions always (upscalingMode,
 ///    idleTimeoutSeconds and resources from spec.autoscaling, whose defaults are the SDK's fixed values);
-///  - headGroupSpec: ClusterIP service, enableIngress false, rayStartParams = the user's extras + dashboard-host
+///  - headGroupSpec: serviceType (ClusterIP unless spec.head.serviceType), enableIngress (false unless
+///    spec.head.enableIngress) and ingressOptions, rayStartParams = the user's extras + dashboard-host
 ///    0.0.0.0, block "true", num-cpus (from the cpu limit), num-gpus and resources (from the extended resources
 ///    through spec's resource mapping); one ray-head container with ports gcs 6379, dashboard 8265, client 10001
 ///    and metrics 8080;
-///  - one workerGroupSpec per spec.workerGroups entry (replicas and bounds as parsed; rayStartParams as the head's
-///    without dashboard-host; one machine-learning container without ports);
-///  - every Ray container: image, imagePullPolicy Always, preStop `ray stop`, the resources, env = spec.env then
-///    RAY_USAGE_STATS_ENABLED ("1" or "0" from spec.usageStats), mounts = spec.volumeMounts then the four ODH CA
-///    mounts with spec.odhTrustedCABundle; every pod: spec.volumes then the two ODH CA volumes (same condition),
-///    tolerations, imagePullSecrets, and the user annotations on the template;
+///  - one workerGroupSpec per spec.workerGroups entry (replicas and bounds as parsed, suspend and idleTimeoutSeconds
+///    when set; rayStartParams as the head's without dashboard-host; one machine-learning container without ports);
+///  - every Ray container: image (the group's `image`, else spec.image), imagePullPolicy Always, preStop `ray stop`,
+///    the resources, env = spec.env with the group's env merged by name, then RAY_USAGE_STATS_ENABLED ("1" or "0"
+///    from spec.usageStats), mounts = spec.volumeMounts then the four ODH CA mounts with spec.odhTrustedCABundle;
+///    every pod: spec.volumes then the two ODH CA volumes (same condition), tolerations, imagePullSecrets, the
+///    group's labels, and spec.annotations, the group's annotations and its topology annotations on the template;
+///    then spec.template and the group's template merged over it (add_template_overlays);
+///  - autoscalerOptions.version and .image, authOptions and upgradeStrategy when set;
 ///  - gcsFaultToleranceOptions from spec.gcsFaultTolerance (redisAddress; redisPassword as valueFrom.secretKeyRef;
 ///    externalStorageNamespace when set).
 RayClusterSpec build_ray_cluster_spec(const Workload& w);
+
+/// Adds to `t` the templates merged over a generated Pod template, in order: spec.template (for every Pod; it changes
+/// the operator's containers ray-head, machine-learning and ray-job-submitter only where the Pod has them), then
+/// `own` (the group's or the submitter's template, at `own_path` in the workload).
+void add_template_overlays(const WorkloadSpec& s, const std::optional<Fragment>& own, const std::string& own_path,
+                           PodTemplateSpec& t);
 
 }  // namespace cfo::workload

@@ -21,7 +21,13 @@ namespace cfo::workload {
 /// Spec: entrypoint, runtimeEnvYAML, shutdownAfterJobFinishes, ttlSecondsAfterFinished and activeDeadlineSeconds from
 /// spec.job (parse_job has applied the defaults); spec.rayClusterSpec = build_ray_cluster_spec(w) when
 /// spec.job.clusterSelector is empty, else spec.clusterSelector; spec.suspend = spec.suspend (only written when true,
-/// see RayJob::to_json).
+/// see RayJob::to_json). Written only when set: backoffLimit, submissionMode, preRunningDeadlineSeconds,
+/// entrypointNumCpus / NumGpus, entrypointResources (as JSON text), metadata, jobId, deletionStrategy.deletionRules,
+/// submitterConfig.backoffLimit, managedBy (kueue.x-k8s.io/multikueue with spec.queue.multiKueue), and
+/// submitterPodTemplate: KubeRay's default submitter Pod (container ray-job-submitter with the head's image,
+/// 500m / 200Mi requested, 1 / 1Gi limits; restartPolicy Never) with the submitter's topology annotations and
+/// spec.template and spec.job.submitter.template merged over it, in K8sJobMode only and only when one of those is
+/// given.
 RayJob build_ray_job(const Workload& w, const std::map<std::string, std::string>& kueue_labels);
 
 }  // namespace cfo::workload

@@ -11,20 +11,22 @@ namespace {
 constexpr const char* kKubeRaySpec = "kuberay:ValidateRayClusterSpec";
 constexpr const char* kUsageStatsEnv = "RAY_USAGE_STATS_ENABLED";
 
-// Calls f(entry, path) for each object entry of the array member `key` of `spec`.
+// Calls f(entry, path) for each object entry of the array member `key` of `obj` (at `path`).
 template <class F>
-void each_entry(const json::Value& spec, const char* key, F f) {
-  const json::Value* arr = json::find(spec, key);
+void each_entry(const json::Value& obj, const std::string& path, const char* key, F f) {
+  const json::Value* arr = json::find(obj, key);
   if (!arr || !arr->IsArray()) return;
   for (rapidjson::SizeType i = 0; i < arr->Size(); ++i)
-    if ((*arr)[i].IsObject()) f((*arr)[i], index_path(join_path("spec", key), i));
+    if ((*arr)[i].IsObject()) f((*arr)[i], index_path(join_path(path, key), i));
 }
 
-void check_env(const json::Value& spec, const WorkloadSpec& s, FieldErrors& errs) {
+// The env list `key` of `owner` (at `owner_path`): spec.env, and a group's own env (spec.head.env,
+// spec.workerGroups[i].env), which lands in the same Ray containers.
+void check_env(const json::Value& owner, const std::string& owner_path, const WorkloadSpec& s, FieldErrors& errs) {
   const bool gcs_ft = s.gcs_fault_tolerance.has_value();
   auto ft = s.annotations.find(std::string(kFtEnabledAnnotation));
   const bool legacy_ft = ft != s.annotations.end() && ft->second == "true";
-  each_entry(spec, "env", [&](const json::Value& e, const std::string& p) {
+  each_entry(owner, owner_path, "env", [&](const json::Value& e, const std::string& p) {
     auto name = json::get_string(e, "name");
     if (!name) return;
     const std::string at = join_path(p, "name");
@@ -68,12 +70,12 @@ void check_gcs_ft(const WorkloadSpec& s, FieldErrors& errs) {
 
 void check_odh(const json::Value& spec, const WorkloadSpec& s, FieldErrors& errs) {
   if (!s.odh_trusted_ca_bundle) return;
-  each_entry(spec, "volumes", [&](const json::Value& v, const std::string& p) {
+  each_entry(spec, "spec", "volumes", [&](const json::Value& v, const std::string& p) {
     if (auto name = json::get_string(v, "name"); name && is_odh_ca_bundle_volume(*name))
       add_error(errs, join_path(p, "name"), "ReservedVolumeName",
                 "volume \"" + *name + "\" is added by the operator for spec.odhTrustedCABundle; rename this one");
   });
-  each_entry(spec, "volumeMounts", [&](const json::Value& m, const std::string& p) {
+  each_entry(spec, "spec", "volumeMounts", [&](const json::Value& m, const std::string& p) {
     if (auto path = json::get_string(m, "mountPath"); path && is_odh_ca_bundle_mount_path(*path))
       add_error(errs, join_path(p, "mountPath"), "ReservedMountPath",
                 *path + " is where the operator mounts the OpenDataHub CA bundle for spec.odhTrustedCABundle");
@@ -96,7 +98,11 @@ void check_autoscaling(const json::Value& spec, const WorkloadSpec& s, FieldErro
 
 void check_spec_conflicts(const json::Value& spec, const WorkloadSpec& s, FieldErrors& errs) {
   if (!spec.IsObject()) return;
-  check_env(spec, s, errs);
+  check_env(spec, "spec", s, errs);
+  if (const json::Value* head = json::find(spec, "head"); head && head->IsObject()) check_env(*head, "spec.head", s, errs);
+  if (const json::Value* groups = json::find(spec, "workerGroups"); groups && groups->IsArray())
+    for (rapidjson::SizeType i = 0; i < groups->Size(); ++i)
+      if ((*groups)[i].IsObject()) check_env((*groups)[i], index_path("spec.workerGroups", i), s, errs);
   check_gcs_ft(s, errs);
   check_odh(spec, s, errs);
   check_autoscaling(spec, s, errs);

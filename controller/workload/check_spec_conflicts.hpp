@@ -10,7 +10,7 @@ namespace cfo::workload {
 
 /// Runs after every field of the spec is read. `spec` is the raw spec object (for exact list indices: the parsed
 /// lists skip malformed entries); `s` is the parsed spec before defaults. Errors:
-///  - `spec.env[i].name`:
+///  - `spec.env[i].name` (and the same in spec.head.env and spec.workerGroups[i].env):
 ///    - RAY_USAGE_STATS_ENABLED (`ReservedEnvVar`; the operator sets it from spec.usageStats);
 ///    - with spec.gcsFaultTolerance: RAY_REDIS_ADDRESS, REDIS_PASSWORD (`GcsFTForbiddenSetting`);
 ///    - without it (and without annotation ray.io/ft-enabled: "true"): RAY_REDIS_ADDRESS (`RedisAddressNeedsGcsFT`);

@@ -31,12 +31,13 @@ void check_job_name(const Workload& w, FieldErrors& errs) {
             "kuberay:ValidateRayJobMetadata");
 }
 
-void check_image_version(const WorkloadSpec& s, FieldErrors& errs) {
+// spec.image, and a group's own image (spec.head.image, spec.workerGroups[i].image) when given.
+void check_image_version(const std::string& image, const std::string& path, const std::string& ray_version,
+                         FieldErrors& errs) {
   static const std::regex tag(R"((^|/)ray(-ml)?:([0-9]+\.[0-9]+\.[0-9]+))");
   std::smatch m;
-  if (std::regex_search(s.image, m, tag) && m[3].str() != s.ray_version)
-    add_warning(errs, "spec.image", "RayVersionMatchesImage",
-                "image is Ray " + m[3].str() + " but spec.rayVersion is " + s.ray_version,
+  if (std::regex_search(image, m, tag) && m[3].str() != ray_version)
+    add_warning(errs, path, "RayVersionMatchesImage", "image is Ray " + m[3].str() + " but spec.rayVersion is " + ray_version,
                 "codeflare-sdk:validate_ray_version_compatibility");
 }
 
@@ -69,7 +70,14 @@ FieldErrors check_workload(const Workload& w) {
               "an AppWrapper holds at most 8 pod specs: the head and " + std::to_string(kAppWrapperMaxWorkerGroups) +
                   " worker groups, not " + std::to_string(s.worker_groups.size()),
               "appwrapper:validateAppWrapperCreate");
-  if (!w.ignores("RayVersionMatchesImage")) check_image_version(s, errs);
+  if (!w.ignores("RayVersionMatchesImage")) {
+    check_image_version(s.image, "spec.image", s.ray_version, errs);
+    if (!s.head.pod.image.empty()) check_image_version(s.head.pod.image, "spec.head.image", s.ray_version, errs);
+    for (std::size_t i = 0; i < s.worker_groups.size(); ++i)
+      if (!s.worker_groups[i].pod.image.empty())
+        check_image_version(s.worker_groups[i].pod.image, index_path("spec.workerGroups", i) + ".image", s.ray_version,
+                            errs);
+  }
   check_memory(w, s.head.resources, "spec.head.resources", errs);
   for (std::size_t i = 0; i < s.worker_groups.size(); ++i)
     check_memory(w, s.worker_groups[i].resources, index_path("spec.workerGroups", i) + ".resources", errs);

@@ -91,6 +91,8 @@ std::optional<std::string> in_group(const std::vector<Step>& s, std::size_t i, c
   if (is(s, i, "rayStartParams")) return group + "." + join_steps(s, i);
   if (is(s, i, "groupName")) return group + ".name";
   if (is(s, i, "replicas") || is(s, i, "minReplicas") || is(s, i, "maxReplicas")) return group + "." + s[i].name;
+  for (const char* same : {"serviceType", "enableIngress", "ingressOptions", "suspend", "idleTimeoutSeconds"})
+    if (is(s, i, same)) return group + "." + join_steps(s, i);
   if (!is(s, i, "template")) return std::nullopt;
   ++i;
   if (is(s, i, "metadata") && (is(s, i + 1, "labels") || is(s, i + 1, "annotations")))
@@ -109,28 +111,104 @@ std::optional<std::string> in_group(const std::vector<Step>& s, std::size_t i, c
   return std::nullopt;
 }
 
+// The candidate spec path for a member of the RayClusterSpec itself (not of a group) at step `i`.
+std::optional<std::string> in_cluster_spec(const std::vector<Step>& s, std::size_t i) {
+  if (is(s, i, "rayVersion")) return std::string("spec.rayVersion");
+  if (is(s, i, "enableInTreeAutoscaling")) return std::string("spec.autoscaling.enabled");
+  if (is(s, i, "autoscalerOptions") && i + 1 < s.size()) return "spec.autoscaling." + join_steps(s, i + 1);
+  if (is(s, i, "authOptions") || is(s, i, "upgradeStrategy")) return "spec." + join_steps(s, i);
+  if (is(s, i, "managedBy")) return std::string("spec.queue.multiKueue");
+  return std::nullopt;
+}
+
+// The candidate spec path for a member of a RayJob's spec outside rayClusterSpec (steps after "spec").
+std::optional<std::string> in_job_spec(const std::vector<Step>& s, std::size_t i) {
+  for (const char* same : {"entrypoint", "runtimeEnvYAML", "shutdownAfterJobFinishes", "ttlSecondsAfterFinished",
+                           "activeDeadlineSeconds", "backoffLimit", "submissionMode", "preRunningDeadlineSeconds",
+                           "entrypointNumCpus", "entrypointNumGpus", "entrypointResources", "metadata", "jobId",
+                           "clusterSelector"})
+    if (is(s, i, same)) return "spec.job." + join_steps(s, i);
+  if (is(s, i, "deletionStrategy") && is(s, i + 1, "deletionRules")) return "spec.job." + join_steps(s, i + 1);
+  if (is(s, i, "submitterConfig") && is(s, i + 1, "backoffLimit")) return std::string("spec.job.submitter.backoffLimit");
+  if (is(s, i, "managedBy")) return std::string("spec.queue.multiKueue");
+  if (is(s, i, "suspend")) return std::string("spec.suspend");
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> spec_path_of(std::string_view kind, std::string_view child_path,
                                         const json::Value& workload) {
   const std::vector<Step> s = split_path(child_path);
   std::optional<std::string> candidate;
-  if (is(s, 0, "metadata") && (is(s, 1, "labels") || is(s, 1, "annotations"))) {
+  std::string group;  // for a field of one group: "spec.head" or "spec.workerGroups[g]"
+  // The Kueue labels come from spec.queue (a queue chosen by the namespace's default has no field of its own).
+  if (is(s, 0, "metadata") && is(s, 1, "labels") && is(s, 2, "kueue.x-k8s.io/queue-name", true) && s.size() == 3) {
+    candidate = "spec.queue.localQueue";
+    if (!exists(workload, *candidate)) candidate = "spec.queue.clusterQueue";
+  } else if (is(s, 0, "metadata") && is(s, 1, "labels") && is(s, 2, "kueue.x-k8s.io/priority-class", true) &&
+             s.size() == 3) {
+    candidate = "spec.queue.priorityClass";
+  } else if (is(s, 0, "metadata") && (is(s, 1, "labels") || is(s, 1, "annotations"))) {
     candidate = "spec." + join_steps(s, 1);
   } else if (std::size_t i = cluster_spec_start(kind, s); i != std::string::npos) {
     if (is(s, i, "headGroupSpec"))
-      candidate = in_group(s, i + 1, "spec.head");
+      group = "spec.head";
     else if (is(s, i, "workerGroupSpecs") && i + 1 < s.size() && s[i + 1].bracket)
-      candidate = in_group(s, i + 2, "spec.workerGroups[" + s[i + 1].name + "]");
+      group = "spec.workerGroups[" + s[i + 1].name + "]";
+    if (!group.empty())
+      candidate = in_group(s, group == "spec.head" ? i + 1 : i + 2, group);
+    else
+      candidate = in_cluster_spec(s, i);
+  } else if (kind == "RayJob" && is(s, 0, "spec")) {
+    candidate = in_job_spec(s, 1);
+  } else if (kind == "AppWrapper" && is(s, 0, "spec") && is(s, 1, "managedBy")) {
+    candidate = "spec.queue.multiKueue";
   }
-  if (!candidate || !exists(workload, *candidate)) return std::nullopt;
-  return candidate;
+  if (!candidate) return std::nullopt;
+  if (exists(workload, *candidate)) return candidate;
+  // A field of a group the user did not write but should (a missing limit, tolerations for a flavor's taint, a
+  // replica count left to its default) is named where it would go, when the group itself is written; list items
+  // are not (an index the user's list does not have is the operator's own entry).
+  if (group.empty() || !candidate->starts_with(group + ".")) return std::nullopt;
+  const std::vector<Step> rest = split_path(std::string_view(*candidate).substr(group.size() + 1));
+  for (const auto& step : rest)
+    if (step.bracket && all_digits(step.name)) return std::nullopt;
+  if (group != "spec.head" && !exists(workload, group)) return std::nullopt;
+  const bool count = rest.size() == 1 && (rest[0].name == "replicas" || rest[0].name == "minReplicas" ||
+                                          rest[0].name == "maxReplicas");
+  const bool tolerations = rest.size() == 1 && rest[0].name == "tolerations";
+  // A resource missing from resources the user wrote (the SDK's defaults stay the operator's own).
+  const bool resource = rest.size() == 3 && rest[0].name == "resources" && exists(workload, group + ".resources");
+  return count || tolerations || resource ? candidate : std::nullopt;
+}
+
+std::optional<std::string> origin_path_of(const PathOrigins& origins, std::string_view child_path) {
+  const std::vector<Step> path = split_path(child_path);
+  const PathOrigin* best = nullptr;
+  std::size_t best_len = 0;
+  for (const auto& o : origins) {
+    const std::vector<Step> prefix = split_path(o.child);
+    if (prefix.size() > path.size() || (best && prefix.size() < best_len)) continue;
+    bool match = true;
+    for (std::size_t i = 0; match && i < prefix.size(); ++i)
+      match = prefix[i].name == path[i].name && prefix[i].bracket == path[i].bracket;
+    if (!match) continue;
+    best = &o;  // a later origin of the same length wins: it was merged last
+    best_len = prefix.size();
+  }
+  if (!best) return std::nullopt;
+  std::string rest = join_steps(path, best_len);
+  if (rest.empty()) return best->source;
+  return best->source + (rest.front() == '[' ? "" : ".") + rest;
 }
 
 void add_child_findings(FieldErrors found, std::string_view kind, const std::string& label, const json::Value& workload,
-                        FieldErrors& errs) {
+                        FieldErrors& errs, const PathOrigins& origins) {
   for (auto& e : found) {
-    if (auto user = spec_path_of(kind, e.path, workload)) {
+    std::optional<std::string> user = origin_path_of(origins, e.path);
+    if (!user) user = spec_path_of(kind, e.path, workload);
+    if (user) {
       bool told = false;
       for (const auto& prior : errs)
         told = told || (prior.path == *user && prior.rule == e.rule && prior.severity == e.severity);

@@ -23,11 +23,30 @@ inline constexpr std::string_view kElasticJobAnnotation = "kueue.x-k8s.io/elasti
 inline constexpr std::string_view kFtEnabledAnnotation = "ray.io/ft-enabled";
 inline constexpr std::string_view kExternalStorageNamespaceAnnotation = "ray.io/external-storage-namespace";
 
+/// KubeRay's Pod labels that a Pod template cannot override (common/pod.go labelPod skips them silently).
+inline constexpr std::string_view kRayGroupLabel = "ray.io/group";
+inline constexpr std::string_view kRayNodeTypeLabel = "ray.io/node-type";
+
+/// Kueue's topology annotations of a PodSet's template (v0.19.2 apis/kueue/v1beta2/topology_types.go), set from a
+/// `topology` field.
+inline constexpr std::string_view kTopologyRequiredAnnotation = "kueue.x-k8s.io/podset-required-topology";
+inline constexpr std::string_view kTopologyPreferredAnnotation = "kueue.x-k8s.io/podset-preferred-topology";
+inline constexpr std::string_view kTopologyUnconstrainedAnnotation = "kueue.x-k8s.io/podset-unconstrained-topology";
+inline constexpr std::string_view kTopologySliceRequiredAnnotation = "kueue.x-k8s.io/podset-slice-required-topology";
+inline constexpr std::string_view kTopologySliceSizeAnnotation = "kueue.x-k8s.io/podset-slice-size";
+inline constexpr std::string_view kTopologyGroupAnnotation = "kueue.x-k8s.io/podset-group-name";
+
 /// True for a label key the operator owns (the five labels above); a user label with such a key is rejected.
 bool is_reserved_label(std::string_view key);
 
 /// True for an annotation key the operator owns (kElasticJobAnnotation); a user annotation with such a key is
 /// rejected. The KubeRay fault-tolerance annotations are refused only with spec.gcsFaultTolerance.
 bool is_reserved_annotation(std::string_view key);
+
+/// True for a Pod template label the operator or KubeRay owns: is_reserved_label, ray.io/group, ray.io/node-type.
+bool is_reserved_pod_label(std::string_view key);
+
+/// True for one of the six topology annotations above (set through a `topology` field, not written by hand).
+bool is_topology_annotation(std::string_view key);
 
 }  // namespace cfo::workload

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/json.hpp"
+#include "validation/admissibility.hpp"
 #include "validation/validator.hpp"
 
 namespace cfo::workload {
@@ -35,6 +36,9 @@ struct ClusterFacts {
   bool kueue_served = true;
   /// Kueue limits and other cluster properties used by validation.
   validation::ClusterProfile profile;
+  /// The Kueue objects the admissibility of the queued child is judged against (validation::judge_admissibility):
+  /// unset when they are not known (offline reconcile, caches not listed), and then nothing is judged.
+  std::optional<validation::QueueObjects> queue_objects;
 };
 
 /// The children as they are now on the cluster (null when absent). Used for status only: desired objects never

@@ -1,6 +1,7 @@
 #include "workload/parse_autoscaling.hpp"
 
 #include "workload/field_reader.hpp"
+#include "workload/parse_pod_fragments.hpp"
 #include "workload/parse_resources.hpp"
 #include "workload/sdk_defaults.hpp"
 
@@ -34,6 +35,16 @@ AutoscalingSpec parse_autoscaling(const json::Value& v, const std::string& path,
   if (res) a.resources = parse_resources(*res, r.child("resources"), {}, errs);
   auto elastic = r.boolean("elasticJob");
   a.elastic_job = elastic.value_or(false);
+  auto version = r.string("version");
+  a.version = version.value_or("");
+  if (version && *version != "v1" && *version != "v2") {
+    add_error(errs, r.child("version"), "schema:enum", "must be v1 or v2, not \"" + *version + "\"",
+              "crd:ray.io/v1/RayCluster");
+    a.version.clear();
+  }
+  auto image = r.string("image");
+  a.image = image.value_or("");
+  if (image) check_image(a.image, r.child("image"), errs);
   r.reject_unknown();
 
   if (!a.enabled) {
@@ -44,6 +55,8 @@ AutoscalingSpec parse_autoscaling(const json::Value& v, const std::string& path,
     if (idle) ignored(errs, r.child("idleTimeoutSeconds"));
     if (mode) ignored(errs, r.child("upscalingMode"));
     if (res) ignored(errs, r.child("resources"));
+    if (version) ignored(errs, r.child("version"));
+    if (image) ignored(errs, r.child("image"));
   }
   return a;
 }

@@ -18,7 +18,8 @@ namespace cfo::workload {
 ///  - `schema:type`, `schema:minimum`, `schema:enum`, `schema:unknownField` at the member;
 ///  - Warning `ElasticJobWithoutAutoscaling` at `<path>.elasticJob` when elasticJob is true but enabled is not (the
 ///    annotation is then not set: an elastic job matters only to a cluster that scales);
-///  - Warning `AutoscalingSettingsIgnored` at idleTimeoutSeconds / upscalingMode / resources when given while enabled
+///  - Warning `AutoscalingSettingsIgnored` at idleTimeoutSeconds / upscalingMode / resources / version / image when
+///    given while enabled
 ///    is false (they are written to autoscalerOptions, where no autoscaler reads them).
 AutoscalingSpec parse_autoscaling(const json::Value& v, const std::string& path, FieldErrors& errs);
 

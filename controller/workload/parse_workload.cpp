@@ -15,6 +15,9 @@
 #include "workload/parse_autoscaling.hpp"
 #include "workload/parse_gcs_fault_tolerance.hpp"
 #include "workload/parse_job.hpp"
+#include "workload/parse_label_maps.hpp"
+#include "workload/parse_pod_fields.hpp"
+#include "workload/parse_topology.hpp"
 #include "workload/parse_pod_fragments.hpp"
 #include "workload/parse_ray_start_params.hpp"
 #include "workload/parse_resource_mapping.hpp"
@@ -24,7 +27,6 @@
 namespace cfo::workload {
 
 namespace {
-constexpr const char* kMetaSource = "apimachinery:ValidateObjectMeta";
 constexpr int64_t kInt32Max = 2147483647;
 
 void report_all(FieldErrors& errs, const std::string& path, const char* rule, const std::vector<std::string>& msgs,
@@ -32,53 +34,61 @@ void report_all(FieldErrors& errs, const std::string& path, const char* rule, co
   for (const auto& m : msgs) add_error(errs, path, rule, m, source);
 }
 
-std::map<std::string, std::string> parse_string_map(const json::Value& v, const std::string& path, bool labels,
-                                                    FieldErrors& errs) {
-  std::map<std::string, std::string> out;
-  if (!expect_type(v, v.IsObject(), "an object of strings", path, errs)) return out;
-  std::size_t total = 0;
-  for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
-    std::string key(it->name.GetString(), it->name.GetStringLength());
-    std::string p = key_path(path, key);
-    if (!expect_type(it->value, it->value.IsString(), "a string", p, errs)) continue;
-    std::string value(it->value.GetString(), it->value.GetStringLength());
-    report_all(errs, p, labels ? "LabelKey" : "AnnotationKey", names::qualified_name(key), kMetaSource);
-    if (labels) {
-      report_all(errs, p, "LabelValue", names::label_value(value), kMetaSource);
-      if (is_reserved_label(key))
-        add_error(errs, p, "ReservedLabel",
-                  "label \"" + key + "\" is set by the operator" +
-                      (key.starts_with("kueue.x-k8s.io/") ? "; use spec.queue instead" : ""));
-    } else if (is_reserved_annotation(key)) {
-      add_error(errs, p, "ReservedAnnotation",
-                "annotation \"" + key + "\" is set by the operator; use spec.autoscaling.elasticJob instead");
+// spec.head.ingressOptions: host, path, pathType and tls as KubeRay's IngressOptions (v1.7.0 raycluster_types.go).
+std::optional<Fragment> parse_ingress_options(const json::Value& v, const std::string& path, FieldErrors& errs) {
+  FieldReader r(v, path, errs);
+  r.string("host");
+  r.string("path");
+  if (auto t = r.string("pathType"); t && *t != "Exact" && *t != "Prefix" && *t != "ImplementationSpecific")
+    add_error(errs, r.child("pathType"), "schema:enum",
+              "must be Exact, Prefix or ImplementationSpecific, not \"" + *t + "\"", "crd:ray.io/v1/RayCluster");
+  if (const json::Value* tls = r.array("tls"))
+    for (rapidjson::SizeType i = 0; i < tls->Size(); ++i) {
+      FieldReader t((*tls)[i], index_path(r.child("tls"), i), errs);
+      if (const json::Value* hosts = t.array("hosts"))
+        for (rapidjson::SizeType j = 0; j < hosts->Size(); ++j)
+          expect_type((*hosts)[j], (*hosts)[j].IsString(), "a string", index_path(t.child("hosts"), j), errs);
+      t.string("secretName");
+      t.reject_unknown();
     }
-    total += key.size() + value.size();
-    out.emplace(std::move(key), std::move(value));
-  }
-  if (!labels && total > names::kTotalAnnotationSizeLimitBytes)
-    add_error(errs, path, "AnnotationsSize",
-              "total size of annotations is " + std::to_string(total) + " bytes, more than " +
-                  std::to_string(names::kTotalAnnotationSizeLimitBytes),
-              kMetaSource);
-  return out;
+  r.reject_unknown();
+  if (!r.is_object()) return std::nullopt;
+  return Fragment(v);
 }
 
 HeadSpec parse_head(const json::Value& v, const std::string& path, const std::vector<ResourceMapping>& mapping,
-                    FieldErrors& errs) {
+                    bool odh, FieldErrors& errs) {
   HeadSpec h;
   FieldReader r(v, path, errs);
   if (const json::Value* res = r.get("resources"))
     h.resources = parse_resources(*res, r.child("resources"), mapping, errs);
-  if (const json::Value* t = r.get("tolerations")) h.tolerations = parse_tolerations(*t, r.child("tolerations"), errs);
+  const json::Value* tolerations = r.get("tolerations");
+  if (tolerations) h.tolerations = parse_tolerations(*tolerations, r.child("tolerations"), errs);
   if (const json::Value* p = r.get("rayStartParams"))
     h.ray_start_params = parse_ray_start_params(*p, r.child("rayStartParams"), RayNodeKind::Head, errs);
+  TemplateScope scope{{{"ray-head", path}}, {}, odh};
+  if (tolerations) scope.tolerations_given.push_back(r.child("tolerations"));
+  h.pod = parse_pod_fields(r, scope, errs);
+  if (auto t = r.string("serviceType")) {
+    if (*t == "ClusterIP" || *t == "NodePort" || *t == "LoadBalancer")
+      h.service_type = *t;
+    else
+      add_error(errs, r.child("serviceType"), "schema:enum",
+                "must be ClusterIP, NodePort or LoadBalancer, not \"" + *t + "\"", "core/v1:ServiceType");
+  }
+  h.enable_ingress = r.boolean("enableIngress").value_or(false);
+  if (const json::Value* o = r.get("ingressOptions")) {
+    h.ingress_options = parse_ingress_options(*o, r.child("ingressOptions"), errs);
+    if (!h.enable_ingress)
+      add_warning(errs, r.child("ingressOptions"), "IngressOptionsIgnored",
+                  "has no effect without spec.head.enableIngress: true (no Ingress is created)");
+  }
   r.reject_unknown();
   return h;
 }
 
 std::optional<WorkerGroup> parse_group(const json::Value& v, const std::string& path,
-                                       const std::vector<ResourceMapping>& mapping, bool autoscaling,
+                                       const std::vector<ResourceMapping>& mapping, bool autoscaling, bool odh,
                                        FieldErrors& errs) {
   FieldReader r(v, path, errs);
   if (!r.is_object()) return std::nullopt;
@@ -98,23 +108,30 @@ std::optional<WorkerGroup> parse_group(const json::Value& v, const std::string& 
   counts.max_replicas = r.integer("maxReplicas", 0, kInt32Max);
   if (const json::Value* res = r.get("resources"))
     g.resources = parse_resources(*res, r.child("resources"), mapping, errs);
-  if (const json::Value* t = r.get("tolerations")) g.tolerations = parse_tolerations(*t, r.child("tolerations"), errs);
+  const json::Value* tolerations = r.get("tolerations");
+  if (tolerations) g.tolerations = parse_tolerations(*tolerations, r.child("tolerations"), errs);
   if (const json::Value* p = r.get("rayStartParams"))
     g.ray_start_params = parse_ray_start_params(*p, r.child("rayStartParams"), RayNodeKind::Worker, errs);
+  TemplateScope scope{{{"machine-learning", path}}, {}, odh};
+  if (tolerations) scope.tolerations_given.push_back(r.child("tolerations"));
+  g.pod = parse_pod_fields(r, scope, errs);
+  g.suspend = r.boolean("suspend").value_or(false);
+  if (auto t = r.integer("idleTimeoutSeconds", 0, kInt32Max)) g.idle_timeout_seconds = static_cast<int32_t>(*t);
   r.reject_unknown();
   resolve_replicas(counts, autoscaling, path, g, errs);
+  check_topology_pod_count(g.pod.topology, g.replicas, r.child("topology"), errs);
   return g;
 }
 
 std::vector<WorkerGroup> parse_groups(const json::Value& v, const std::string& path,
-                                      const std::vector<ResourceMapping>& mapping, bool autoscaling,
+                                      const std::vector<ResourceMapping>& mapping, bool autoscaling, bool odh,
                                       FieldErrors& errs) {
   std::vector<WorkerGroup> out;
   if (!expect_type(v, v.IsArray(), "a list", path, errs)) return out;
   std::set<std::string> seen;
   for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
     std::string p = index_path(path, i);
-    auto g = parse_group(v[i], p, mapping, autoscaling, errs);
+    auto g = parse_group(v[i], p, mapping, autoscaling, odh, errs);
     if (!g) continue;
     if (!g->name.empty() && !seen.insert(g->name).second)
       add_error(errs, join_path(p, "name"), "UniqueGroupName", "duplicate worker group name \"" + g->name + "\"",
@@ -135,6 +152,7 @@ QueueSpec parse_queue(const json::Value& v, const std::string& path, FieldErrors
   q.local_queue = r.string("localQueue").value_or("");
   q.cluster_queue = r.string("clusterQueue").value_or("");
   q.priority_class = r.string("priorityClass").value_or("");
+  q.multi_kueue = r.boolean("multiKueue").value_or(false);
   r.reject_unknown();
   if (!q.local_queue.empty()) {
     report_all(errs, r.child("localQueue"), "DNS1123Subdomain", names::dns1123_subdomain(q.local_queue),
@@ -159,6 +177,69 @@ QueueSpec parse_queue(const json::Value& v, const std::string& path, FieldErrors
   return q;
 }
 
+// The scope of spec.template: every Pod of the workload (the Ray containers of the head and of every group, whose
+// tolerations it would replace).
+TemplateScope all_pods_scope(const json::Value& spec, const WorkloadSpec& s) {
+  TemplateScope scope{{{"ray-head", "spec.head"}, {"machine-learning", "spec.workerGroups[*]"}}, {},
+                      s.odh_trusted_ca_bundle};
+  if (const json::Value* head = json::find(spec, "head"); head && json::find(*head, "tolerations"))
+    scope.tolerations_given.push_back("spec.head.tolerations");
+  if (const json::Value* groups = json::find(spec, "workerGroups"); groups && groups->IsArray())
+    for (rapidjson::SizeType i = 0; i < groups->Size(); ++i)
+      if (json::find((*groups)[i], "tolerations"))
+        scope.tolerations_given.push_back(index_path("spec.workerGroups", i) + ".tolerations");
+  return scope;
+}
+
+// spec.authOptions (KubeRay AuthOptions, v1.7.0): mode disabled | token, secretName, enableK8sTokenAuth.
+std::optional<AuthOptions> parse_auth_options(const json::Value& v, const std::string& path, FieldErrors& errs) {
+  FieldReader r(v, path, errs);
+  AuthOptions o;
+  o.mode = r.string("mode").value_or("");
+  if (!o.mode.empty() && o.mode != "disabled" && o.mode != "token")
+    add_error(errs, r.child("mode"), "schema:enum", "must be disabled or token, not \"" + o.mode + "\"",
+              "crd:ray.io/v1/RayCluster");
+  o.secret_name = r.string("secretName").value_or("");
+  if (!o.secret_name.empty())
+    report_all(errs, r.child("secretName"), "DNS1123Subdomain", names::dns1123_subdomain(o.secret_name),
+               "core/v1:Secret name");
+  o.enable_k8s_token_auth = r.boolean("enableK8sTokenAuth");
+  r.reject_unknown();
+  if (!r.is_object()) return std::nullopt;
+  return o;
+}
+
+// spec.upgradeStrategy: {type: Recreate | None} (KubeRay RayClusterUpgradeStrategy, v1.7.0).
+std::string parse_upgrade_strategy(const json::Value& v, const std::string& path, FieldErrors& errs) {
+  FieldReader r(v, path, errs);
+  auto type = r.string("type");
+  r.reject_unknown();
+  if (type && *type != "Recreate" && *type != "None") {
+    add_error(errs, r.child("type"), "schema:enum", "must be Recreate or None, not \"" + *type + "\"",
+              "crd:ray.io/v1/RayCluster");
+    return "";
+  }
+  return type.value_or("");
+}
+
+// A `topology` field next to a topology annotation of spec.annotations (which goes on every Pod template): the two
+// would set the same annotation.
+void check_topology_conflicts(const WorkloadSpec& s, FieldErrors& errs) {
+  std::string given;
+  for (const auto& [k, v] : s.annotations)
+    if (is_topology_annotation(k)) given = k;
+  if (given.empty()) return;
+  auto conflict = [&](const TopologyRequest& t, const std::string& path) {
+    if (!t.empty())
+      add_error(errs, path, "TopologyConflict",
+                "spec.annotations already sets " + given + " on every Pod template; use the `topology` fields only");
+  };
+  conflict(s.head.pod.topology, "spec.head.topology");
+  for (std::size_t i = 0; i < s.worker_groups.size(); ++i)
+    conflict(s.worker_groups[i].pod.topology, index_path("spec.workerGroups", i) + ".topology");
+  if (s.job) conflict(s.job->submitter.topology, "spec.job.submitter.topology");
+}
+
 void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
   FieldReader r(v, "spec", errs);
   if (auto rv = r.string("rayVersion")) {
@@ -176,11 +257,15 @@ void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
   if (const json::Value* x = r.get("extendedResourceMapping"))
     s.resource_mapping = parse_resource_mapping(*x, r.child("extendedResourceMapping"), overwrite_defaults, errs);
   if (const json::Value* x = r.get("autoscaling")) s.autoscaling = parse_autoscaling(*x, r.child("autoscaling"), errs);
-  if (const json::Value* x = r.get("head")) s.head = parse_head(*x, r.child("head"), s.resource_mapping, errs);
-  if (const json::Value* x = r.get("workerGroups"))
-    s.worker_groups = parse_groups(*x, r.child("workerGroups"), s.resource_mapping, s.autoscaling.enabled, errs);
-  if (const json::Value* x = r.get("env")) s.env = parse_env(*x, r.child("env"), errs);
+  // Read before the groups: their templates may not take the CA-bundle volume names and mount paths.
   s.odh_trusted_ca_bundle = r.boolean("odhTrustedCABundle").value_or(false);
+  if (const json::Value* x = r.get("head"))
+    s.head = parse_head(*x, r.child("head"), s.resource_mapping, s.odh_trusted_ca_bundle, errs);
+  if (const json::Value* x = r.get("workerGroups"))
+    s.worker_groups = parse_groups(*x, r.child("workerGroups"), s.resource_mapping, s.autoscaling.enabled,
+                                   s.odh_trusted_ca_bundle, errs);
+  if (const json::Value* x = r.get("template")) s.template_ = parse_pod_template(*x, r.child("template"), all_pods_scope(v, s), errs);
+  if (const json::Value* x = r.get("env")) s.env = parse_env(*x, r.child("env"), errs);
   if (const json::Value* x = r.get("volumes")) s.volumes = parse_volumes(*x, r.child("volumes"), errs);
   if (const json::Value* x = r.get("volumeMounts")) {
     std::vector<std::string> mountable = volume_names(s.volumes);
@@ -188,9 +273,10 @@ void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
       for (auto name : {kOdhTrustedCaVolume, kOdhCaVolume}) mountable.emplace_back(name);
     s.volume_mounts = parse_volume_mounts(*x, r.child("volumeMounts"), mountable, errs);
   }
-  if (const json::Value* x = r.get("labels")) s.labels = parse_string_map(*x, r.child("labels"), true, errs);
+  if (const json::Value* x = r.get("labels"))
+    s.labels = parse_label_map(*x, r.child("labels"), LabelMapKind::ObjectLabels, errs);
   if (const json::Value* x = r.get("annotations"))
-    s.annotations = parse_string_map(*x, r.child("annotations"), false, errs);
+    s.annotations = parse_label_map(*x, r.child("annotations"), LabelMapKind::ObjectAnnotations, errs);
   if (const json::Value* x = r.get("queue")) s.queue = parse_queue(*x, r.child("queue"), errs);
   s.app_wrapper = r.boolean("appWrapper").value_or(false);
   if (const json::Value* x = r.get("gcsFaultTolerance"))
@@ -198,8 +284,12 @@ void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
   s.usage_stats = r.boolean("usageStats").value_or(false);
   s.suspend = r.boolean("suspend").value_or(false);
   if (const json::Value* x = r.get("job")) s.job = parse_job(*x, v, r.child("job"), errs);
+  if (const json::Value* x = r.get("authOptions")) s.auth_options = parse_auth_options(*x, r.child("authOptions"), errs);
+  if (const json::Value* x = r.get("upgradeStrategy"))
+    s.upgrade_strategy = parse_upgrade_strategy(*x, r.child("upgradeStrategy"), errs);
   r.reject_unknown();
   check_spec_conflicts(v, s, errs);
+  check_topology_conflicts(s, errs);
 }
 
 // metadata.annotations["codeflare.dev/ignore-checks"]: a comma-separated list of the operator's own checks to turn

@@ -1,5 +1,6 @@
 #include "workload/pod_types.hpp"
 
+#include "core/field_error.hpp"
 #include "workload/object_meta.hpp"
 
 namespace cfo::workload {
@@ -64,6 +65,7 @@ json::Value PodSpec::to_json(json::Allocator& a) const {
   o.AddMember("containers", array_of(containers, a), a);
   if (!volumes.empty()) o.AddMember("volumes", array_of(volumes, a), a);
   if (!tolerations.empty()) o.AddMember("tolerations", array_of(tolerations, a), a);
+  if (!restart_policy.empty()) o.AddMember("restartPolicy", json::str(restart_policy, a), a);
   if (!image_pull_secrets.empty()) {
     json::Value arr(rapidjson::kArrayType);
     for (const auto& n : image_pull_secrets) {
@@ -76,15 +78,36 @@ json::Value PodSpec::to_json(json::Allocator& a) const {
   return o;
 }
 
-json::Value PodTemplateSpec::to_json(json::Allocator& a) const {
+namespace {
+json::Value generated_template(const PodTemplateSpec& t, json::Allocator& a) {
   json::Value o(rapidjson::kObjectType);
-  if (!annotations.empty()) {
+  if (!t.labels.empty() || !t.annotations.empty()) {
     json::Value meta(rapidjson::kObjectType);
-    meta.AddMember("annotations", string_map_to_json(annotations, a), a);
+    if (!t.labels.empty()) meta.AddMember("labels", string_map_to_json(t.labels, a), a);
+    if (!t.annotations.empty()) meta.AddMember("annotations", string_map_to_json(t.annotations, a), a);
     o.AddMember("metadata", std::move(meta), a);
   }
-  o.AddMember("spec", spec.to_json(a), a);
+  o.AddMember("spec", t.spec.to_json(a), a);
   return o;
+}
+}  // namespace
+
+json::Value PodTemplateSpec::to_json(json::Allocator& a) const {
+  json::Value o = generated_template(*this, a);
+  for (const auto& overlay : overlays)
+    merge_pod_template(o, overlay.patch.value(), a, MergeOptions{overlay.existing_only, nullptr});
+  return o;
+}
+
+void PodTemplateSpec::collect_origins(const std::string& at, PathOrigins& out) const {
+  for (const auto& o : origins) out.push_back(PathOrigin{join_path(at, o.child), o.source});
+  if (overlays.empty()) return;
+  json::Document d;
+  json::Value o = generated_template(*this, d.GetAllocator());
+  for (const auto& overlay : overlays) {
+    MergeTrace trace{at, overlay.source, &out};
+    merge_pod_template(o, overlay.patch.value(), d.GetAllocator(), MergeOptions{overlay.existing_only, &trace});
+  }
 }
 
 }  // namespace cfo::workload

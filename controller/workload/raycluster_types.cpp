@@ -1,5 +1,7 @@
 #include "workload/raycluster_types.hpp"
 
+#include "core/field_error.hpp"
+
 namespace cfo::workload {
 
 json::Value AutoscalerOptions::to_json(json::Allocator& a) const {
@@ -7,6 +9,8 @@ json::Value AutoscalerOptions::to_json(json::Allocator& a) const {
   o.AddMember("upscalingMode", json::str(upscaling_mode, a), a);
   o.AddMember("idleTimeoutSeconds", idle_timeout_seconds, a);
   o.AddMember("resources", resources.to_json(a), a);
+  if (!version.empty()) o.AddMember("version", json::str(version, a), a);
+  if (!image.empty()) o.AddMember("image", json::str(image, a), a);
   return o;
 }
 
@@ -14,6 +18,7 @@ json::Value HeadGroupSpec::to_json(json::Allocator& a) const {
   json::Value o(rapidjson::kObjectType);
   o.AddMember("serviceType", json::str(service_type, a), a);
   o.AddMember("enableIngress", enable_ingress, a);
+  if (ingress_options) o.AddMember("ingressOptions", ingress_options->to_json(a), a);
   o.AddMember("rayStartParams", string_map_to_json(ray_start_params, a), a);
   o.AddMember("template", template_.to_json(a), a);
   return o;
@@ -25,6 +30,8 @@ json::Value WorkerGroupSpec::to_json(json::Allocator& a) const {
   o.AddMember("replicas", replicas, a);
   o.AddMember("minReplicas", min_replicas, a);
   o.AddMember("maxReplicas", max_replicas, a);
+  if (suspend) o.AddMember("suspend", true, a);
+  if (idle_timeout_seconds) o.AddMember("idleTimeoutSeconds", *idle_timeout_seconds, a);
   o.AddMember("rayStartParams", string_map_to_json(ray_start_params, a), a);
   o.AddMember("template", template_.to_json(a), a);
   return o;
@@ -58,8 +65,29 @@ json::Value RayClusterSpec::to_json(json::Allocator& a) const {
   for (const auto& g : worker_group_specs) groups.PushBack(g.to_json(a), a);
   o.AddMember("workerGroupSpecs", std::move(groups), a);
   if (gcs_fault_tolerance_options) o.AddMember("gcsFaultToleranceOptions", gcs_fault_tolerance_options->to_json(a), a);
+  if (!managed_by.empty()) o.AddMember("managedBy", json::str(managed_by, a), a);
+  if (auth_options) o.AddMember("authOptions", auth_options->to_json(a), a);
+  if (!upgrade_strategy.empty()) {
+    json::Value u(rapidjson::kObjectType);
+    u.AddMember("type", json::str(upgrade_strategy, a), a);
+    o.AddMember("upgradeStrategy", std::move(u), a);
+  }
   if (suspend) o.AddMember("suspend", true, a);
   return o;
+}
+
+json::Value RayAuthOptions::to_json(json::Allocator& a) const {
+  json::Value o(rapidjson::kObjectType);
+  if (!mode.empty()) o.AddMember("mode", json::str(mode, a), a);
+  if (!secret_name.empty()) o.AddMember("secretName", json::str(secret_name, a), a);
+  if (enable_k8s_token_auth) o.AddMember("enableK8sTokenAuth", *enable_k8s_token_auth, a);
+  return o;
+}
+
+void RayClusterSpec::collect_origins(const std::string& at, PathOrigins& out) const {
+  head_group_spec.template_.collect_origins(at + ".headGroupSpec.template", out);
+  for (std::size_t i = 0; i < worker_group_specs.size(); ++i)
+    worker_group_specs[i].template_.collect_origins(index_path(at + ".workerGroupSpecs", i) + ".template", out);
 }
 
 json::Value RayCluster::to_json(json::Allocator& a) const {

@@ -22,6 +22,9 @@ struct AutoscalerOptions {
   std::string upscaling_mode;
   int32_t idle_timeout_seconds = 0;
   ResourceRequirements resources;
+  /// v1 or v2; written only when set, as is the sidecar's image.
+  std::string version;
+  std::string image;
 
   json::Value to_json(json::Allocator& a) const;
 };
@@ -30,6 +33,8 @@ struct AutoscalerOptions {
 struct HeadGroupSpec {
   std::string service_type;
   bool enable_ingress = false;
+  /// ingressOptions as the user gave them; written only when set.
+  std::optional<Fragment> ingress_options;
   std::map<std::string, std::string> ray_start_params;
   PodTemplateSpec template_;
 
@@ -42,6 +47,9 @@ struct WorkerGroupSpec {
   int32_t replicas = 0;
   int32_t min_replicas = 0;
   int32_t max_replicas = 0;
+  /// Written only when true / set.
+  bool suspend = false;
+  std::optional<int32_t> idle_timeout_seconds;
   std::map<std::string, std::string> ray_start_params;
   PodTemplateSpec template_;
 
@@ -65,8 +73,17 @@ struct GcsFaultToleranceOptions {
   json::Value to_json(json::Allocator& a) const;
 };
 
+/// spec.authOptions (KubeRay AuthOptions): mode, secretName and enableK8sTokenAuth, each written only when set.
+struct RayAuthOptions {
+  std::string mode;
+  std::string secret_name;
+  std::optional<bool> enable_k8s_token_auth;
+
+  json::Value to_json(json::Allocator& a) const;
+};
+
 /// RayCluster spec. `suspend` is written only when true: false is never written, since Kueue owns the field of a
-/// queued cluster.
+/// queued cluster. managedBy, authOptions and upgradeStrategy are written only when set.
 struct RayClusterSpec {
   std::string ray_version;
   bool enable_in_tree_autoscaling = false;
@@ -74,9 +91,16 @@ struct RayClusterSpec {
   HeadGroupSpec head_group_spec;
   std::vector<WorkerGroupSpec> worker_group_specs;
   std::optional<GcsFaultToleranceOptions> gcs_fault_tolerance_options;
+  std::string managed_by;
+  std::optional<RayAuthOptions> auth_options;
+  /// upgradeStrategy.type (Recreate or None).
+  std::string upgrade_strategy;
   bool suspend = false;
 
   json::Value to_json(json::Allocator& a) const;
+  /// Where the values of the Pod templates came from (PodTemplateSpec::collect_origins), with child paths under
+  /// `at` (the path of this spec in the generated object: "spec", "spec.rayClusterSpec", ...).
+  void collect_origins(const std::string& at, PathOrigins& out) const;
 };
 
 /// A whole RayCluster object (apiVersion, kind, metadata, spec; no status).

@@ -14,6 +14,7 @@
 #include "workload/labels.hpp"
 #include "workload/local_queue.hpp"
 #include "workload/parse_workload.hpp"
+#include "workload/quota_preview.hpp"
 #include "workload/rayjob_types.hpp"
 #include "workload/status.hpp"
 
@@ -56,14 +57,16 @@ std::string invalid_message(const FieldErrors& errs) { return findings_message(e
 // late) when it carries a queue label (validation-rules §4.3, Kueue RayJob section).
 void check_kueue_pod_sets(const Workload& w, const ClusterFacts& facts, FieldErrors& errs) {
   if (w.spec.app_wrapper) return;  // the AppWrapper limit (7 groups) is checked when parsing
-  std::size_t pod_sets = 1 + w.spec.worker_groups.size() + (w.spec.job ? 1 : 0);
+  // Kueue v0.19.2 rayjob_controller.go: the submitter is a PodSet in K8sJobMode only.
+  const bool submitter = w.spec.job && w.spec.job->mode() == "K8sJobMode";
+  std::size_t pod_sets = 1 + w.spec.worker_groups.size() + (submitter ? 1 : 0);
   if (pod_sets > static_cast<std::size_t>(facts.profile.kueue_max_pod_sets))
     add_error(errs, "spec.workerGroups", "KueueMaxPodSets",
               "Kueue admits at most " + std::to_string(facts.profile.kueue_max_pod_sets) +
-                  " PodSets (the head, one per worker group" + (w.spec.job ? ", and the job submitter" : "") +
+                  " PodSets (the head, one per worker group" + (submitter ? ", and the job submitter" : "") +
                   "), not " + std::to_string(pod_sets),
               "kueue:ValidateJobOnCreate MaxPodSets");
-  if (w.spec.job)
+  if (submitter)
     for (std::size_t i = 0; i < w.spec.worker_groups.size(); ++i)
       if (w.spec.worker_groups[i].name == "submitter")
         add_error(errs, "spec.workerGroups[" + std::to_string(i) + "].name", "ReservedGroupName",
@@ -84,8 +87,66 @@ void check_queued(const Workload& w, const ClusterFacts& facts, FieldErrors& err
               "an AppWrapper admitted by Kueue cannot autoscale (Kueue rejects the elastic-job annotation on it)",
               "kueue:elastic jobs");
   if (s.job && !s.job->shutdown_after_job_finishes)
-    add_error(errs, "spec.job.shutdownAfterJobFinishes", "KueueJobShutdown",
-              "a RayJob queued by Kueue must delete its cluster when the job finishes", "kueue:RayJob webhook");
+    add_error(errs, s.job->deletion_rules.empty() ? "spec.job.shutdownAfterJobFinishes" : "spec.job.deletionRules",
+              "KueueJobShutdown",
+              s.job->deletion_rules.empty()
+                  ? "a RayJob queued by Kueue must delete its cluster when the job finishes"
+                  : "a RayJob queued by Kueue must set shutdownAfterJobFinishes, which KubeRay refuses next to "
+                    "deletionRules: drop the deletion rules (shutdownAfterJobFinishes and ttlSecondsAfterFinished "
+                    "then decide) or run the job without a queue",
+              "kueue:RayJob webhook (v0.19.2 validateCreate)");
+}
+
+std::optional<std::string> queue_label_of(const json::Value* obj);
+
+// The live top-level child's value of a field the apiserver or Kueue will not let change on it.
+std::string managed_by_of(const json::Value* live) {
+  return live ? json::string_at(*live, "spec.managedBy") : "";
+}
+
+bool elastic_of(const json::Value* obj) {
+  const json::Value* ann = obj ? json::find_path(*obj, "metadata.annotations") : nullptr;
+  return ann && json::get_string(*ann, kElasticJobAnnotation) == "true";
+}
+
+// MultiKueue: spec.managedBy of the top-level child (CEL `self == oldSelf` on RayCluster and RayJob; Kueue dispatches
+// by it at creation) cannot be set on a child that exists; and a workload MultiKueue dispatches must be queued.
+// Kueue's elastic-job annotation cannot be added or removed on a queued child (v0.19.2 jobframework
+// validatedUpdateForEnabledWorkloadSlice).
+void check_immutable_on_live(const WorkloadSpec& s, const std::optional<std::string>& queue, const json::Value* live,
+                             const json::Value& desired, FieldErrors& errs) {
+  if (s.queue.multi_kueue && !queue)
+    add_error(errs, "spec.queue.multiKueue", "MultiKueueNeedsQueue",
+              "MultiKueue dispatches a queued workload: name a LocalQueue (spec.queue) whose ClusterQueue uses the "
+              "MultiKueue admission check",
+              "kueue:MultiKueue");
+  if (!live) return;
+  const std::string want = json::string_at(desired, "spec.managedBy");
+  if (!want.empty() && managed_by_of(live) != want)
+    add_error(errs, "spec.queue.multiKueue", "ManagedByImmutable",
+              "the running " + json::string_at(desired, "kind") + " is managed by " +
+                  (managed_by_of(live).empty() ? std::string("its own controller") : managed_by_of(live)) +
+                  " and spec.managedBy cannot change on it; delete the workload and create it again",
+              "crd:ray.io/v1 managedBy (self == oldSelf)");
+  if (queue_label_of(live) && elastic_of(live) != elastic_of(&desired))
+    add_error(errs, "spec.autoscaling.elasticJob", "ElasticJobImmutable",
+              std::string("Kueue does not let a queued workload ") +
+                  (elastic_of(&desired) ? "become" : "stop being") +
+                  " an elastic job; delete the workload and create it again",
+              "kueue:validatedUpdateForEnabledWorkloadSlice (v0.19.2)");
+}
+
+// Topology requests do something only when Kueue admits the workload.
+void warn_topology_without_queue(const WorkloadSpec& s, FieldErrors& errs) {
+  auto warn = [&](const TopologyRequest& t, const std::string& path) {
+    if (!t.empty())
+      add_warning(errs, path, "TopologyWithoutQueue",
+                  "has no effect: the workload is not queued by Kueue, whose topology-aware scheduling reads it");
+  };
+  warn(s.head.pod.topology, "spec.head.topology");
+  for (std::size_t i = 0; i < s.worker_groups.size(); ++i)
+    warn(s.worker_groups[i].pod.topology, index_path("spec.workerGroups", i) + ".topology");
+  if (s.job) warn(s.job->submitter.topology, "spec.job.submitter.topology");
 }
 
 // The verdict on one child, with paths prefixed by `label` ("RayCluster/name"). With `live`, the child as the cluster
@@ -95,15 +156,15 @@ void check_queued(const Workload& w, const ClusterFacts& facts, FieldErrors& err
 // With `memo`, a verdict already reached on the same object (same spec hash, same live object) is reused.
 void validate_child(const json::Document& obj, const std::string& label, const json::Value& workload,
                     const validation::SchemaSet& schemas, const ClusterFacts& facts, FieldErrors& errs,
-                    const json::Value* live, ValidationMemo* memo) {
-  const std::string key = memo ? ValidationMemo::key_of(obj, live, facts.profile.kueue_max_pod_sets) : "";
+                    const json::Value* live, ValidationMemo* memo, const PathOrigins& origins = {}) {
+  const std::string key = memo ? ValidationMemo::key_of(obj, live, facts.profile) : "";
   std::optional<FieldErrors> found = key.empty() ? std::nullopt : memo->find(key);
   if (!found) {
     found = live ? validation::validate_update(schemas, obj, *live, facts.profile)
                  : validation::validate_object(schemas, obj, facts.profile);
     if (!key.empty()) memo->put(key, *found);
   }
-  add_child_findings(std::move(*found), json::get_string(obj, "kind").value_or(""), label, workload, errs);
+  add_child_findings(std::move(*found), json::get_string(obj, "kind").value_or(""), label, workload, errs, origins);
 }
 }  // namespace
 
@@ -268,6 +329,29 @@ void check_size(std::size_t bytes, const std::string& label, const WorkloadSpec&
             "apiserver:etcd request size limit");
 }
 
+// The CamelCase reason of the Admissible condition after the rule that blocks the workload.
+std::string inadmissible_reason(const std::string& rule) {
+  if (rule == "ValidateAdmissibility") return "NamespaceNotSelected";
+  if (rule == "FindFlavorForPodSets") return "ResourceNotCovered";
+  if (rule == "CheckFlavorForPodSets") return "NoMatchingFlavor";
+  if (rule == "FitsResourceQuota") return "ExceedsMaxQuota";
+  return "Inadmissible";
+}
+
+// Kueue's verdict-to-be on the queued child (validation::judge_admissibility), told at the workload's fields.
+Admissibility judge_child(const json::Value& child, const std::string& label, const json::Value& workload,
+                          const validation::QueueObjects& queues) {
+  FieldErrors found = validation::judge_admissibility(child, queues);
+  FieldErrors told;
+  add_child_findings(std::move(found), json::get_string(child, "kind").value_or(""), label, workload, told);
+  Admissibility a;
+  if (told.empty()) return a;
+  a.admissible = false;
+  a.reason = inadmissible_reason(told.front().rule);
+  a.message = findings_message(told, Severity::Error);
+  return a;
+}
+
 std::string phase_of(const json::Value* status) {
   if (!status) return "";
   return json::get_string(*status, "phase").value_or("");
@@ -279,6 +363,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   Outcome out;
   ParsedWorkload parsed = parse_workload(workload);
   out.errors = std::move(parsed.errors);
+  // The workload's own labels and annotations, as the apiserver checks them (parse_workload reads the rest of its
+  // metadata); offline, nothing else would.
+  for (auto& e : validation::validate_object_meta(workload))
+    if (e.path.starts_with("metadata.labels") || e.path.starts_with("metadata.annotations"))
+      out.errors.push_back(std::move(e));
   const Workload& w = parsed.workload;
 
   const json::Value* previous = nullptr;
@@ -330,26 +419,35 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     auto labels = kueue_labels(queue, s.queue);
     JobRun run = job_run(w, previous);
     std::string label;
+    PathOrigins origins;  // where the values of the Pod templates came from, for the findings on them
     if (s.job) {
-      children.push_back(build_ray_job(w, labels).to_json());
+      RayJob job = build_ray_job(w, labels);
+      job.collect_origins(origins);
+      children.push_back(job.to_json());
       label = std::string(kRayJobKind) + "/" + w.name;
       out.recreate = run.rerun && observed.ray_job;
-      if (run.finished && !run.rerun) children.pop_back();  // done: nothing to apply, not even after a deletion
     } else if (s.app_wrapper) {
       RayCluster inner = build_ray_cluster(w, RayClusterPlacement{false, {}});
+      inner.spec.collect_origins("spec.components[0].template.spec", origins);
       children.push_back(build_app_wrapper(w, inner, labels).to_json());
       label = std::string(kAppWrapperKind) + "/" + w.name;
       out.recreate = app_wrapper_template_changed(children.back(), observed.app_wrapper);
     } else {
-      children.push_back(build_ray_cluster(w, RayClusterPlacement{true, labels}).to_json());
+      RayCluster rc = build_ray_cluster(w, RayClusterPlacement{true, labels});
+      rc.spec.collect_origins("spec", origins);
+      children.push_back(rc.to_json());
       label = std::string(kRayClusterKind) + "/" + w.name;
     }
+    in.quota = quota_preview(children.back());
+    check_immutable_on_live(s, queue, out.recreate ? nullptr : observed_top(s, observed), children.back(), out.errors);
+    if (!queue) warn_topology_without_queue(s, out.errors);
     // A child whose kind the cluster does not serve cannot be judged (no schema) nor written: the hold says so.
     const bool kind_unserved = in.held_reason == "AppWrapperNotInstalled" || in.held_reason == "RayJobNotInstalled";
-    if (kind_unserved && !children.empty() &&
-        json::get_string(children.back(), "kind") != std::string(kLocalQueueKind)) {
+    if (kind_unserved) {
       children.pop_back();
       out.recreate = false;
+    } else if (s.job && run.finished && !run.rerun) {
+      children.pop_back();  // done: nothing to apply, not even after a deletion
     }
     if (!children.empty() && json::get_string(children.back(), "kind") != std::string(kLocalQueueKind)) {
       // An existing child is updated in place, unless it is replaced (then the new one is created).
@@ -358,8 +456,10 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       // waited for as during the replacement, not written to: the new one is created once it is gone.
       if (live && (s.job || s.app_wrapper) && json::find_path(*live, "metadata.deletionTimestamp")) out.recreate = true;
       const std::size_t bytes = stamp_spec_hash(children.back());
-      validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo);
+      validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo,
+                     origins);
       check_size(bytes, label, s, out.errors);
+      if (queue && facts.queue_objects) in.admissibility = judge_child(children.back(), label, workload, *facts.queue_objects);
     }
     in.finished_job = run.finished && !run.rerun;
     in.wrapped = s.app_wrapper && !s.job;
@@ -394,6 +494,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       in.job = !in.ray_job_name.empty();
       in.desired_workers = static_cast<int32_t>(json::get_int(*previous, "desiredWorkers").value_or(0));
       in.managed_local_queue = json::get_string(*previous, "managedLocalQueue").value_or("");
+      in.quota = quota_from_status(previous);
       if (auto q = json::get_string(*previous, "queue")) in.queue = q;
     }
     auto is_error = [](const FieldError& e) { return e.severity == Severity::Error; };
@@ -427,6 +528,14 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     for (const auto& e : out.errors)
       if (e.severity == Severity::Warning)
         out.events.push_back(EventSpec{"Warning", e.rule, truncate(describe(e), kMaxEventMessage)});
+  const Condition* admissible_before = find_condition(previous_conditions, kConditionAdmissible);
+  if (out.valid && in.admissibility && !in.admissibility->admissible &&
+      !(admissible_before && admissible_before->status == "False" &&
+        admissible_before->message == in.admissibility->message))
+    out.events.push_back(EventSpec{"Warning", in.admissibility->reason,
+                                   truncate("LocalQueue " + in.queue.value_or("") + " can never admit the workload: " +
+                                                in.admissibility->message,
+                                            kMaxEventMessage)});
   if (out.held && held_before != in.held_reason)
     out.events.push_back(EventSpec{"Warning", in.held_reason, truncate(in.held_message, kMaxEventMessage)});
   if (!held_before.empty() && out.valid && !out.held)

@@ -32,6 +32,10 @@ struct SdkDefaults {
   ContainerDefaults worker{"1", "1", "3G", "6G"};
   /// build_ray_cluster.py autoscalerOptions.resources: cpu 500m and memory 512Mi as both request and limit.
   ContainerDefaults autoscaler{"500m", "500m", "512Mi", "512Mi"};
+  /// KubeRay's submitter container when a RayJob gives no submitterPodTemplate (v1.7.0 common/job.go
+  /// GetDefaultSubmitterContainer; Kueue v0.19.2 charges the same, rayjob_controller.go defaultSubmitterResources):
+  /// cpu 500m / 1, memory 200Mi / 1Gi. The operator writes them when it writes a submitter template.
+  ContainerDefaults submitter{"500m", "1", "200Mi", "1Gi"};
   /// build_ray_cluster.py autoscalerOptions: idleTimeoutSeconds 60, upscalingMode Default.
   int32_t autoscaler_idle_timeout_seconds = 60;
   std::string autoscaler_upscaling_mode = "Default";

@@ -131,8 +131,21 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
   if (!in.queue) {
     remove_condition(conds, kConditionQueued);
     remove_condition(conds, kConditionAdmitted);
+    remove_condition(conds, kConditionAdmissible);
     return;
   }
+  if (!in.admissibility)
+    remove_condition(conds, kConditionAdmissible);
+  else if (in.admissibility->admissible)
+    set_condition(conds,
+                  Condition{kConditionAdmissible, "True", in.generation, "", "Admissible",
+                            "LocalQueue " + *in.queue + " can admit it"},
+                  now);
+  else
+    set_condition(conds,
+                  Condition{kConditionAdmissible, "False", in.generation, "", in.admissibility->reason,
+                            in.admissibility->message},
+                  now);
   if (!in.held_reason.empty()) {
     set_condition(conds, Condition{kConditionQueued, "False", in.generation, "", in.held_reason, in.held_message}, now);
     set_condition(conds,
@@ -204,8 +217,32 @@ json::Document WorkloadStatus::to_json() const {
     put_string(adm, "clusterQueue", admission_cluster_queue, a);
     d.AddMember("admission", adm, a);
   }
+  if (!quota.empty()) {
+    d.AddMember("podSets", quota.pod_sets_json(a), a);
+    d.AddMember("totalRequests", quota.total_json(a), a);
+  }
   d.AddMember("conditions", conditions_to_json(conditions, a), a);
   return d;
+}
+
+QuotaPreview quota_from_status(const json::Value* status) {
+  QuotaPreview q;
+  const json::Value* sets = status ? json::find(*status, "podSets") : nullptr;
+  if (!sets || !sets->IsArray()) return q;
+  auto quantities = [](const json::Value* m) {
+    std::vector<std::pair<std::string, Quantity>> out;
+    if (m && m->IsObject())
+      for (const auto& r : m->GetObject())
+        if (r.value.IsString())
+          if (auto v = Quantity::parse(r.value.GetString())) out.emplace_back(r.name.GetString(), *v);
+    return out;
+  };
+  for (const auto& ps : sets->GetArray())
+    q.pod_sets.push_back(PodSetQuota{json::get_string(ps, "name").value_or(""),
+                                     static_cast<int32_t>(json::get_int(ps, "count").value_or(0)),
+                                     quantities(json::find(ps, "requests"))});
+  q.total = quantities(json::find(*status, "totalRequests"));
+  return q;
 }
 
 WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, const json::Value* previous_status,
@@ -215,6 +252,7 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   st.queue = in.queue.value_or("");
   st.desired_workers = in.desired_workers;
   st.managed_local_queue = in.managed_local_queue;
+  st.quota = in.quota;
   st.app_wrapper_name = in.wrapped ? in.app_wrapper_name : "";
   st.ray_job_name = in.job ? in.ray_job_name : "";
 
@@ -259,6 +297,12 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   set_condition(st.conditions, std::move(valid), now);
 
   Readiness r = readiness(in, observed, admission, previous_status, now, st.recheck_after_seconds);
+  // A workload Kueue can never admit says so where it would otherwise only wait.
+  if (in.valid && in.queue && in.admissibility && !in.admissibility->admissible &&
+      (r.phase == phase::kQueued || r.phase == phase::kPending) && !admission.admitted) {
+    r.reason = in.admissibility->reason;
+    r.message = "LocalQueue " + *in.queue + " can never admit it: " + in.admissibility->message;
+  }
   st.phase = r.phase;
   set_queue_conditions(in, r, admission, st.conditions, now);
   Condition ready{kConditionReady, r.ready ? "True" : "False", in.generation, "", r.reason, r.message};

@@ -9,6 +9,7 @@
 #include "core/condition.hpp"
 #include "core/json.hpp"
 #include "workload/observed.hpp"
+#include "workload/quota_preview.hpp"
 
 namespace cfo::workload {
 
@@ -30,6 +31,18 @@ inline constexpr const char* kConditionQueued = "Queued";
 inline constexpr const char* kConditionAdmitted = "Admitted";
 inline constexpr const char* kConditionReady = "Ready";
 inline constexpr const char* kConditionSucceeded = "Succeeded";
+/// Whether the LocalQueue in effect can ever admit the workload (validation::judge_admissibility), present while a
+/// queue is in effect and its ClusterQueues and ResourceFlavors are known.
+inline constexpr const char* kConditionAdmissible = "Admissible";
+
+/// The verdict on the admissibility of the queued child.
+struct Admissibility {
+  bool admissible = true;
+  /// False: CamelCase reason after the rule that blocks it (NamespaceNotSelected, ResourceNotCovered,
+  /// NoMatchingFlavor, ExceedsMaxQuota) and the findings, at the workload's own fields.
+  std::string reason;
+  std::string message;
+};
 
 /// The status subresource of a CodeFlareWorkload (string fields are omitted from JSON when empty; the counts and
 /// observedGeneration are always written).
@@ -54,6 +67,8 @@ struct WorkloadStatus {
   /// The LocalQueue the operator created for this workload (spec.queue.clusterQueue), remembered so that it is cleaned
   /// up even after the spec stops naming it.
   std::string managed_local_queue;
+  /// status.podSets and status.totalRequests: what Kueue charges (quota_preview); not written when empty.
+  QuotaPreview quota;
   std::vector<Condition> conditions;
   /// Not written: seconds after which the status may change with nothing else changing (a child still waiting for
   /// its controller's first status, see kSilentChildSeconds); 0 when nothing is pending.
@@ -94,6 +109,10 @@ struct StatusInput {
   std::string app_wrapper_name;
   std::string ray_job_name;
   std::string managed_local_queue;
+  /// The admissibility of the queued child, when it was judged.
+  std::optional<Admissibility> admissibility;
+  /// The quota preview of the top-level child (of what runs, while the spec is invalid).
+  QuotaPreview quota;
   /// A finished job that is not run again (its spec did not change since it finished): when its RayJob is gone, the
   /// phase and job fields of `previous_status` stand.
   bool finished_job = false;
@@ -114,7 +133,13 @@ struct StatusInput {
 ///    Ready (True while Running);
 ///  - with a queue: Queued (True once submitted to an existing LocalQueue, False with the held reason) and Admitted
 ///    (from the Kueue Workload's Admitted condition, or implied by a running child); removed without a queue;
+///    Admissible (True, or False with the reason that Kueue can never admit it, which then is also Ready's reason
+///    while the workload waits) when in.admissibility is set, removed otherwise;
 ///  - for jobs: Succeeded (Unknown until the job ends, then True or False).
+/// The quota preview a status holds (status.podSets and status.totalRequests as to_json writes them; empty when
+/// `status` is null or has none).
+QuotaPreview quota_from_status(const json::Value* status);
+
 WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, const json::Value* previous_status,
                               const std::string& now);
 

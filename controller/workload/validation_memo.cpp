@@ -4,12 +4,15 @@
 
 namespace cfo::workload {
 
-std::string ValidationMemo::key_of(const json::Value& desired, const json::Value* live, int kueue_max_pod_sets) {
+std::string ValidationMemo::key_of(const json::Value& desired, const json::Value* live,
+                                   const validation::ClusterProfile& profile) {
   const json::Value* annotations = json::find_path(desired, "metadata.annotations");
   auto hash = annotations ? json::get_string(*annotations, kSpecHashAnnotation) : std::nullopt;
   if (!hash) return "";
   std::string key = json::get_string(desired, "kind").value_or("") + "/" + *hash + "/" +
-                    std::to_string(kueue_max_pod_sets);
+                    std::to_string(profile.kueue_max_pod_sets) + "/" +
+                    std::string(validation::pod_security_level_name(profile.pod_security)) + "/" +
+                    std::string(validation::profile_name(profile.name));
   if (live)
     key += "/" + json::string_at(*live, "metadata.uid") + ":" +
            std::to_string(json::get_int((*live)["metadata"], "generation").value_or(0));

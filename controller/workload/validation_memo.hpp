@@ -10,6 +10,7 @@
 
 #include "core/field_error.hpp"
 #include "core/json.hpp"
+#include "validation/validator.hpp"
 
 namespace cfo::workload {
 
@@ -22,8 +23,10 @@ class ValidationMemo {
   explicit ValidationMemo(std::size_t capacity = 4096) : capacity_(capacity) {}
 
   /// The key of judging `desired` (carrying its spec hash annotation) as an update of `live` (may be null: a create)
-  /// with `kueue_max_pod_sets`; empty when `desired` has no spec hash (then nothing is remembered).
-  static std::string key_of(const json::Value& desired, const json::Value* live, int kueue_max_pod_sets);
+  /// with `profile` (Kueue's MaxPodSets and the namespace's Pod Security level); empty when `desired` has no spec hash
+  /// (then nothing is remembered).
+  static std::string key_of(const json::Value& desired, const json::Value* live,
+                            const validation::ClusterProfile& profile);
 
   std::optional<FieldErrors> find(const std::string& key) const;
   void put(const std::string& key, FieldErrors findings);

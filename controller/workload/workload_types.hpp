@@ -24,6 +24,44 @@ inline constexpr const char* kIgnoreChecksAnnotation = "codeflare.dev/ignore-che
 /// cluster enforces.
 inline constexpr std::string_view kIgnorableChecks[] = {"MemoryUnits", "RayVersionMatchesImage"};
 
+/// Kueue topology-aware scheduling of one PodSet (the kueue.x-k8s.io/podset-*-topology annotations of its Pod
+/// template; Kueue v0.19.2 apis/kueue/v1beta2 topology_types.go). Empty strings and unset numbers are not written.
+struct TopologyRequest {
+  /// A node label (a topology level) all Pods of the PodSet must share (podset-required-topology).
+  std::string required;
+  /// A level Kueue tries to keep the Pods in, falling back to wider ones (podset-preferred-topology).
+  std::string preferred;
+  /// Topology-aware placement without a level constraint (podset-unconstrained-topology: "true").
+  bool unconstrained = false;
+  /// The level each slice of slice_size Pods must share (podset-slice-required-topology, with podset-slice-size).
+  std::string slice_required;
+  std::optional<int32_t> slice_size;
+  /// PodSets of one group are placed together (podset-group-name).
+  std::string pod_set_group;
+
+  bool empty() const {
+    return required.empty() && preferred.empty() && !unconstrained && slice_required.empty() && !slice_size &&
+           pod_set_group.empty();
+  }
+  /// The annotations Kueue reads, keyed by their names.
+  std::map<std::string, std::string> annotations() const;
+};
+
+/// What a workload says about the Pods of one group beyond its size: all optional, none written when unset.
+struct PodFields {
+  /// The image of this group's Ray container instead of spec.image; empty: spec.image.
+  std::string image;
+  /// Env vars of this group's Ray container, merged by name over spec.env (a name of spec.env is replaced in
+  /// place, the others come after spec.env).
+  std::vector<EnvVar> env;
+  /// Labels and annotations of this group's Pods (annotations merged over spec.annotations).
+  std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> annotations;
+  /// The group's Pod template fragment, merged over the generated template after spec.template.
+  std::optional<Fragment> template_;
+  TopologyRequest topology;
+};
+
 /// spec.head: resources of the Ray head container, tolerations of the head pod and extra `ray start` parameters.
 struct HeadSpec {
   /// After parsing: cpu and memory requests and limits always present (SDK defaults filled in), each extended
@@ -34,6 +72,13 @@ struct HeadSpec {
   /// (block, dashboard-host, num-cpus, num-gpus, resources) and `labels` cannot be given here (see
   /// parse_ray_start_params.hpp).
   std::map<std::string, std::string> ray_start_params;
+  PodFields pod;
+  /// headGroupSpec.serviceType of the head Service: ClusterIP (default), NodePort or LoadBalancer.
+  std::string service_type = "ClusterIP";
+  /// headGroupSpec.enableIngress: KubeRay creates an Ingress for the dashboard.
+  bool enable_ingress = false;
+  /// headGroupSpec.ingressOptions (host, path, pathType, tls), as given; only with enable_ingress.
+  std::optional<Fragment> ingress_options;
 };
 
 /// One entry of spec.workerGroups. Replica counts are pods; after parsing min_replicas <= replicas <= max_replicas.
@@ -50,6 +95,11 @@ struct WorkerGroup {
   /// Extra rayStartParams of this group (same rules as HeadSpec::ray_start_params, without dashboard-host among the
   /// derived keys).
   std::map<std::string, std::string> ray_start_params;
+  PodFields pod;
+  /// workerGroupSpecs[].suspend: KubeRay deletes the group's Pods while true (written only when true).
+  bool suspend = false;
+  /// workerGroupSpecs[].idleTimeoutSeconds: the v2 autoscaler's idle timeout for this group.
+  std::optional<int32_t> idle_timeout_seconds;
 };
 
 /// spec.queue: Kueue LocalQueue name, the ClusterQueue of a LocalQueue the operator manages, and the
@@ -59,6 +109,9 @@ struct QueueSpec {
   std::string local_queue;
   std::string cluster_queue;
   std::string priority_class;
+  /// MultiKueue: the top-level child gets spec.managedBy kueue.x-k8s.io/multikueue, so that Kueue dispatches it to
+  /// a worker cluster instead of it running here.
+  bool multi_kueue = false;
 };
 
 /// spec.autoscaling: KubeRay's in-tree autoscaler (RayCluster enableInTreeAutoscaling and autoscalerOptions).
@@ -75,6 +128,10 @@ struct AutoscalingSpec {
   /// way Kueue accepts an autoscaling RayCluster or RayJob. Takes effect only with `enabled` (a warning otherwise);
   /// refused with spec.appWrapper.
   bool elastic_job = false;
+  /// autoscalerOptions.version: v1 or v2; empty leaves KubeRay's default (v1).
+  std::string version;
+  /// autoscalerOptions.image of the autoscaler sidecar; empty leaves KubeRay's default (the head's image).
+  std::string image;
 };
 
 /// A key of a Secret in the workload's namespace.
@@ -95,6 +152,25 @@ struct GcsFaultToleranceSpec {
   std::string external_storage_namespace;
 };
 
+/// One entry of spec.job.deletionRules (RayJob deletionStrategy.deletionRules, KubeRay v1.7): what to delete
+/// (DeleteCluster, DeleteWorkers, DeleteSelf, DeleteNone) how long after the job reached a status.
+struct DeletionRule {
+  std::string policy;
+  /// Exactly one of the two: the Ray job status (SUCCEEDED, FAILED) or the deployment status (Failed).
+  std::string job_status;
+  std::string job_deployment_status;
+  int32_t ttl_seconds = 0;
+};
+
+/// spec.job.submitter: the Pod that runs `ray job submit` (K8sJobMode only).
+struct SubmitterSpec {
+  /// A Pod template fragment merged over KubeRay's default submitter template (submitterPodTemplate).
+  std::optional<Fragment> template_;
+  TopologyRequest topology;
+  /// submitterConfig.backoffLimit: retries of the submitter Job.
+  std::optional<int32_t> backoff_limit;
+};
+
 /// spec.job: run one Ray job as a KubeRay RayJob (ray.io/v1) instead of a bare RayCluster.
 struct JobSpec {
   /// The command the submitter runs, e.g. "python train.py"; required.
@@ -111,6 +187,34 @@ struct JobSpec {
   /// Run on an existing RayCluster chosen by these labels (normally {"ray.io/cluster": <name>}) instead of creating
   /// one; empty means a new cluster built from the rest of the spec.
   std::map<std::string, std::string> cluster_selector;
+  /// K8sJobMode, HTTPMode, SidecarMode or InteractiveMode; empty leaves KubeRay's default (K8sJobMode).
+  std::string submission_mode;
+  /// Retries of the whole job, each on a new cluster.
+  std::optional<int32_t> backoff_limit;
+  SubmitterSpec submitter;
+  /// deletionStrategy.deletionRules; with them shutdown_after_job_finishes is false (KubeRay refuses both).
+  std::vector<DeletionRule> deletion_rules;
+  std::optional<int32_t> pre_running_deadline_seconds;
+  /// Ray resources reserved for the entrypoint (entrypointNumCpus, entrypointNumGpus, entrypointResources).
+  std::optional<double> entrypoint_num_cpus;
+  std::optional<double> entrypoint_num_gpus;
+  std::vector<std::pair<std::string, double>> entrypoint_resources;
+  /// Metadata stored with the Ray job.
+  std::map<std::string, std::string> metadata;
+  /// The Ray job's submission id; empty lets KubeRay generate one.
+  std::string job_id;
+
+  /// The submission mode in effect (KubeRay's default when unset).
+  std::string mode() const { return submission_mode.empty() ? "K8sJobMode" : submission_mode; }
+};
+
+/// spec.authOptions: Ray's token authentication for the dashboard and the Ray client (RayCluster authOptions).
+struct AuthOptions {
+  /// disabled or token.
+  std::string mode;
+  /// A Secret holding the token; empty lets KubeRay create one.
+  std::string secret_name;
+  std::optional<bool> enable_k8s_token_auth;
 };
 
 /// spec, with defaults applied (ray_version and image are never empty after parsing; worker_groups is never empty).
@@ -144,6 +248,12 @@ struct WorkloadSpec {
   /// written at all.
   bool suspend = false;
   std::optional<JobSpec> job;
+  /// spec.template: a Pod template fragment merged over every Pod the workload makes (head, each worker group and
+  /// the job's submitter), before the group's own template.
+  std::optional<Fragment> template_;
+  std::optional<AuthOptions> auth_options;
+  /// RayCluster upgradeStrategy.type: Recreate or None; empty: not written.
+  std::string upgrade_strategy;
 };
 
 /// A CodeFlareWorkload: the metadata the operator needs plus its spec.

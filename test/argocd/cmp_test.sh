@@ -131,8 +131,12 @@ for d in yaml.safe_load_all(open(sys.argv[1])):
     if isinstance(d, dict) and d["kind"] == "RayCluster" and d["metadata"]["name"] == "raytest-cpu":
         print(d["metadata"].get("labels", {}).get("kueue.x-k8s.io/queue-name", "<none>"))' "$1"
 }
+# (on raytest-cpu's file alone: with a default queue every sample would be queued, and Kueue refuses the
+# autoscaling one, cfw_cluster_options.yaml, unless it is an elastic job)
+mkdir -p "$work/src-queue"
+cp config/samples/cfw_cpu.yaml "$work/src-queue/"
 if [[ "$(queue_label "$work/gen.yaml")" == "<none>" ]] &&
-  generate "$work/src" "$work/q.yaml" "$work/q.err" PARAM_DEFAULT_LOCAL_QUEUE=team-default &&
+  generate "$work/src-queue" "$work/q.yaml" "$work/q.err" PARAM_DEFAULT_LOCAL_QUEUE=team-default &&
   [[ "$(queue_label "$work/q.yaml")" == team-default ]]; then
   pass "parameter default-local-queue: raytest-cpu gets kueue.x-k8s.io/queue-name=team-default (none without it)"
 else

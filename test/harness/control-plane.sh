@@ -8,6 +8,16 @@
 #                                                  with its default folders (upstream CRDs and the project's crds/)
 #   control-plane.sh stop   <state-dir> [--purge]  SIGTERM, then SIGKILL after 10 s; --purge also deletes <state-dir>
 #   control-plane.sh status <state-dir>            exit 0 when both processes run and /readyz answers "ok"
+#   control-plane.sh restart-apiserver <state-dir> [--kill] [--down SECONDS]
+#                                                  stop kube-apiserver (SIGTERM, or SIGKILL with --kill), wait
+#                                                  SECONDS (default 0), start it again on the same port, etcd, PKI
+#                                                  and tokens, and wait for /readyz (for chaos tests)
+#   control-plane.sh compact <state-dir>           compact etcd at its current revision (etcdctl, ETCDCTL_API=3)
+#                                                  and print that revision: older resourceVersions are gone (410)
+#
+# Environment: CFO_APISERVER_EXTRA_FLAGS (space-separated) is appended to kube-apiserver's flags at every start,
+# e.g. "--watch-cache=false" so that watches are served by etcd itself (then a compaction ends a watch that resumes
+# from an older resourceVersion with 410 Gone).
 #
 # Inputs:
 #   build-kube-apiserver.sh gives the binaries (it honours KUBEBUILDER_ASSETS and caches under
@@ -35,7 +45,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 usage() {
-  sed -n '5,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '5,16p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -210,6 +220,8 @@ start_apiserver() {
     --profiling=false
     --v=1
   )
+  # shellcheck disable=SC2206
+  [[ -n "${CFO_APISERVER_EXTRA_FLAGS:-}" ]] && args+=(${CFO_APISERVER_EXTRA_FLAGS})
   spawn kube-apiserver "$apiserver_bin" "${args[@]}"
   local deadline=$((SECONDS + 60))
   until readyz "$url" "$token"; do
@@ -325,6 +337,42 @@ do_status() {
   return "$rc"
 }
 
+env_value() { sed -n "s/^export $1=//p" "$state/env"; }
+
+do_restart_apiserver() {
+  local kill_first="$1" down="$2"
+  [[ -f "$state/env" ]] || cfo_die "no $state/env: start the control plane first"
+  local etcd_port secure_port url token apiserver_bin pid
+  etcd_port="$(env_value CFO_ETCD_PORT)" secure_port="$(env_value CFO_APISERVER_PORT)"
+  url="$(env_value CFO_APISERVER_URL)" token="$(env_value CFO_ADMIN_TOKEN)"
+  apiserver_bin="$(cat "$state/kube-apiserver.exe" 2>/dev/null)" || cfo_die "kube-apiserver was not started here"
+  if [[ "$kill_first" == 1 ]] && pid="$(running_pid kube-apiserver)"; then
+    kill -KILL "$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  fi
+  stop_one kube-apiserver
+  [[ "$down" == 0 ]] || sleep "$down"
+  local t0
+  t0=$(date +%s%3N)
+  mv -f "$state/kube-apiserver.log" "$state/kube-apiserver.log.1" 2>/dev/null || true
+  if ! start_apiserver "$apiserver_bin" "$url" "$token"; then
+    log_tails
+    cfo_die "$start_error"
+  fi
+  cfo_log "kube-apiserver restarted at $url in $(( ($(date +%s%3N) - t0) )) ms"
+}
+
+do_compact() {
+  [[ -f "$state/env" ]] || cfo_die "no $state/env: start the control plane first"
+  command -v etcdctl >/dev/null || cfo_die "no etcdctl (apt-get install etcd-client: test/harness/install-deps.sh)"
+  local endpoint rev
+  endpoint="http://127.0.0.1:$(env_value CFO_ETCD_PORT)"
+  rev="$(ETCDCTL_API=3 etcdctl --endpoints="$endpoint" endpoint status -w json |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["Status"]["header"]["revision"])')"
+  ETCDCTL_API=3 etcdctl --endpoints="$endpoint" compact "$rev" --physical >&2
+  echo "$rev"
+}
+
 do_stop() {
   local purge="$1"
   stop_one kube-apiserver
@@ -353,6 +401,22 @@ case "$action" in
   status)
     (($# == 0)) || usage
     do_status
+    ;;
+  restart-apiserver)
+    kill_first=0 down=0
+    while (($#)); do
+      case "$1" in
+        --kill) kill_first=1 ;;
+        --down) down="${2:?--down needs seconds}"; shift ;;
+        *) usage ;;
+      esac
+      shift
+    done
+    do_restart_apiserver "$kill_first" "$down"
+    ;;
+  compact)
+    (($# == 0)) || usage
+    do_compact
     ;;
   *) usage ;;
 esac

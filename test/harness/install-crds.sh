@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs CustomResourceDefinitions into a cluster and waits until each one is Established.
+# Installs CustomResourceDefinitions into a cluster and waits until each one is Established and its schema is in the
+# apiserver's /openapi/v2 (published a little later, in the background: kubectl's client-side validation reads it,
+# and a kubectl run before that would not check the kind's fields at all).
 #
 # Usage: install-crds.sh <kubeconfig> [<dir>...]
 #   Every CRD file of each <dir> is applied (*.yaml, *.yml; kustomization.yaml and non-CRD files skipped). A <dir>
@@ -8,8 +10,8 @@
 #   Without <dir>: the upstream CRDs ($UPSTREAM_CRDS, else fetched by fetch-upstream-crds.sh) plus the project's
 #   own crds/ when it has files.
 # Inputs:  UPSTREAM_CRDS (optional), KUBECTL (optional, default: kubectl on PATH), CFO_CRD_WAIT_SECONDS
-#          (optional, default 300: how long to wait for Established).
-# Output:  the CRD names on stdout once all are Established; exit 1 when an apply or the wait fails.
+#          (optional, default 300: how long to wait for Established and for the OpenAPI definitions).
+# Output:  the CRD names on stdout once all are ready; exit 1 when an apply or the wait fails.
 set -euo pipefail
 # shellcheck source=test/harness/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -79,5 +81,29 @@ until "${kubectl[@]}" wait --for=condition=Established --timeout=10s "${names[@]
   fi
   sleep 1
 done
+# The OpenAPI v2 definition of every served version: <group, reversed>.<version>.<Kind>.
+py="$(cfo_python)"
+wanted="$("$py" - "${files[@]}" <<'PY'
+import sys, yaml
+for path in sys.argv[1:]:
+    for doc in yaml.safe_load_all(open(path, encoding="utf-8")):
+        if isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition":
+            spec = doc["spec"]
+            group = ".".join(reversed(spec["group"].split(".")))
+            for v in spec.get("versions") or []:
+                if v.get("served"):
+                    print("%s.%s.%s" % (group, v["name"], spec["names"]["kind"]))
+PY
+)"
+until missing="$("${kubectl[@]}" get --raw /openapi/v2 2>"$err_file" | "$py" -c '
+import json, sys
+have = json.load(sys.stdin).get("definitions", {})
+print(" ".join(n for n in sys.argv[1].split() if n not in have))' "$wanted" 2>>"$err_file")" && [[ -z "$missing" ]]; do
+  if ((SECONDS >= deadline)); then
+    cat "$err_file" >&2
+    cfo_die "not in /openapi/v2 within $timeout_s s: ${missing:-(could not read it)}"
+  fi
+  sleep 1
+done
 printf '%s\n' "${names[@]#crd/}"
-cfo_log "${#names[@]} CRDs established"
+cfo_log "${#names[@]} CRDs established, $(wc -w <<<"$wanted") OpenAPI definitions published"

@@ -18,8 +18,9 @@ packages=(
   build-essential cmake pkg-config
   libboost-dev libboost-system-dev rapidjson-dev libyaml-dev prometheus-cpp-dev libspdlog-dev libre2-dev
   libgtest-dev libgmock-dev libssl-dev
-  # local control plane: openssl for certificates, etcd, and what build-kube-apiserver.sh needs
-  openssl etcd-server golang-go rsync golang-github-modern-go-reflect2-dev dpkg-dev ca-certificates curl
+  # local control plane: openssl for certificates, etcd (etcdctl: the chaos suite's compaction), and what
+  # build-kube-apiserver.sh needs
+  openssl etcd-server etcd-client golang-go rsync golang-github-modern-go-reflect2-dev dpkg-dev ca-certificates curl
   # test helpers (python3-yaml: the CRD adapter in adapt-crds-for-1.20.py; jq: the shell integration tests)
   python3 python3-jsonschema python3-yaml jq
   # deployment tests: helm-render (test/helm) builds on these Go libraries; lua5.1 runs the Argo CD health check

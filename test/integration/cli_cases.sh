@@ -4,9 +4,10 @@
 #      serves (ConfigMap, Kustomization...) are reported skipped and do not change the exit code, while an unknown
 #      kind of a known group stays an error; a file that is not YAML is one error finding and the other files are
 #      still judged (exit 1, in text and in -o json); a missing file is exit 2; `render` follows the same codes.
-#   2. every case rebuilt from a public bug report ($CFO_SHARED_DIR/cases/public-bugs): the exit code gives the
-#      case's expected verdict (0 valid, 1 invalid) and, for an invalid case, a finding sits at the path of its
-#      `# path:` header line. Skipped with a message when CFO_SHARED_DIR is unset.
+#   2. every case rebuilt from a public bug report ($CFO_SHARED_DIR/cases/public-bugs, and the project's own in
+#      test/cases): the exit code gives the case's expected verdict (0 valid, 1 invalid) and, for an invalid case, an
+#      error finding sits at the path of its `# path:` header line; a `# profile:` line judges it under that cluster
+#      profile. The shared cases are skipped with a message when CFO_SHARED_DIR is unset.
 # Inputs:  CFO_OPERATOR_BIN, UPSTREAM_CRDS (folder with upstream/; skips with a message when unset), CFO_SHARED_DIR
 #          (optional, for part 2).
 # Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
@@ -105,6 +106,23 @@ run typo validate -f "$work/mixed" "${crds[@]}" -o json
 expect "validate of a known group with an unknown kind (a typo)" 1
 json_check typo '[e["rule"] for e in f if e["severity"] == "error"] == ["schema:unknownKind"]'
 
+# --- Pod Security levels (validate --pod-security-level): findings at a level are errors (exit 1) ---
+rc_yaml pss-rc >"$work/pss-rc.yaml"
+run pss-privileged validate -f "$work/pss-rc.yaml" "${crds[@]}"
+expect "validate of a RayCluster without securityContext, default level privileged" 0 "1 object(s) valid"
+run pss-baseline validate -f "$work/pss-rc.yaml" "${crds[@]}" --pod-security-level baseline
+expect "the same at baseline (nothing it forbids)" 0 "1 object(s) valid"
+run pss-restricted validate -f "$work/pss-rc.yaml" "${crds[@]}" --pod-security-level restricted -o json
+expect "the same at restricted: its Pods would run as root" 1
+json_check pss-restricted '("spec.headGroupSpec.template.spec.containers[0].securityContext.runAsNonRoot", "CheckRunAsNonRoot", "error") in [(e["path"], e["rule"], e["severity"]) for e in f]'
+sed 's/template: {spec: {containers/template: {spec: {hostNetwork: true, containers/' "$work/pss-rc.yaml" >"$work/pss-host.yaml"
+run pss-host validate -f "$work/pss-host.yaml" "${crds[@]}" --pod-security-level baseline
+expect "hostNetwork at baseline" 1 "spec.headGroupSpec.template.spec.hostNetwork" "[CheckHostNamespaces"
+run pss-cfw validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --pod-security-level restricted
+expect "a CodeFlareWorkload judged by the Pods of its RayCluster at restricted" 1 "[CheckRunAsNonRoot"
+run pss-bad-level validate -f "$work/pss-rc.yaml" "${crds[@]}" --pod-security-level strict
+expect "an unknown level is a usage error" 2
+
 # --- a file that is not YAML next to an invalid object ---
 mkdir "$work/broken"
 printf 'apiVersion: ray.io/v1\nkind: RayCluster\nmetadata: {name: [unclosed\n' >"$work/broken/a-syntax.yaml"
@@ -154,6 +172,12 @@ expect "validate of a CodeFlareWorkload of another version" 1 "[schema:unknownKi
 run bundled validate -f "$repo/config/samples"
 expect "validate without --crds uses the schemas that ship with the binary" 0 "object(s) valid" \
   "kustomization.yaml: skipped: kustomize.config.k8s.io/v1beta1 Kustomization <no name> (a kustomize file"
+run render-quota render --quota -f "$repo/config/samples/cfw_rayjob_k8s_job_mode.yaml" "${crds[@]}"
+expect "render --quota prints each PodSet's count and per-Pod requests and the totals, not the objects" 0 \
+  "workload: default/rayjob-k8s-job-mode" "- name: submitter" "cpu: 500m" "totalRequests:" "cpu: 3500m"
+if grep -q "^apiVersion:" "$work/render-quota.out"; then
+  fail "render --quota also printed the objects"
+fi
 run bundled-render render -f "$repo/config/samples/cfw_cpu.yaml"
 expect "render without --crds uses the schemas that ship with the binary" 0 "kind: RayCluster"
 run which-flag-f validate -f "$work/no-such-file.yaml"
@@ -190,27 +214,38 @@ run tree-deep validate -R -f "$work/tree" "${crds[@]}"
 expect "a folder with -R reads its sub-folders" 1 "deep.yaml: RayCluster team-a/deep-rc: error: spec.bogusField"
 
 # --- the public bug-report cases ---
+# run_case FILE: one case, judged as its header says.
+run_case() {
+  local case_file="$1" name verdict path profile want
+  name="$(basename "$(dirname "$case_file")")/$(basename "$case_file")"
+  verdict="$(sed -n 's/^# expect: *//p' "$case_file" | head -n1)"
+  path="$(sed -n 's/^# path: *//p' "$case_file" | head -n1)"
+  profile="$(sed -n 's/^# profile: *//p' "$case_file" | head -n1)"
+  set +e
+  "$CFO_OPERATOR_BIN" validate -f "$case_file" --crds "$UPSTREAM_CRDS" --profile "${profile:-vanilla}" -o json \
+    >"$work/out.json" 2>"$work/err"
+  rc=$?
+  set -e
+  want=0
+  [[ "$verdict" == invalid ]] && want=1
+  if [[ "$verdict" != valid && "$verdict" != invalid ]]; then
+    fail "$name: no '# expect: valid|invalid' header"
+  elif [[ $rc -ne $want ]]; then
+    fail "$name: exit code $rc, expected $want ($verdict): $(head -c 400 "$work/out.json") $(head -c 200 "$work/err")"
+  elif [[ $want -eq 1 ]] && ! python3 -c 'import json,sys; f=json.load(open(sys.argv[1])); sys.exit(0 if any(e["path"] == sys.argv[2] and e["severity"] == "error" for e in f) else 1)' \
+      "$work/out.json" "$path"; then
+    fail "$name: no error at $path: $(head -c 600 "$work/out.json")"
+  else
+    pass "$name: $verdict${path:+ at $path}${profile:+ (profile $profile)}"
+  fi
+}
 if [[ -z "${CFO_SHARED_DIR:-}" || ! -d "$CFO_SHARED_DIR/cases/public-bugs" ]]; then
   echo "skip: public bug-report cases: CFO_SHARED_DIR is unset or has no cases/public-bugs"
 else
-  for case_file in "$CFO_SHARED_DIR"/cases/public-bugs/*.yaml; do
-    name="$(basename "$case_file")"
-    verdict="$(sed -n 's/^# expect: *//p' "$case_file" | head -n1)"
-    path="$(sed -n 's/^# path: *//p' "$case_file" | head -n1)"
-    set +e
-    "$CFO_OPERATOR_BIN" validate -f "$case_file" --crds "$UPSTREAM_CRDS" -o json >"$work/out.json" 2>"$work/err"
-    rc=$?
-    set -e
-    want=0
-    [[ "$verdict" == invalid ]] && want=1
-    if [[ $rc -ne $want ]]; then
-      fail "$name: exit code $rc, expected $want ($verdict): $(head -c 400 "$work/out.json") $(head -c 200 "$work/err")"
-    elif [[ $want -eq 1 ]] && ! grep -qF "\"path\": \"$path" "$work/out.json"; then
-      fail "$name: no finding at $path: $(head -c 600 "$work/out.json")"
-    else
-      pass "$name: $verdict${path:+ at $path}"
-    fi
-  done
+  for case_file in "$CFO_SHARED_DIR"/cases/public-bugs/*.yaml; do run_case "$case_file"; done
 fi
+own_cases=("$repo"/test/cases/*.yaml)
+[[ ${#own_cases[@]} -ge 15 ]] || fail "test/cases holds ${#own_cases[@]} cases, fewer than 15"
+for case_file in "${own_cases[@]}"; do run_case "$case_file"; done
 echo "$passed passed, $failed failed"
 ((failed == 0))

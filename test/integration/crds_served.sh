@@ -9,6 +9,11 @@
 #      upstream sample in $CFO_SHARED_DIR/samples/upstream whose apiVersion/kind the server serves; other kinds are
 #      skipped. Documents without a namespace go to the namespace cfo-crds-served; namespaces a sample names are
 #      created when missing.
+#   3. `kubectl explain` walks the Pod template schema of the CodeFlareWorkload CRD (spec.workerGroups.template.spec.
+#      affinity, spec.head.template.spec.containers, spec.job.submitter.template.spec.nodeSelector).
+#   4. The apiserver prunes nothing from a CodeFlareWorkload: every sample of config/samples and
+#      test/integration/cfw_pod_template_fields.yaml (many PodSpec fields in templates), applied with --dry-run=server,
+#      comes back holding every field it was sent (defaults may be added, nothing is removed).
 # Inputs:  KUBECONFIG (set by the ctest fixture), CFO_SHARED_DIR (optional: without it check 2 is skipped),
 #          KUBECTL (optional). Works with Debian's kubectl 1.20 and with newer clients.
 # Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
@@ -104,6 +109,75 @@ PY
       fail "$name: $kind rejected: $(tr '\n' ' ' <"$work/out")"
     fi
   done <"$work/docs.tsv"
+fi
+
+# --- 3. kubectl explain walks the generated Pod template schema --------------------------------------------------
+if [[ -f "$CFO_REPO_DIR/crds/codeflare.dev_codeflareworkloads.yaml" ]]; then
+  for field in "cfw.spec.workerGroups.template.spec.affinity:nodeAffinity" \
+    "cfw.spec.head.template.spec.containers:securityContext" \
+    "cfw.spec.job.submitter.template.spec.nodeSelector:<map[string]string>" \
+    "cfw.spec.template.metadata.labels:Pod labels"; do
+    path="${field%%:*}" want="${field#*:}"
+    if k explain "$path" >"$work/explain" 2>&1 && grep -qF -- "$want" "$work/explain"; then
+      pass "kubectl explain $path (shows $want)"
+    else
+      fail "kubectl explain $path: $(head -c 400 "$work/explain" | tr '\n' ' ')"
+    fi
+  done
+
+  # --- 4. nothing of a CodeFlareWorkload is pruned -----------------------------------------------------------------
+  ns=cfo-crds-served
+  k get namespace "$ns" >/dev/null 2>&1 || k create namespace "$ns" >/dev/null
+  # The control: a field the schema does not declare is pruned, and this check must see it.
+  "$py" - "$CFO_REPO_DIR/test/integration/cfw_pod_template_fields.yaml" "$work/control_pruned.yaml" <<'PY'
+import sys, yaml
+doc = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
+doc["spec"]["head"]["template"]["spec"]["notAPodSpecField"] = 1
+yaml.safe_dump(doc, open(sys.argv[2], "w", encoding="utf-8"))
+PY
+  for f in "$CFO_REPO_DIR"/config/samples/cfw_*.yaml "$CFO_REPO_DIR"/test/integration/cfw_pod_template_fields.yaml \
+    "$work/control_pruned.yaml"; do
+    name="$(basename "$f")"
+    control=0
+    [[ "$name" == control_pruned.yaml ]] && control=1
+    # The control skips kubectl's own schema check (which refuses the undeclared field before the apiserver sees it).
+    validate_flag=()
+    ((control)) && validate_flag=(--validate=false)
+    if ! k apply --dry-run=server "${validate_flag[@]}" -n "$ns" -o json -f "$f" >"$work/applied.json" 2>"$work/err"; then
+      fail "$name: refused by the apiserver: $(head -c 400 "$work/err" | tr '\n' ' ')"
+      continue
+    fi
+    if missing="$("$py" - "$f" "$work/applied.json" <<'PY'
+import json, sys, yaml
+sent = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))["spec"]
+got = json.load(open(sys.argv[2], encoding="utf-8"))["spec"]
+missing = []
+def covers(a, b, at):
+    if isinstance(a, dict):
+        if not isinstance(b, dict):
+            missing.append(at); return
+        for k, v in a.items():
+            if k not in b: missing.append(f"{at}.{k}")
+            else: covers(v, b[k], f"{at}.{k}")
+    elif isinstance(a, list):
+        if not isinstance(b, list) or len(a) != len(b): missing.append(at); return
+        for i, (x, y) in enumerate(zip(a, b)): covers(x, y, f"{at}[{i}]")
+    elif a != b and not (isinstance(a, (int, float)) and str(a) == str(b)):
+        missing.append(f"{at} ({a!r} -> {b!r})")
+covers(sent, got, "spec")
+print("; ".join(missing[:5]))
+sys.exit(1 if missing else 0)
+PY
+)"; then
+      if ((control)); then fail "$name: the undeclared field was kept, or not seen pruned"; else
+        pass "$name: the apiserver keeps every field of the workload"
+      fi
+    elif ((control)); then
+      pass "$name: an undeclared field is seen pruned ($missing)"
+    else
+      fail "$name: the apiserver pruned or changed: $missing"
+    fi
+  done
 fi
 
 echo "$passed passed, $failed failed"

@@ -105,12 +105,15 @@ import sys, yaml
 path, name = sys.argv[1:3]
 expected = {
     ("apiextensions.k8s.io", "customresourcedefinitions"): {"get", "list", "watch"},
+    ("", "namespaces"): {"list", "watch"},
     ("codeflare.dev", "codeflareworkloads"): {"list", "watch", "patch"},
     ("codeflare.dev", "codeflareworkloads/status"): {"patch"},
     ("codeflare.dev", "codeflareworkloads/finalizers"): {"update"},
     ("events.k8s.io", "events"): {"create", "patch"},
     ("kueue.x-k8s.io", "localqueues"): {"get", "list", "watch", "create", "patch", "delete"},
     ("kueue.x-k8s.io", "workloadpriorityclasses"): {"list", "watch"},
+    ("kueue.x-k8s.io", "clusterqueues"): {"list", "watch"},
+    ("kueue.x-k8s.io", "resourceflavors"): {"list", "watch"},
     ("kueue.x-k8s.io", "workloads"): {"list", "watch"},
     ("ray.io", "rayclusters"): {"list", "watch", "create", "patch", "delete"},
     ("ray.io", "rayjobs"): {"list", "watch", "create", "patch", "delete"},

@@ -228,11 +228,13 @@ double sum_samples(const std::string& text, const std::string& name, const std::
   return total;
 }
 
-OperatorProcess::OperatorProcess(const std::string& name, const std::vector<std::string>& extra) : name_(name) {
-  const std::string kubeconfig = env("KUBECONFIG");
+OperatorProcess::OperatorProcess(const std::string& name, const std::vector<std::string>& extra,
+                                 const std::string& kubeconfig_override)
+    : name_(name) {
+  const std::string kubeconfig = kubeconfig_override.empty() ? env("KUBECONFIG") : kubeconfig_override;
   const std::string bin = env("CFO_OPERATOR_BIN");
   EXPECT_FALSE(kubeconfig.empty() || bin.empty()) << "KUBECONFIG and CFO_OPERATOR_BIN must be set (ctest sets them)";
-  log_path_ = std::filesystem::path(kubeconfig).parent_path() / ("runtime-e2e-" + name + ".log");
+  log_path_ = std::filesystem::path(env("KUBECONFIG")).parent_path() / ("runtime-e2e-" + name + ".log");
   metrics_port_ = free_port();
   probe_port_ = free_port();
   while (probe_port_ == metrics_port_) probe_port_ = free_port();

@@ -74,8 +74,8 @@ class OperatorProcess {
  public:
   /// Starts `$CFO_OPERATOR_BIN run --kubeconfig $KUBECONFIG --metrics-bind-address 127.0.0.1:<m>
   /// --health-probe-bind-address 127.0.0.1:<p> --log-level debug <extra...>`; stdout and stderr go to
-  /// <control-plane dir>/<name>.log.
-  OperatorProcess(const std::string& name, const std::vector<std::string>& extra);
+  /// <control-plane dir>/<name>.log. `kubeconfig` replaces $KUBECONFIG when not empty (e.g. one through a proxy).
+  OperatorProcess(const std::string& name, const std::vector<std::string>& extra, const std::string& kubeconfig = "");
   /// Kills it (SIGKILL) when still running.
   ~OperatorProcess();
   OperatorProcess(const OperatorProcess&) = delete;
@@ -98,6 +98,8 @@ class OperatorProcess {
 
   /// The identity it uses for leader election, read from its log ("" until logged).
   std::string identity() const;
+  /// The path of its log file.
+  const std::string& log_path() const { return log_path_; }
   /// The last 6000 bytes of its log.
   std::string log_tail() const;
   const std::string& name() const { return name_; }

@@ -428,7 +428,10 @@ allowed "patch CodeFlareWorkload status" patch codeflareworkloads.codeflare.dev 
 allowed "update CodeFlareWorkload finalizers" update codeflareworkloads.codeflare.dev --subresource=finalizers -n "$ns"
 allowed "get a CRD" get customresourcedefinitions.apiextensions.k8s.io/rayclusters.ray.io
 allowed "watch CRDs" watch customresourcedefinitions.apiextensions.k8s.io
+allowed "watch Namespaces (their Pod Security label)" watch namespaces
 allowed "watch WorkloadPriorityClasses" watch workloadpriorityclasses.kueue.x-k8s.io
+allowed "watch ClusterQueues" watch clusterqueues.kueue.x-k8s.io
+allowed "list ResourceFlavors" list resourceflavors.kueue.x-k8s.io
 allowed "watch Kueue Workloads" watch workloads.kueue.x-k8s.io -n "$ns"
 allowed "create RayClusters" create rayclusters.ray.io -n "$ns"
 allowed "delete AppWrappers" delete appwrappers.workload.codeflare.dev -n "$ns"
@@ -443,6 +446,8 @@ denied "list Secrets" list secrets -A -- get secrets -A
 denied "create Pods" create pods -n "$ns" -- \
   run rbac-probe -n "$ns" --image=busybox --restart=Never --dry-run=server
 denied "list ConfigMaps" list configmaps -n "$ns" -- get configmaps -n "$ns"
+denied "get a Namespace (list and watch are granted)" get "namespaces/$ns" -- get namespace "$ns"
+denied "label a Namespace" patch "namespaces/$ns" -- label namespace "$ns" rbac-probe=x --dry-run=server
 denied "delete a CodeFlareWorkload (list, watch and patch are granted)" delete codeflareworkloads.codeflare.dev -n "$ns" -- \
   delete codeflareworkloads.codeflare.dev rbac-probe -n "$ns" --dry-run=server
 denied "create a CodeFlareWorkload (patch is granted)" create codeflareworkloads.codeflare.dev -n "$ns" -- \
@@ -455,7 +460,10 @@ denied "get a Kueue Workload (list and watch are granted)" get workloads.kueue.x
   get workloads.kueue.x-k8s.io rbac-probe -n "$ns"
 denied "get a RayCluster (list, watch and patch are granted)" get rayclusters.ray.io -n "$ns" -- \
   get rayclusters.ray.io rbac-probe -n "$ns"
-denied "get ClusterQueues" get clusterqueues.kueue.x-k8s.io -- get clusterqueues.kueue.x-k8s.io
+denied "get a ClusterQueue (list and watch are granted)" get clusterqueues.kueue.x-k8s.io -- \
+  get clusterqueues.kueue.x-k8s.io rbac-probe
+denied "patch a ResourceFlavor (list and watch are granted)" patch resourceflavors.kueue.x-k8s.io -- \
+  label resourceflavors.kueue.x-k8s.io rbac-probe rbac-probe=x --dry-run=server
 denied "update a LocalQueue (patch is granted)" update localqueues.kueue.x-k8s.io -n "$ns" -- \
   replace -n "$ns" --dry-run=server -f - <<<"apiVersion: kueue.x-k8s.io/v1beta1
 kind: LocalQueue

@@ -117,6 +117,8 @@ class Mutation:
             server = "judged" if family in SERVER_JUDGED_FAMILIES else "not judged by the 1.20 apiserver"
         self.server = server
         self.id = None  # set by the corpus builder
+        self.profile = "vanilla"  # the cluster profile it is judged under (validate --profile)
+        self.pod_security = "privileged"  # the namespace's Pod Security level (validate --pod-security-level)
         self.pod = None  # for pod-template cases: how to build the Pod KubeRay creates (kuberay_pod.py)
 
     @property
@@ -167,6 +169,25 @@ def load_crds(directory, wanted_kinds=None):
     return out
 
 
+def kueue_max_pod_sets(crds_dir):
+    """Kueue's MaxPodSets as `validate --crds DIR` reads it: spec.podSets.maxItems of the Workload CRD's storage
+    version (else of the first version that states it), else 8."""
+    path = os.path.join(crds_dir, "kueue.x-k8s.io_workloads.yaml")
+    if not os.path.isfile(path):
+        return 8
+    with open(path, encoding="utf-8") as f:
+        crd = yaml.load(f, Loader=_Loader)
+    found = {}
+    for v in (crd.get("spec") or {}).get("versions") or []:
+        m = (((((v.get("schema") or {}).get("openAPIV3Schema") or {}).get("properties") or {}).get("spec") or {})
+             .get("properties") or {}).get("podSets", {}).get("maxItems")
+        if isinstance(m, int):
+            found.setdefault("first", m)
+            if v.get("storage"):
+                found["storage"] = m
+    return found.get("storage") or found.get("first") or 8
+
+
 def schema_at(schema, sptr):
     """The schema node at a schema pointer (a tuple of 'properties'/<name>, 'items', 'additionalProperties')."""
     cur = schema
@@ -192,6 +213,7 @@ class Base:
     """A valid starting point: the documents of one file (one document, or a closed set of several)."""
 
     def __init__(self, base_id, origin, source, docs):
+        self.max_pod_sets = 8  # Kueue's MaxPodSets as the CRDs judged against state it (kueue_max_pod_sets)
         self.id = base_id
         self.origin = origin  # "ours" (config/samples, rendered) or "upstream" (shared samples) or "set"
         self.source = source

@@ -7,6 +7,7 @@ nothing for the others. Paths are written the way the validator writes them (cor
 document; locations inside AppWrapper components carry the "spec.components[i].template" prefix.
 """
 import copy
+import json
 
 from corpus_base import Mutation, get_at, set_at, del_at, ptr_path
 
@@ -114,10 +115,14 @@ class Ctx:
         self.base = base
         self.doc = base.docs[0]
 
-    def mk(self, family, expect, path, rules, change, note, server=None, rule_stable=True, warn=None, doc_index=0):
+    def mk(self, family, expect, path, rules, change, note, server=None, rule_stable=True, warn=None, doc_index=0,
+           profile="vanilla", pod_security="privileged"):
         docs = self.base.copy_docs()
         change(docs[doc_index])
-        return Mutation(self.base.id, family, expect, path, rules, docs, doc_index, note, rule_stable, server, warn)
+        m = Mutation(self.base.id, family, expect, path, rules, docs, doc_index, note, rule_stable, server, warn)
+        m.profile = profile
+        m.pod_security = pod_security
+        return m
 
     def bad(self, family, path, rules, change, note, **kw):
         return self.mk(family, "invalid", path, rules if isinstance(rules, tuple) else (rules,), change, note, **kw)
@@ -391,6 +396,10 @@ def core_pod_rules(c):
         return
     key = (doc.get("kind"), c.base.origin)
     chosen = _pod_case_bases.setdefault(key, [])
+    # Not a cluster with the v2 autoscaler: KubeRay then requires restartPolicy Never of every Ray Pod
+    # (AutoscalerV2RestartPolicy) and builds them so, which the cases about restartPolicy cannot assume.
+    if any(get_at(doc, cl.p("autoscalerOptions", "version")) == "v2" for cl in cluster_locs(doc)):
+        return
     if c.base.id not in chosen:
         if len(chosen) >= POD_CASE_BASES_PER_KIND.get(c.base.origin, 1):
             return
@@ -434,6 +443,10 @@ def core_pod_rules(c):
         pod = {"case": n, "server": case.get("server", ""), "node": loc.ray_node, "tmpl_ptr": loc.tmpl_ptr,
                "group_ptr": loc.group_ptr} if loc.ray_node and not loc.wrapped and \
             kind_of(doc) == ("ray.io/v1", "RayCluster") else None
+        if pod and "restartPolicy" in json.dumps(case["bad"]) and \
+                get_at(doc, ("spec", "enableInTreeAutoscaling")) is True and \
+                get_at(doc, ("spec", "autoscalerOptions", "version")) == "v2":
+            pod["server"] = "autoscaler v2: KubeRay writes restartPolicy Never into the Pod, whatever the template says"
         note = "pod case %d (%s): %s" % (n, loc.ray_node or "template", case["what"])
         if case.get("warn"):
             m = c.ok("core/v1 Pod", change(case["bad"]), note, warn=(path, case["rule"]), server=srv(loc.wrapped, None))
@@ -444,6 +457,69 @@ def core_pod_rules(c):
         g = c.ok("core/v1 Pod", change(case["good"]), note + " (passing change)", server=srv(loc.wrapped, None))
         g.pod = pod
         yield g
+
+
+# ---- Pod Security Standards (pod_security_checks.cpp), from pss_cases.yaml -------------------------------------
+# Every case of pss_cases.yaml (a failing and a passing change per check) on the head template of a RayCluster of our
+# own samples, judged with validate --pod-security-level at the case's level. Before the change every Pod template
+# of the cluster is made to meet the restricted level (pod runAsNonRoot and seccompProfile, every container
+# allowPrivilegeEscalation false and capabilities drop ALL), so that only the change is judged.
+PSS_CASES = yaml.safe_load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pss_cases.yaml"),
+                                encoding="utf-8"))
+NOT_JUDGED_PSS = "Pod Security admission judges the Pods KubeRay creates later (the 1.20 test apiserver has none)"
+_pss_bases = []
+
+
+def pss_compliant(doc, cl):
+    cs = get_at(doc, cl.spec_ptr)
+    tmpls = [cl.p("headGroupSpec", "template")] + \
+        [cl.p("workerGroupSpecs", i, "template") for i in range(len(cs.get("workerGroupSpecs") or []))]
+    for t in tmpls:
+        if not isinstance(get_at(doc, t + ("spec",)), dict):
+            continue
+        set_at(doc, t + ("spec", "securityContext", "runAsNonRoot"), True)
+        set_at(doc, t + ("spec", "securityContext", "seccompProfile"), {"type": "RuntimeDefault"})
+        for lst in ("initContainers", "containers"):
+            for i, c in enumerate(get_at(doc, t + ("spec", lst)) or []):
+                if isinstance(c, dict):
+                    set_at(doc, t + ("spec", lst, i, "securityContext", "allowPrivilegeEscalation"), False)
+                    set_at(doc, t + ("spec", lst, i, "securityContext", "capabilities"), {"drop": ["ALL"]})
+
+
+@rule
+def pod_security_rules(c):
+    doc = c.doc
+    # (a cluster with in-tree autoscaling would need each case written for the autoscaler container too)
+    if c.base.is_set or c.base.origin != "ours" or kind_of(doc) != ("ray.io/v1", "RayCluster") or \
+            get_at(doc, ("spec", "enableInTreeAutoscaling")):
+        return
+    if c.base.id not in _pss_bases:
+        if _pss_bases:
+            return
+        _pss_bases.append(c.base.id)
+    cl = next((l for l in cluster_locs(doc) if not l.wrapped), None)
+    if cl is None or not isinstance(get_at(doc, cl.p("headGroupSpec", "template", "spec")), dict):
+        return
+    head = PodCaseLoc(cl.p("headGroupSpec", "template"), cl.p("headGroupSpec"), "head", False)
+    c0 = get_at(doc, head.tmpl_ptr + ("spec", "containers", 0, "name")) or ""
+
+    def change(edits):
+        return chain(lambda d: pss_compliant(d, cl),
+                     lambda d: apply_pod_edits(d, head.tmpl_ptr, head.group_ptr, edits, c0))
+
+    for n, case in enumerate(PSS_CASES["cases"]):
+        note = "pss case %d (%s, %s): %s" % (n, case["rule"], case["level"], case["what"])
+        bad_docs = c.base.copy_docs()
+        change(case["bad"])(bad_docs[0])
+        path = ptr_path(resolve_rel(bad_docs[0], head.tmpl_ptr + parse_rel(case["at"]), False))
+        yield c.bad("Pod Security", path, case["rule"], change(case["bad"]), note, server=NOT_JUDGED_PSS,
+                    pod_security=case["level"])
+        yield c.ok("Pod Security", change(case["good"]), note + " (passing change)", server=NOT_JUDGED_PSS,
+                   pod_security=case["level"])
+        # the same bad change one level down passes, unless baseline forbids it too
+        if case["level"] == "restricted":
+            yield c.ok("Pod Security", change(case["bad"]), note + " (at baseline: allowed)", server=NOT_JUDGED_PSS,
+                       pod_security="baseline")
 
 
 # ---- KubeRay (kuberay_rules.cpp) and the CodeFlare operator webhook ---------------------------------------------
@@ -616,11 +692,11 @@ def kuberay_cluster_spec(c):
         has_ft = isinstance(get_at(doc, ft), dict)
         ann = cl.owner("metadata", "annotations")
         ftopts = get_at(doc, ft) if has_ft else {"redisAddress": "redis:6379"}
-        yield c.bad(fam, ptr_path(ft), ("GcsFTAnnotationConflict",),
+        yield c.bad(fam, ptr_path(ann + ("ray.io/ft-enabled",)), ("GcsFTAnnotationConflict",),
                     chain(setter(ft, ftopts), setter(ann + ("ray.io/ft-enabled",), "true")),
                     "ray.io/ft-enabled annotation together with gcsFaultToleranceOptions", server=S)
         if not has_ft:
-            yield c.bad(fam, ptr_path(hc + ("env",)), ("RedisAddressNeedsGcsFT",),
+            yield c.bad(fam, ptr_path(hc + ("env", len(get_at(doc, hc + ("env",)) or []))), ("RedisAddressNeedsGcsFT",),
                         add_env(doc, hc, [{"name": "RAY_REDIS_ADDRESS", "value": "redis:6379"}]),
                         "RAY_REDIS_ADDRESS without fault tolerance", server=S)
             yield c.ok(fam, chain(add_env(doc, hc, [{"name": "RAY_REDIS_ADDRESS", "value": "redis:6379"}]),
@@ -634,7 +710,7 @@ def kuberay_cluster_spec(c):
                     "external-storage-namespace annotation with gcsFaultToleranceOptions", server=S)
         yield c.bad(fam, ptr_path(H("rayStartParams", "redis-username")), ("RedisUsername",),
                     setter(H("rayStartParams", "redis-username"), "ray"), "rayStartParams redis-username", server=S)
-        yield c.bad(fam, ptr_path(hc + ("env",)), ("RedisUsername",),
+        yield c.bad(fam, ptr_path(hc + ("env", len(get_at(doc, hc + ("env",)) or []))), ("RedisUsername",),
                     add_env(doc, hc, [{"name": "REDIS_USERNAME", "value": "ray"}]), "env REDIS_USERNAME", server=S)
         yield c.bad(fam, ptr_path(ft + ("redisAddress",)), ("GcsFTBackend",),
                     setter(ft, {"backend": "rocksdb", "redisAddress": "redis:6379"}),
@@ -642,8 +718,20 @@ def kuberay_cluster_spec(c):
         yield c.bad(fam, ptr_path(ft + ("storage",)), ("GcsFTBackend",),
                     setter(ft, {"redisAddress": "redis:6379", "storage": {}}), "storage with the redis backend",
                     server=S)
+        yield c.bad(fam, ptr_path(ft + ("backend",)), ("GcsFTBackend",), setter(ft, {"backend": "rocksdb"}),
+                    "rocksdb backend (its feature gate is off by default)", server=S)
+        yield c.bad(fam, ptr_path(ft + ("storage", "size")), ("GcsFTBackend",),
+                    setter(ft, {"backend": "rocksdb", "storage": {"claimName": "gcs", "size": "1Gi"}}),
+                    "rocksdb storage with both claimName and size", server=S)
+        # the head Service KubeRay creates (kubernetes ValidateService)
+        yield c.bad(fam, ptr_path(H("serviceType")), ("HeadServiceType",), setter(H("serviceType"), "Loadbalancer"),
+                    "head serviceType Loadbalancer (a typo)", server=S)
+        yield c.bad(fam, ptr_path(H("serviceType")), ("HeadServiceType",),
+                    chain(setter(H("serviceType"), "ExternalName"), deleter(H("headService"))),
+                    "head serviceType ExternalName without headService.spec.externalName", server=S)
+        yield c.ok(fam, setter(H("serviceType"), "LoadBalancer"), "head serviceType LoadBalancer", server=V)
         # autoscaler
-        yield c.bad(fam, ptr_path(hc + ("env",)), ("AutoscalerV2Env",),
+        yield c.bad(fam, ptr_path(hc + ("env", len(get_at(doc, hc + ("env",)) or []))), ("AutoscalerV2Env",),
                     chain(setter(cl.p("enableInTreeAutoscaling"), False),
                           add_env(doc, hc, [{"name": "RAY_enable_autoscaler_v2", "value": "1"}])),
                     "RAY_enable_autoscaler_v2=1 without autoscaling", server=S)
@@ -662,7 +750,7 @@ def kuberay_cluster_spec(c):
                            [{"name": "KUBERAY_GEN_AUTOSCALER_START_CMD", "value": "x"}]),
                     "reserved autoscaler env var", server=S)
         # auth
-        yield c.bad(fam, ptr_path(cl.p("rayVersion")), ("AuthRayVersion",),
+        yield c.bad(fam, ptr_path(cl.p("authOptions", "mode")), ("AuthRayVersion",),
                     chain(setter(cl.p("authOptions"), {"mode": "token"}), setter(cl.p("rayVersion"), "2.46.0")),
                     "token authentication with rayVersion 2.46.0", server=S)
         yield c.ok(fam, chain(setter(cl.p("authOptions"), {"mode": "token"}), setter(cl.p("rayVersion"), "2.52.0")),
@@ -685,9 +773,11 @@ def kuberay_cluster_spec(c):
                     chain(setter(cl.p("tlsOptions"), {}), add_env(doc, hc, [{"name": "RAY_USE_TLS", "value": "1"}])),
                     "RAY_USE_TLS env with tlsOptions", server=S)
         if cl.from_rayjob:
-            yield c.bad(fam, ptr_path(cl.p("upgradeStrategy")), ("UpgradeStrategyOwner",),
+            yield c.bad(fam, ptr_path(cl.p("upgradeStrategy", "type")), ("UpgradeStrategyOwner",),
                         setter(cl.p("upgradeStrategy"), {"type": "Recreate"}), "upgradeStrategy on a RayJob's cluster",
                         server=S)
+            yield c.ok(fam, setter(cl.p("upgradeStrategy"), {}),
+                       "an upgradeStrategy without a type on a RayJob's cluster (KubeRay checks the type)", server=V)
         else:
             yield c.ok(fam, setter(cl.p("upgradeStrategy"), {"type": "Recreate"}), "upgradeStrategy on a RayCluster",
                        server=V)
@@ -695,11 +785,30 @@ def kuberay_cluster_spec(c):
                     "managedBy naming another controller", rule_stable=False, server=srv(cl.wrapped, NOT_JUDGED_CEL))
         yield c.ok(fam, setter(cl.p("managedBy"), "ray.io/kuberay-operator"), "managedBy ray.io/kuberay-operator",
                    server=V)
-        # CodeFlare operator webhook
+        # CodeFlare operator webhook: only where that operator runs (--profile odh)
+        odh = srv(cl.wrapped, "CodeFlare operator webhook (not in the test control plane)")
         yield c.bad("codeflare-operator", ptr_path(H("enableIngress")), ("EnableIngress",),
-                    setter(H("enableIngress"), True), "enableIngress true",
-                    server=srv(cl.wrapped, "CodeFlare operator webhook (not in the test control plane)"))
-        yield c.ok("codeflare-operator", setter(H("enableIngress"), False), "enableIngress false", server=V)
+                    setter(H("enableIngress"), True), "enableIngress true under the odh profile", server=odh,
+                    profile="odh")
+        yield c.ok("codeflare-operator", setter(H("enableIngress"), True), "enableIngress true on a vanilla cluster",
+                   server=V)
+        yield c.ok("codeflare-operator", setter(H("enableIngress"), False), "enableIngress false under odh",
+                   server=odh, profile="odh")
+        hmounts = H("template", "spec", "containers", 0, "volumeMounts")
+        mounts = get_at(doc, hmounts) or []
+        yield c.bad("codeflare-operator", ptr_path(hmounts + (len(mounts), "mountPath")), ("CodeFlareCertMounts",),
+                    setter(hmounts, mounts + [{"name": "my-certs", "mountPath": "/home/ray/workspace/tls"}]),
+                    "a mount at the path of the CodeFlare operator's server-cert mount (odh)", server=odh,
+                    profile="odh")
+        hvols = H("template", "spec", "volumes")
+        yield c.ok("codeflare-operator", chain(setter(hmounts, mounts + [{"name": "my-certs", "mountPath": "/certs"}]),
+                                               setter(hvols, (get_at(doc, hvols) or []) +
+                                                      [{"name": "my-certs", "emptyDir": {}}])),
+                   "a mount elsewhere (odh)", server=odh, profile="odh")
+        yield c.ok("codeflare-operator", setter(H("template", "spec", "serviceAccountName"), "ray-sa"),
+                   "a head service account the CodeFlare operator replaces (odh)",
+                   warn=(ptr_path(H("template", "spec", "serviceAccountName")), "CodeFlareOAuthServiceAccount"),
+                   server=odh, profile="odh")
 
 
 @rule
@@ -744,6 +853,10 @@ def kuberay_rayjob(c):
         yield c.bad(fam, "spec.deletionStrategy.deletionRules[1]", ("DeletionPolicies",),
                     chain(*keep_cluster, rules(("DeleteCluster", "FAILED", None), ("DeleteCluster", "FAILED", 5))),
                     "two rules for the same policy and status", server=S)
+    if not q and not selector_only:
+        yield c.bad(fam, "spec.deletionStrategy.deletionRules", ("DeletionPolicies",),
+                    chain(*keep_cluster, setter(("spec", "deletionStrategy"), {"deletionRules": []})),
+                    "an empty deletionRules list (CEL takes it, KubeRay does not)", server=S)
     yield c.bad(fam, "spec.shutdownAfterJobFinishes", ("DeletionPolicies",),
                 chain(setter(("spec", "shutdownAfterJobFinishes"), True),
                       setter(("spec", "deletionStrategy"), {"deletionRules": [
@@ -848,6 +961,15 @@ def appwrapper_rules(c):
         return
     t0 = ("spec", "components", 0, "template")
     tmpl = get_at(doc, t0)
+    if get_at(doc, ("metadata", "name")):
+        pod_t = first_component_pod_template(tmpl)
+        if pod_t is not None:
+            lab = t0 + pod_t + ("metadata", "labels", "workload.codeflare.dev/appwrapper")
+            yield c.bad(fam, ptr_path(t0 + pod_t + ("metadata", "labels")) + "[workload.codeflare.dev/appwrapper]",
+                        ("AppWrapperLabelConflict",), setter(lab, "another-appwrapper"),
+                        "pod template labelled for another AppWrapper", server=S)
+            yield c.ok(fam, setter(lab, get_at(doc, ("metadata", "name"))),
+                       "pod template labelled with its own AppWrapper's name", server=None)
     yield c.bad(fam, "spec.components[0].template", ("TemplateObject", "schema:type"),
                 setter(t0, "apiVersion: v1"), "component template given as a string", server="judged")
     yield c.bad(fam, "spec.components[0].template", ("NestedAppWrapper",),
@@ -942,6 +1064,17 @@ def kueue_job_rules(c):
     yield c.bad(fam, "metadata.labels[kueue.x-k8s.io/prebuilt-workload-name]", ("PrebuiltWorkloadName",),
                 setter(L("kueue.x-k8s.io/prebuilt-workload-name"), "Prebuilt_WL"), "prebuilt workload name with an "
                 "underscore", server=S)
+    A = lambda k: ("metadata", "annotations", k)  # noqa: E731
+    yield c.bad(fam, "metadata.annotations[kueue.x-k8s.io/prebuilt-workload-name]", ("PrebuiltWorkloadName",),
+                setter(A("kueue.x-k8s.io/prebuilt-workload-name"), "Prebuilt_WL"), "prebuilt workload annotation "
+                "with an underscore (the annotation takes precedence)", server=S)
+    gate = "kueue.x-k8s.io/admission-gated-by"
+    for value, note in (("example.com/check,example.com/check", "a gate twice"), ("my-gate", "a gate without a "
+                        "domain"), ("example.com/a,,example.com/b", "an empty gate")):
+        yield c.bad(fam, "metadata.annotations[%s]" % gate, ("AdmissionGatedBy",), setter(A(gate), value),
+                    "admission-gated-by: " + note, server=S)
+    yield c.ok(fam, setter(A(gate), "example.com/quota-check, example.com/budget"),
+               "admission-gated-by with two domain-prefixed gates", server=None)
 
 
 @rule
@@ -960,14 +1093,23 @@ def kueue_ray_rules(c):
         q = queued(doc)
         groups = worker_groups(doc, cl)
         k8s_job_mode = cl.from_rayjob and (get_at(doc, ("spec", "submissionMode")) or "K8sJobMode") == "K8sJobMode"
-        with_q = setter(("metadata", "labels", QUEUE), get_at(doc, ("metadata", "labels", QUEUE)) or "user-queue")
-        shutdown = setter(("spec", "shutdownAfterJobFinishes"), True) if cl.from_rayjob else (lambda d: None)
+        # Queued: an autoscaling base stops autoscaling (Kueue admits that only as an elastic job), unless a
+        # mutation turns it on again after this.
+        with_q = chain(
+            setter(("metadata", "labels", QUEUE), get_at(doc, ("metadata", "labels", QUEUE)) or "user-queue"),
+            (lambda d: set_at(d, cl.p("enableInTreeAutoscaling"), False)) if get_at(doc, cl.p(
+                "enableInTreeAutoscaling")) else (lambda d: None))
+        # A queued RayJob must delete its cluster when done (shutdownAfterJobFinishes), which excludes the
+        # deletionStrategy of the samples that have one (DeletionPolicies).
+        shutdown = chain(setter(("spec", "shutdownAfterJobFinishes"), True),
+                         deleter(("spec", "deletionStrategy"))) if cl.from_rayjob else (lambda d: None)
         yield c.bad(fam, cl.path("enableInTreeAutoscaling"), ("KueueAutoscaling",),
                     chain(with_q, shutdown, setter(cl.p("enableInTreeAutoscaling"), True),
                           deleter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"))),
                     "Kueue-managed cluster with autoscaling", server=S)
         yield c.ok(fam, chain(with_q, shutdown, setter(cl.p("enableInTreeAutoscaling"), True),
-                              setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true")),
+                              setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true"),
+                              deleter(cl.p("managedBy"))),  # (MultiKueue refuses it: ElasticMultiKueueAutoscaling)
                    "Kueue-managed elastic cluster with autoscaling", server=None)
         if groups:
             def many(n):
@@ -977,11 +1119,11 @@ def kueue_ray_rules(c):
                     g["groupName"] = "group-%d" % i
                     out.append(g)
                 return out
-            limit = 8 - 1 - (1 if k8s_job_mode else 0)
+            limit = c.base.max_pod_sets - 1 - (1 if k8s_job_mode else 0)
             yield c.bad(fam, cl.path("workerGroupSpecs"), ("MaxPodSets",),
                         chain(with_q, shutdown, setter(cl.p("workerGroupSpecs"), many(limit + 1))),
-                        "Kueue-managed: %d worker groups (MaxPodSets 8%s)" % (
-                            limit + 1, ", plus the submitter" if k8s_job_mode else ""),
+                        "Kueue-managed: %d worker groups (MaxPodSets %d%s)" % (
+                            limit + 1, c.base.max_pod_sets, ", plus the submitter" if k8s_job_mode else ""),
                         server=S)
             yield c.ok(fam, chain(with_q, shutdown, setter(cl.p("workerGroupSpecs"), many(limit))),
                        "Kueue-managed: %d worker groups" % limit, server=None)
@@ -1005,6 +1147,37 @@ def kueue_ray_rules(c):
                 yield c.bad(fam, ptr_path(cl.p("workerGroupSpecs", 0, "groupName")), ("PodSetNames",),
                             chain(with_q, shutdown, setter(cl.p("workerGroupSpecs", 0, "groupName"), "submitter")),
                             "Kueue-managed K8sJobMode group named submitter", server=S)
+        if not cl.from_rayjob:
+            yield c.bad(fam, cl.path("enableInTreeAutoscaling"), ("ElasticMultiKueueAutoscaling",),
+                        chain(with_q, setter(cl.p("enableInTreeAutoscaling"), True),
+                              setter(cl.p("managedBy"), "kueue.x-k8s.io/multikueue"),
+                              setter(("metadata", "annotations", "kueue.x-k8s.io/elastic-job"), "true")),
+                        "MultiKueue-managed elastic cluster with autoscaling", server=S)
+        res0 = cl.p("headGroupSpec", "template", "spec", "containers", 0, "resources")
+        yield c.bad(fam, ptr_path(res0 + ("requests", "pods")), ("PodsResourceReserved",),
+                    chain(with_q, shutdown, setter(res0 + ("requests", "pods"), "1")),
+                    "Kueue-managed job whose head container requests the resource pods", server=S)
+        hann = cl.p("headGroupSpec", "template", "metadata", "annotations")
+        tas = "kueue.x-k8s.io/podset-"
+        C = tas + "slice-required-topology-constraints"
+        for extra, at, note in (
+                ({tas + "required-topology": "rack", tas + "preferred-topology": "block"}, ptr_path(hann),
+                 "two topology annotations"),
+                ({tas + "required-topology": "bad key!"}, ptr_path(hann + (tas + "required-topology",)),
+                 "a topology that is no label"),
+                ({tas + "slice-required-topology": "rack"}, ptr_path(hann + (tas + "slice-size",)),
+                 "slice topology without a size"),
+                ({tas + "slice-required-topology": "rack", tas + "slice-size": "2"},
+                 ptr_path(hann + (tas + "slice-size",)), "a slice of 2 Pods for the single head Pod"),
+                ({tas + "unconstrained-topology": "yes"}, ptr_path(hann + (tas + "unconstrained-topology",)),
+                 "unconstrained not a bool"),
+                ({tas + "group-name": "7", tas + "required-topology": "rack"},
+                 ptr_path(hann + (tas + "group-name",)), "a group name that is a number"),
+                ({C: '[{"topology": "rack", "size": 0}]'}, ptr_path(hann + (C,)) + "[0].size",
+                 "a multi-layer slice of size 0")):
+            yield c.bad(fam, at, ("TASPodSetRequest",), setter(hann, extra), "TAS annotations: " + note, server=S)
+        yield c.ok(fam, setter(hann, {tas + "required-topology": "cloud.example.com/rack"}),
+                   "TAS: a required topology on the head", server=None)
         if cl.from_rayjob:
             yield c.bad(fam, "spec.shutdownAfterJobFinishes", ("KueueShutdownAfterJobFinishes",),
                         chain(with_q, setter(("spec", "shutdownAfterJobFinishes"), False),
@@ -1013,8 +1186,11 @@ def kueue_ray_rules(c):
             yield c.bad(fam, "spec.clusterSelector", ("KueueClusterSelector",),
                         chain(with_q, shutdown, setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"})),
                         "Kueue-managed RayJob with clusterSelector and rayClusterSpec", server=S)
-            if not q:
-                yield c.ok(fam, setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"}),
+            # (a RayJob on a selected cluster cannot run its submitter as a sidecar of a head it does not create, retry
+            # with backoffLimit, or delete that cluster: ClusterSelector, DeletionPolicies)
+            if not q and get_at(doc, ("spec", "submissionMode")) != "SidecarMode":
+                yield c.ok(fam, chain(setter(("spec", "clusterSelector"), {"ray.io/cluster": "other"}),
+                                      deleter(("spec", "deletionStrategy")), deleter(("spec", "backoffLimit"))),
                            "clusterSelector and rayClusterSpec without Kueue",
                            warn=("spec.clusterSelector", "KueueClusterSelector"), server=None)
 
@@ -1104,6 +1280,11 @@ def kueue_clusterqueue(c):
     yield c.bad(fam, "spec.fairSharing.weight", ("FairSharingWeight",),
                 setter(("spec", "fairSharing"), {"weight": "-1"}),
                 "negative fair-sharing weight", server=S)
+    yield c.bad(fam, "spec.fairSharing.weight", ("FairSharingWeight",),
+                setter(("spec", "fairSharing"), {"weight": "1n"}),
+                "fair-sharing weight 1n (collapses to zero)", server=S)
+    yield c.ok(fam, setter(("spec", "fairSharing"), {"weight": "0"}), "fair-sharing weight 0", server=None)
+    yield c.ok(fam, setter(("spec", "fairSharing"), {"weight": "2n"}), "fair-sharing weight 2n", server=None)
 
 
 @rule
@@ -1150,6 +1331,8 @@ def kueue_resourceflavor(c):
                     "toleration: " + note, rule_stable=False, server=NOT_JUDGED_CEL)
     yield c.ok(fam, setter(TL, [{"key": "k", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 5}]),
                "toleration with tolerationSeconds and NoExecute", server=None)
+    yield c.bad(fam, "spec.tolerations[0].key", ("TolerationKey",),
+                setter(TL, [{"key": "bad key", "operator": "Exists"}]), "toleration key with a space", server=S)
     yield c.bad(fam, "spec.nodeLabels", ("TopologyNeedsNodeLabels",),
                 chain(deleter(("spec", "nodeLabels")), setter(("spec", "topologyName"), "default-topology")),
                 "topologyName without nodeLabels", rule_stable=False, server=NOT_JUDGED_CEL)
@@ -1216,6 +1399,80 @@ def schema_specials(c):
 
 # ---- references within a closed set -------------------------------------------------------------------------------
 
+def first_component_pod_template(tmpl):
+    """The path (tuple, relative to a component template) of its first pod template the AppWrapper labels."""
+    if not isinstance(tmpl, dict):
+        return None
+    if tmpl.get("kind") == "RayCluster":
+        return ("spec", "headGroupSpec", "template")
+    if tmpl.get("kind") == "RayJob":
+        return ("spec", "rayClusterSpec", "headGroupSpec", "template")
+    if tmpl.get("kind") in ("Job", "Deployment", "StatefulSet"):
+        return ("spec", "template")
+    if tmpl.get("kind") == "PyTorchJob":
+        return ("spec", "pytorchReplicaSpecs", "Master", "template")
+    return None
+
+
+def first_pod_template(job):
+    """The path (tuple) of the first PodSet's template of a queued job, and the count field of a worker PodSet."""
+    if is_kind(job, "RayCluster"):
+        return ("spec", "headGroupSpec", "template"), ("spec", "workerGroupSpecs", 0)
+    if is_kind(job, "RayJob"):
+        return ("spec", "rayClusterSpec", "headGroupSpec", "template"), ("spec", "rayClusterSpec", "workerGroupSpecs", 0)
+    if is_kind(job, "AppWrapper") and get_at(job, ("spec", "components", 0, "template", "kind")) == "Job":
+        return ("spec", "components", 0, "template", "spec", "template"), None
+    return None, None
+
+
+def admissibility(base, i, idx):
+    """Kueue admissibility (kueue_admission_rules.cpp) of job i of a closed set holding its whole queue chain."""
+    if not all(k in idx for k in ("LocalQueue", "ClusterQueue", "ResourceFlavor")):
+        return
+    docs = base.docs
+    job = docs[i]
+    tmpl, worker = first_pod_template(job)
+    if tmpl is None:
+        return
+    fam, S = "kueue:admissibility", NOT_JUDGED_KUEUE
+    cq_i, rf_i = idx["ClusterQueue"], idx["ResourceFlavor"]
+    container = tmpl + ("spec", "containers", 0, "resources")
+
+    def mut(expect, path, rules, changes, note):
+        d = copy.deepcopy(docs)
+        for doc_i, fn in changes:
+            fn(d[doc_i])
+        return Mutation(base.id, fam, expect, path, rules, d, i, note, True, S)
+
+    yield mut("invalid", "metadata.labels[%s]" % QUEUE, ("ValidateAdmissibility",),
+              [(cq_i, deleter(("spec", "namespaceSelector")))], "ClusterQueue without namespaceSelector (selects none)")
+    yield mut("valid", None, (), [(cq_i, setter(("spec", "namespaceSelector"), {"matchExpressions": [
+        {"key": "kubernetes.io/metadata.name", "operator": "Exists"}]}))], "namespaceSelector every namespace matches")
+    covered = set(get_at(docs[cq_i], ("spec", "resourceGroups", 0, "coveredResources")) or [])
+    extra = "example.com/fpga"
+    yield mut("invalid", ptr_path(container + ("limits", extra)), ("FindFlavorForPodSets",),
+              [(i, setter(container + ("limits", extra), "1"))], "a resource the ClusterQueue does not cover")
+    yield mut("valid", None, (), [(i, setter(container + ("limits", extra), "0"))],
+              "a zero request of a resource the ClusterQueue does not cover")
+    taint = [{"key": "dedicated", "value": "ml", "effect": "NoSchedule"}]
+    yield mut("invalid", ptr_path(tmpl + ("spec", "tolerations")), ("CheckFlavorForPodSets",),
+              [(rf_i, setter(("spec", "nodeTaints"), taint))], "the flavor has a taint the Pods do not tolerate")
+    yield mut("valid", None, (), [(rf_i, setter(("spec", "nodeTaints"), taint)),
+                                   (rf_i, setter(("spec", "tolerations"), [{"key": "dedicated", "operator": "Exists"}]))],
+              "the flavor tolerates its own taint")
+    yield mut("invalid", ptr_path(tmpl + ("spec", "nodeSelector", "pool")), ("CheckFlavorForPodSets",),
+              [(rf_i, setter(("spec", "nodeLabels"), {"pool": "a"})), (i, setter(tmpl + ("spec", "nodeSelector"),
+                                                                                  {"pool": "b"}))],
+              "nodeSelector against the flavor's node labels")
+    if worker is not None and "cpu" in covered:
+        yield mut("invalid", ptr_path(worker + ("replicas",)), ("FitsResourceQuota",),
+                  [(i, setter(worker + ("replicas",), 5000)), (i, setter(worker + ("maxReplicas",), 5000))],
+                  "5000 workers, more than the ClusterQueue ever holds")
+    elif "cpu" in covered:
+        yield mut("invalid", ptr_path(container + ("requests", "cpu")), ("FitsResourceQuota",),
+                  [(i, setter(container + ("requests", "cpu"), "5000"))], "one Pod asks for more cpu than the queue holds")
+
+
 @rule
 def kueue_references(c):
     base = c.base
@@ -1248,9 +1505,17 @@ def kueue_references(c):
                 yield c.bad(fam, "metadata.labels[%s]" % QUEUE, ("QueueNameExists",),
                             setter(("metadata", "namespace"), lq_ns + "-other"),
                             "job in another namespace than its LocalQueue", doc_index=i, server=S)
-            yield c.bad(fam, "metadata.labels[%s]" % PRIO, ("PriorityClassExists",),
-                        setter(("metadata", "labels", PRIO), "urgent"), "priority class not in the set",
-                        doc_index=i, server=S)
+            # The set is closed for the kinds it holds: with a WorkloadPriorityClass in it, "urgent" must be too.
+            docs1 = base.copy_docs()
+            docs1[i].setdefault("metadata", {}).setdefault("labels", {})[PRIO] = "urgent"
+            docs1.append({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass",
+                          "metadata": {"name": "routine"}, "value": 10})
+            yield Mutation(base.id, fam, "invalid", "metadata.labels[%s]" % PRIO, ("PriorityClassExists",), docs1, i,
+                           "priority class not in a set that holds another", True, S)
+            yield c.ok(fam, setter(("metadata", "labels", PRIO), "urgent"),
+                       "priority class in a set that holds none (taken to be on the cluster)", doc_index=i, server=S)
+            for m in admissibility(base, i, idx):
+                yield m
             docs2 = base.copy_docs()
             docs2[i].setdefault("metadata", {}).setdefault("labels", {})[PRIO] = "urgent"
             docs2.append({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass",

@@ -37,7 +37,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from corpus_base import (Mutation, SERVER_JUDGED_FAMILIES, ptr_path, load_crds, render_our_samples,  # noqa: E402
-                         upstream_samples, composed_sets, dump_docs, get_at)
+                         upstream_samples, composed_sets, dump_docs, get_at, kueue_max_pod_sets)
 from schema_mutations import SchemaMutator  # noqa: E402
 from rule_mutations import GENERATORS, Ctx  # noqa: E402
 from known_failures import KNOWN_FAILURES  # noqa: E402
@@ -64,11 +64,12 @@ def log(*a):
 def validator_rule_ids(repo):
     """Every rule id reported by a Sink call in controller/validation/rules/*.cpp: the first string literal in the
     call that looks like a rule id (CamelCase, or schema:<keyword>); and every string literal that names an upstream
-    validation function (validateX / ValidateX: the rule ids of the core/v1 Pod port, some passed to helpers)."""
+    validation function (validateX / ValidateX: the rule ids of the core/v1 Pod port, some passed to helpers) or an
+    upstream Pod Security check (CheckX: pod_security_checks.cpp passes them to its own reporting helpers)."""
     ids = set()
     for path in sorted(glob.glob(os.path.join(repo, "controller", "validation", "rules", "*.cpp"))):
         text = open(path, encoding="utf-8").read()
-        ids.update(re.findall(r'"([vV]alidate[A-Z][A-Za-z0-9]*)"', text))
+        ids.update(re.findall(r'"([vV]alidate[A-Z][A-Za-z0-9]*|Check[A-Z][A-Za-z0-9]*)"', text))
         for m in re.finditer(r"\bsink\.(?:error|warn|add)\(", text):
             depth, i = 1, m.end()
             while i < len(text) and depth:
@@ -83,10 +84,14 @@ def validator_rule_ids(repo):
 
 # ---- running validate ---------------------------------------------------------------------------------------------
 
-def run_validate(operator, crds, files_dir):
-    """(exit code, findings list) of one `validate -f DIR -o json` run."""
-    proc = subprocess.run([operator, "validate", "-f", files_dir, "--crds", crds, "-o", "json"],
-                          capture_output=True, text=True)
+def run_validate(operator, crds, files_dir, profile="vanilla", pod_security="privileged"):
+    """(exit code, findings list) of one `validate -o json` run over the files of DIR, each given with its own -f: a
+    folder given with -f would be one closed set, while every corpus file is a set of its own."""
+    args = [operator, "validate", "--crds", crds, "-o", "json", "--profile", profile,
+            "--pod-security-level", pod_security]
+    for name in sorted(os.listdir(files_dir)):
+        args += ["-f", os.path.join(files_dir, name)]
+    proc = subprocess.run(args, capture_output=True, text=True)
     findings = []
     if proc.returncode in (0, 1):
         try:
@@ -96,20 +101,28 @@ def run_validate(operator, crds, files_dir):
     return proc.returncode, findings, proc.stderr
 
 
-def validate_files(operator, crds, files, work, jobs):
-    """{file: [findings]} for a list of corpus files, in `jobs` parallel batches (one validate process each)."""
-    chunks = [files[i::jobs] for i in range(jobs)]
-    dirs = []
-    for n, chunk in enumerate(chunks):
-        d = os.path.join(work, "batch%d" % n)
-        os.makedirs(d, exist_ok=True)
-        for f in chunk:
-            os.link(f, os.path.join(d, os.path.basename(f)))
-        dirs.append(d)
+def validate_files(operator, crds, files, work, jobs, profiles=None):
+    """{file: [findings]} for a list of corpus files, in `jobs` parallel batches per way of judging (one validate
+    process each); `profiles` maps a file to (cluster profile, Pod Security level), default (vanilla, privileged)."""
+    by_profile = collections.defaultdict(list)
+    for f in files:
+        by_profile[(profiles or {}).get(f, ("vanilla", "privileged"))].append(f)
+    batches = []  # (folder, (profile, level))
+    for (profile, level), group in sorted(by_profile.items()):
+        for i in range(jobs):
+            chunk = group[i::jobs]
+            if not chunk:
+                continue
+            d = os.path.join(work, "batch-%s-%s-%d" % (profile, level, i))
+            os.makedirs(d, exist_ok=True)
+            for f in chunk:
+                os.link(f, os.path.join(d, os.path.basename(f)))
+            batches.append((d, (profile, level)))
+    dirs = [d for d, _ in batches]
     by_file = {os.path.basename(f): [] for f in files}
     codes = {}
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        results = list(pool.map(lambda d: run_validate(operator, crds, d), dirs))
+        results = list(pool.map(lambda b: run_validate(operator, crds, b[0], *b[1]), batches))
     for d, (rc, findings, err) in zip(dirs, results):
         if rc == 2:
             raise RuntimeError("validate -f %s exited 2: %s" % (d, err[-2000:]))
@@ -282,10 +295,11 @@ def collect_bases(args):
     return bases + up + composed_sets(up)
 
 
-def generate(accepted, crds, crds120, seed):
+def generate(accepted, crds, crds120, seed, max_pod_sets=8):
     schema = SchemaMutator(crds, crds120, seed)
     muts = []
     for b in accepted:
+        b.max_pod_sets = max_pod_sets
         if not b.is_set:
             muts += schema.mutations(b)
         c = Ctx(b)
@@ -367,15 +381,17 @@ def main():
             sum(b.origin == "set" for b in accepted), len(rejected)))
         for b, errs in rejected:
             log("  rejected base %s (%s), not mutated: %s" % (b.id, b.source, brief(errs, 6)))
-            if b.origin == "ours":
-                failures.append("our sample %s is rejected: %s" % (b.id, brief(errs)))
+            # Our samples and the upstream valid samples (alone, and as the closed sets built from them) must pass.
+            failures.append("%s sample %s is rejected: %s" % (b.origin, b.id, brief(errs)))
 
         # 2. the mutations, validated in a few batches
-        corpus = generate(accepted, crds, crds120, args.seed)
+        corpus = generate(accepted, crds, crds120, args.seed,
+                          kueue_max_pod_sets(os.path.join(args.crds, "upstream")))
         names = ["m%05d.json" % n for n in range(len(corpus))]
         files = write_files(os.path.join(work, "corpus"), [(nm, m.docs) for nm, m in zip(names, corpus)])
         t1 = time.time()
-        found = validate_files(args.operator, args.crds, files, work, max(1, args.jobs))
+        found = validate_files(args.operator, args.crds, files, work, max(1, args.jobs),
+                               {f: (m.profile, m.pod_security) for f, m in zip(files, corpus)})
         t_validate = time.time() - t1
         ok_ids, ours_rejects, drift, known, known_ids = set(), {}, [], [], set()
         known_hit, cel_matches = collections.Counter(), collections.Counter()
@@ -604,6 +620,36 @@ def _related(ours, theirs, tmpl):
     return bool(m) and b.startswith(tmpl + m.group(1))
 
 
+def prerequisites(pods, kubeconfig, ns):
+    """Creates the ServiceAccounts (in `ns`), PriorityClasses and RuntimeClasses that `pods` name and that do not
+    exist yet; returns the cluster-scoped ones it made ("priorityclass/NAME", "runtimeclass/NAME")."""
+    sas, pcs, rcs = set(), set(), set()
+    for pod in pods:
+        spec = pod.get("spec") or {}
+        for field, into in (("serviceAccountName", sas), ("priorityClassName", pcs), ("runtimeClassName", rcs)):
+            v = spec.get(field)
+            if isinstance(v, str) and v and v != "default":
+                into.add(v)
+    objs = [{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": n, "namespace": ns}} for n in sas]
+    made = []
+    for n in sorted(pcs):
+        if kubectl(["get", "priorityclass", n], kubeconfig).returncode != 0:
+            objs.append({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": n},
+                         "value": 1000})
+            made.append("priorityclass/" + n)
+    for n in sorted(rcs):
+        if kubectl(["get", "runtimeclass", n], kubeconfig).returncode != 0:
+            objs.append({"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": n},
+                         "handler": "runc"})
+            made.append("runtimeclass/" + n)
+    for obj in objs:
+        proc = subprocess.run([os.environ.get("KUBECTL", "kubectl"), "--kubeconfig", kubeconfig, "apply", "-f", "-"],
+                              input=json.dumps(obj), capture_output=True, text=True, timeout=60)
+        if proc.returncode != 0:
+            print("note: could not create %s %s: %s" % (obj["kind"], obj["metadata"]["name"], proc.stderr.strip()))
+    return made
+
+
 def compare_pods(corpus, accepted, ours_rejects, known_ids, kubeconfig, work, ns, jobs):
     """The differential test of the core/v1 Pod rules: for each Pod-template mutation of a RayCluster (Mutation.pod),
     the Pod KubeRay v1.7 would create from it (kuberay_pod.build_pod) is dry-run on the apiserver, whose verdict and
@@ -638,8 +684,16 @@ def compare_pods(corpus, accepted, ours_rejects, known_ids, kubeconfig, work, ns
         add(m.id + "#pod", m.docs[m.doc_index], m.pod["node"], gi, m)
     if not entries:
         return [], []
+    # The objects a Pod names must exist for the admission plugins that look them up (ServiceAccount, Priority,
+    # RuntimeClass); a sample's overrides name some (cfw_pod_overrides.yaml). Made here, the cluster-wide ones removed
+    # after.
+    made = prerequisites([pod for _, pod in entries], kubeconfig, ns)
     t0 = time.time()
-    verdicts = dry_run(entries, kubeconfig, work, jobs)
+    try:
+        verdicts = dry_run(entries, kubeconfig, work, jobs)
+    finally:
+        for ref in made:
+            kubectl(["delete", "--ignore-not-found", ref], kubeconfig)
     failures, agree = [], 0
     for key, (server_accepts, msg) in sorted(verdicts.items()):
         m = info[key]

@@ -29,6 +29,7 @@ constexpr std::string_view kJobSpec = "kuberay:ValidateRayJobSpec";
 constexpr std::string_view kUpgrade = "kuberay:ValidateRayClusterUpgradeOptions";
 constexpr std::string_view kPodLabels = "kuberay:labelPod";
 constexpr std::string_view kPodName = "kuberay:utils.PodName (v1.7.0)";
+constexpr std::string_view kHeadService = "kuberay:BuildServiceForHeadPod + k8s:ValidateService";
 constexpr std::string_view kChecklist = "cfo:checklist";
 
 constexpr std::size_t kMaxRayClusterNameLength = 53;  // 63 - len("-serve-svc")
@@ -62,6 +63,16 @@ struct ClusterSpec {
   const json::Value* autoscaler_options() const { return object_at(spec, "autoscalerOptions"); }
   const json::Value* gcs_ft() const { return object_at(spec, "gcsFaultToleranceOptions"); }
   std::string annotation(std::string_view key) const { return annotation_of(owner, key).value_or(""); }
+  /// The path of the head Ray container's env entry `name` (the first), the field at fault when it may not be set.
+  std::string head_env_path(std::string_view name) const {
+    const std::string env = head_path() + ".template.spec.containers[0].env";
+    const json::Value* c = head_container();
+    const json::Value* list = c ? array_at(*c, "env") : nullptr;
+    if (list)
+      for (rapidjson::SizeType i = 0; i < list->Size(); ++i)
+        if (string_at((*list)[i], "name") == name) return index_path(env, i);
+    return env;
+  }
 
   /// utils.IsAutoscalingV2Enabled: autoscalerOptions.version v2, or RAY_enable_autoscaler_v2 set on the head.
   bool autoscaler_v2() const {
@@ -268,17 +279,20 @@ void WorkerGroupPriority(const ClusterSpec& cs, const Sink& sink) {
 }
 
 // KubeRay ValidateRayClusterSpec: the ray.io/ft-enabled annotation and gcsFaultToleranceOptions exclude each other.
+// The annotation is the field at fault: it names it (on the RayJob for a RayJob's cluster).
 void GcsFTAnnotationConflict(const ClusterSpec& cs, const Sink& sink) {
   if (cs.gcs_ft() && !cs.annotation(kFTEnabledAnnotation).empty())
-    sink.error(cs.path + ".gcsFaultToleranceOptions", "GcsFTAnnotationConflict", kClusterSpec,
-               "remove the ray.io/ft-enabled annotation; gcsFaultToleranceOptions alone configures fault tolerance");
+    sink.error(key_path("metadata.annotations", std::string(kFTEnabledAnnotation)), "GcsFTAnnotationConflict",
+               kClusterSpec,
+               "remove the ray.io/ft-enabled annotation; " + cs.path +
+                   ".gcsFaultToleranceOptions alone configures fault tolerance");
 }
 
 // KubeRay ValidateRayClusterSpec: RAY_REDIS_ADDRESS on the head implies fault tolerance, which must be configured.
 void RedisAddressNeedsGcsFT(const ClusterSpec& cs, const Sink& sink) {
   const json::Value* c = cs.head_container();
   if (!c || cs.gcs_ft_enabled() || !env_entry(*c, "RAY_REDIS_ADDRESS")) return;
-  sink.error(cs.head_path() + ".template.spec.containers[0].env", "RedisAddressNeedsGcsFT", kClusterSpec,
+  sink.error(cs.head_env_path("RAY_REDIS_ADDRESS"), "RedisAddressNeedsGcsFT", kClusterSpec,
              "RAY_REDIS_ADDRESS is set but gcsFaultToleranceOptions is not");
 }
 
@@ -294,7 +308,7 @@ void GcsFTForbiddenSetting(const ClusterSpec& cs, const Sink& sink) {
   if (const json::Value* c = cs.head_container())
     for (const char* env : {"REDIS_PASSWORD", "RAY_REDIS_ADDRESS"})
       if (env_entry(*c, env))
-        sink.error(cs.head_path() + ".template.spec.containers[0].env", "GcsFTForbiddenSetting", kClusterSpec,
+        sink.error(cs.head_env_path(env), "GcsFTForbiddenSetting", kClusterSpec,
                    std::string("env ") + env + " " + why);
   if (!cs.annotation(kExternalStorageNSAnnotation).empty())
     sink.error(std::string("metadata.annotations[") + std::string(kExternalStorageNSAnnotation) + "]",
@@ -309,26 +323,59 @@ void RedisUsername(const ClusterSpec& cs, const Sink& sink) {
       sink.error(cs.head_path() + ".rayStartParams.redis-username", "RedisUsername", kClusterSpec,
                  "set the Redis user name in gcsFaultToleranceOptions.redisUsername");
   if (const json::Value* c = cs.head_container(); c && env_entry(*c, "REDIS_USERNAME"))
-    sink.error(cs.head_path() + ".template.spec.containers[0].env", "RedisUsername", kClusterSpec,
+    sink.error(cs.head_env_path("REDIS_USERNAME"), "RedisUsername", kClusterSpec,
                "set the Redis user name in gcsFaultToleranceOptions.redisUsername, not env REDIS_USERNAME");
 }
 
-// KubeRay ValidateRayClusterSpec: the rocksdb backend is feature-gated and has no Redis fields; storage needs rocksdb.
+// KubeRay validateGcsFaultToleranceBackend: the embedded RocksDB backend needs the GCSFaultToleranceEmbeddedStorage
+// feature gate (alpha, off by default in v1.7.0), takes none of the Redis fields, a PVC by claimName or by size /
+// storageClassName / accessModes, and leaves the head's RAY_gcs_storage(_path) env, its gcs-storage volume and its
+// /data/gcs mount to the operator; the Redis backend (the default) takes no storage.
 void GcsFTBackend(const ClusterSpec& cs, const Sink& sink) {
   const json::Value* ft = cs.gcs_ft();
   if (!ft) return;
   const std::string at = cs.path + ".gcsFaultToleranceOptions";
-  const bool rocksdb = string_at(*ft, "backend") == "rocksdb";
-  if (rocksdb) {
-    sink.warn(at + ".backend", "GcsFTBackend", kClusterSpec,
-              "the rocksdb backend works only when the operator's feature gate for it is enabled");
-    for (const char* f : {"redisAddress", "redisPassword", "redisUsername"})
-      if (member(*ft, f))
-        sink.error(at + "." + f, "GcsFTBackend", kClusterSpec,
-                   std::string(f) + " does not apply to the rocksdb backend");
-  } else if (member(*ft, "storage")) {
-    sink.error(at + ".storage", "GcsFTBackend", kClusterSpec, "storage is only allowed with backend rocksdb");
+  if (string_at(*ft, "backend") != "rocksdb") {
+    if (member(*ft, "storage"))
+      sink.error(at + ".storage", "GcsFTBackend", kClusterSpec, "storage is only allowed with backend rocksdb");
+    return;
   }
+  sink.error(at + ".backend", "GcsFTBackend", kClusterSpec,
+             "the rocksdb backend needs KubeRay's GCSFaultToleranceEmbeddedStorage feature gate, which is off by "
+             "default");
+  for (const char* f : {"redisAddress", "redisPassword", "redisUsername", "externalStorageNamespace"})
+    if (member(*ft, f) && !(member(*ft, f)->IsString() && member(*ft, f)->GetStringLength() == 0))
+      sink.error(at + "." + f, "GcsFTBackend", kClusterSpec, std::string(f) + " does not apply to the rocksdb backend");
+  if (const json::Value* storage = object_at(*ft, "storage"); storage && !string_at(*storage, "claimName").value_or("").empty())
+    for (const char* f : {"size", "storageClassName", "accessModes"})
+      if (member(*storage, f) && !(member(*storage, f)->IsArray() && member(*storage, f)->Empty()))
+        sink.error(at + ".storage." + f, "GcsFTBackend", kClusterSpec,
+                   std::string(f) + " cannot be combined with storage.claimName (an existing PVC)");
+  const json::Value* c = cs.head_container();
+  const std::string cp = cs.head_path() + ".template.spec.containers[0]";
+  if (c) {
+    if (const json::Value* env = array_at(*c, "env"))
+      for (rapidjson::SizeType i = 0; i < env->Size(); ++i) {
+        const std::string name = string_at((*env)[i], "name").value_or("");
+        if (name == "RAY_gcs_storage" || name == "RAY_gcs_storage_path")
+          sink.error(index_path(cp + ".env", i) + ".name", "GcsFTBackend", kClusterSpec,
+                     "env " + name + " is set by the operator for the rocksdb backend");
+      }
+    if (const json::Value* mounts = array_at(*c, "volumeMounts"))
+      for (rapidjson::SizeType i = 0; i < mounts->Size(); ++i) {
+        const json::Value& m = (*mounts)[i];
+        if (string_at(m, "mountPath") == "/data/gcs" || string_at(m, "name") == "gcs-storage")
+          sink.error(index_path(cp + ".volumeMounts", i), "GcsFTBackend", kClusterSpec,
+                     "the gcs-storage volume mount at /data/gcs is made by the operator for the rocksdb backend");
+      }
+  }
+  const json::Value* t = cs.head_template();
+  const json::Value* ps = t ? object_at(*t, "spec") : nullptr;
+  if (const json::Value* vols = ps ? array_at(*ps, "volumes") : nullptr)
+    for (rapidjson::SizeType i = 0; i < vols->Size(); ++i)
+      if (string_at((*vols)[i], "name") == "gcs-storage")
+        sink.error(index_path(cs.head_path() + ".template.spec.volumes", i) + ".name", "GcsFTBackend", kClusterSpec,
+                   "the volume gcs-storage is made by the operator for the rocksdb backend");
 }
 
 // KubeRay ValidateRayClusterSpec: a worker group cannot be suspended while the autoscaler runs.
@@ -348,7 +395,7 @@ void AutoscalerV2Env(const ClusterSpec& cs, const Sink& sink) {
   if (!e || cs.autoscaling()) return;
   auto v = string_at(*e, "value").value_or("");
   if (v == "1" || v == "true")
-    sink.error(cs.head_path() + ".template.spec.containers[0].env", "AutoscalerV2Env", kClusterSpec,
+    sink.error(cs.head_env_path("RAY_enable_autoscaler_v2"), "AutoscalerV2Env", kClusterSpec,
                "RAY_enable_autoscaler_v2 is " + dq(v) + " but enableInTreeAutoscaling is not true");
 }
 
@@ -396,9 +443,10 @@ bool ray_version_at_least(const ClusterSpec& cs, std::array<long, 3> min) {
 void AuthRayVersion(const ClusterSpec& cs, const Sink& sink) {
   const json::Value* auth = object_at(cs.spec, "authOptions");
   if (!auth || string_at(*auth, "mode") != "token") return;
+  // The field too new for the rayVersion is at fault, not rayVersion.
   if (!ray_version_at_least(cs, {2, 52, 0}))
-    sink.error(cs.path + ".rayVersion", "AuthRayVersion", kClusterSpec,
-               "token authentication needs rayVersion 2.52.0 or later, found " +
+    sink.error(cs.path + ".authOptions.mode", "AuthRayVersion", kClusterSpec,
+               "token authentication needs Ray 2.52.0 or later, but rayVersion is " +
                    dq(string_at(cs.spec, "rayVersion").value_or("<unset>")));
 }
 
@@ -461,11 +509,43 @@ void TLSEnv(const ClusterSpec& cs, const Sink& sink) {
   });
 }
 
+// KubeRay common/service.go BuildServiceForHeadPod makes the head Service of type headService.spec.type, else
+// headGroupSpec.serviceType (ClusterIP when both are empty); kubernetes ValidateService refuses that Service, and so
+// the cluster never gets its head Service, when the type is none of ClusterIP, NodePort, LoadBalancer and
+// ExternalName, or ExternalName without spec.externalName (which only headService can give).
+void HeadServiceType(const ClusterSpec& cs, const Sink& sink) {
+  const json::Value* head = cs.head();
+  if (!head) return;
+  const json::Value* svc = object_at(*head, "headService");
+  const json::Value* svc_spec = svc ? object_at(*svc, "spec") : nullptr;
+  std::string type = svc_spec ? string_at(*svc_spec, "type").value_or("") : "";
+  std::string at = cs.head_path() + ".headService.spec.type";
+  if (type.empty()) {
+    type = string_at(*head, "serviceType").value_or("");
+    at = cs.head_path() + ".serviceType";
+  }
+  if (type.empty()) return;
+  if (type != "ClusterIP" && type != "NodePort" && type != "LoadBalancer" && type != "ExternalName") {
+    sink.error(at, "HeadServiceType", kHeadService,
+               "service type " + dq(type) + " is not ClusterIP, NodePort, LoadBalancer or ExternalName, so the "
+               "head Service cannot be created");
+    return;
+  }
+  if (type == "ExternalName" && (!svc_spec || string_at(*svc_spec, "externalName").value_or("").empty()))
+    sink.error(at, "HeadServiceType", kHeadService,
+               "an ExternalName head Service needs headService.spec.externalName, so it cannot be created");
+}
+
 // KubeRay ValidateRayClusterUpgradeOptions: upgradeStrategy is not allowed on a cluster a RayJob creates.
+// A cluster is a RayJob's (or a RayService's) when a RayJob makes it, or when it carries the label
+// ray.io/originated-from-crd those controllers put on theirs; only a set upgradeStrategy.type counts.
 void UpgradeStrategyOwner(const ClusterSpec& cs, const Sink& sink) {
-  if (cs.from_rayjob && member(cs.spec, "upgradeStrategy"))
-    sink.error(cs.path + ".upgradeStrategy", "UpgradeStrategyOwner", kUpgrade,
-               "upgradeStrategy cannot be set on the cluster of a RayJob");
+  const json::Value* us = object_at(cs.spec, "upgradeStrategy");
+  if (!us || !member(*us, "type")) return;
+  const std::string origin = cs.from_rayjob ? "RayJob" : label_of(cs.owner, "ray.io/originated-from-crd").value_or("");
+  if (origin == "RayJob" || origin == "RayService")
+    sink.error(cs.path + ".upgradeStrategy.type", "UpgradeStrategyOwner", kUpgrade,
+               "upgradeStrategy cannot be set on a cluster created by a " + origin);
 }
 
 // KubeRay common/pod.go labelPod: the group name is the value of the ray.io/group Pod label, so it must be a
@@ -557,6 +637,7 @@ void validate_cluster_spec(const ClusterSpec& cs, const Sink& sink) {
   NetworkPolicyGroupName(cs, sink);
   TLSEnv(cs, sink);
   UpgradeStrategyOwner(cs, sink);
+  HeadServiceType(cs, sink);
   GroupNameLabelValue(cs, sink);
   PodName(cs, sink);
   GroupNameDNS1123(cs, sink);
@@ -634,6 +715,12 @@ void DeletionPolicies(const JobSpec& js, const Sink& sink) {
     return;
   }
   if (!rules) return;
+  // The CRD's CEL takes a present deletionRules list, even an empty one; KubeRay needs at least one rule.
+  if (rules->Empty()) {
+    sink.error("spec.deletionStrategy.deletionRules", "DeletionPolicies", kJobSpec,
+               "deletionRules is empty: give at least one rule, or both onSuccess and onFailure");
+    return;
+  }
   std::map<std::string, std::map<std::string, int64_t>> by_status;  // condition -> policy -> ttl
   for (rapidjson::SizeType i = 0; i < rules->Size(); ++i) {
     const json::Value& r = (*rules)[i];
@@ -654,11 +741,14 @@ void DeletionPolicies(const JobSpec& js, const Sink& sink) {
                  "the autoscaler would bring back deleted workers, so DeleteWorkers is refused with autoscaling");
       continue;
     }
-    const std::string condition = cond ? string_at(*cond, "jobStatus").value_or("") : "";
+    // Rules are grouped by their condition: a JobStatus or a JobDeploymentStatus (the CRD's CEL allows one).
+    const bool by_deployment = cond && member(*cond, "jobDeploymentStatus") && !member(*cond, "jobStatus");
+    const std::string condition =
+        (by_deployment ? "job deployment status " : "job status ") +
+        dq(cond ? string_at(*cond, by_deployment ? "jobDeploymentStatus" : "jobStatus").value_or("") : "");
     auto& policies = by_status[condition];
     if (!policies.emplace(policy, ttl).second)
-      sink.error(at, "DeletionPolicies", kJobSpec,
-                 "duplicate rule for policy " + policy + " and job status " + dq(condition));
+      sink.error(at, "DeletionPolicies", kJobSpec, "duplicate rule for policy " + policy + " and " + condition);
   }
   // TTLs grow along DeleteWorkers <= DeleteCluster <= DeleteSelf for each job status.
   for (const auto& [status, policies] : by_status) {
@@ -668,8 +758,8 @@ void DeletionPolicies(const JobSpec& js, const Sink& sink) {
       if (it == policies.end()) continue;
       if (prev && it->second < prev->second)
         sink.error("spec.deletionStrategy.deletionRules", "DeletionPolicies", kJobSpec,
-                   "for job status " + dq(status) + " the " + p + " TTL (" + std::to_string(it->second) +
-                       ") is below the " + prev->first + " TTL (" + std::to_string(prev->second) + ")");
+                   "for " + status + " the " + p + " TTL (" + std::to_string(it->second) + ") is below the " +
+                       prev->first + " TTL (" + std::to_string(prev->second) + ")");
       prev = {p, it->second};
     }
   }
@@ -737,10 +827,13 @@ void RuntimeEnvYAML(const JobSpec& js, const Sink& sink) {
     sink.error("spec.runtimeEnvYAML", "RuntimeEnvYAML", kJobSpec, "must be a single YAML map");
 }
 
-// KubeRay ValidateRayJobSpec: activeDeadlineSeconds > 0 and backoffLimit >= 0.
+// KubeRay ValidateRayJobSpec: activeDeadlineSeconds > 0, preRunningDeadlineSeconds > 0 and backoffLimit >= 0.
 void JobDeadlines(const JobSpec& js, const Sink& sink) {
   if (auto v = int_at(js.spec, "activeDeadlineSeconds"); v && *v <= 0)
     sink.error("spec.activeDeadlineSeconds", "JobDeadlines", kJobSpec, "activeDeadlineSeconds must be positive");
+  if (auto v = int_at(js.spec, "preRunningDeadlineSeconds"); v && *v <= 0)
+    sink.error("spec.preRunningDeadlineSeconds", "JobDeadlines", kJobSpec,
+               "preRunningDeadlineSeconds must be positive");
   if (auto v = int_at(js.spec, "backoffLimit"); v && *v < 0)
     sink.error("spec.backoffLimit", "JobDeadlines", kJobSpec, "backoffLimit must not be negative");
 }
@@ -752,7 +845,13 @@ void validate_raycluster(const Scope& scope, const json::Value& obj, const Sink&
   DNS1035Name(obj, kClusterMeta, sink);
   MaxNameLength(obj, kMaxRayClusterNameLength, kClusterMeta, sink);
   const json::Value* spec = object_at(obj, "spec");
-  if (!spec) return;  // the schema reports a missing spec
+  if (!spec) {
+    // The CRD does not require spec (with one, it requires headGroupSpec); KubeRay reads a missing spec as the empty
+    // one (Go's zero value), whose head group has no container.
+    sink.error("spec", "ContainersRequired", kClusterSpec,
+               "a RayCluster needs a spec with a headGroupSpec whose pod template has at least one container");
+    return;
+  }
   validate_cluster_spec(ClusterSpec{*spec, "spec", obj, false}, sink);
 }
 
@@ -760,8 +859,9 @@ void validate_rayjob(const Scope& scope, const json::Value& obj, const Sink& sin
   (void)scope;
   DNS1035Name(obj, kJobMeta, sink);
   MaxNameLength(obj, kMaxRayJobNameLength, kJobMeta, sink);
+  static const json::Value kEmptySpec(rapidjson::kObjectType);  // as for a RayCluster: a missing spec is the empty one
   const json::Value* spec = object_at(obj, "spec");
-  if (!spec) return;
+  if (!spec) spec = &kEmptySpec;
   JobSpec js{*spec, obj};
   SuspendNeedsShutdown(js, sink);
   TTLSecondsAfterFinished(js, sink);

@@ -15,6 +15,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "core/names.hpp"
 #include "core/quantity.hpp"
@@ -66,13 +67,57 @@ void MaxExecTimeSeconds(const json::Value& obj, const Sink& sink) {
                "value " + dq(*v) + " must be a positive whole number of seconds");
 }
 
-// Kueue jobframework ValidateJobOnCreate: a prebuilt workload name is a DNS-1123 subdomain.
+// Kueue jobframework ValidatePrebuiltWorkloadName: a prebuilt workload name is a DNS-1123 subdomain; the annotation
+// of the same key (WorkloadIdentifierAnnotations, on by default) takes precedence over the label when set.
 void PrebuiltWorkloadName(const json::Value& obj, const Sink& sink) {
-  auto v = label_of(obj, kPrebuiltWorkloadLabel);
+  auto annotation = annotation_of(obj, kPrebuiltWorkloadLabel);
+  const bool by_annotation = annotation && !annotation->empty();
+  auto v = by_annotation ? annotation : label_of(obj, kPrebuiltWorkloadLabel);
   if (!v) return;
   if (auto msgs = names::dns1123_subdomain(*v); !msgs.empty())
-    sink.error(label_path(kPrebuiltWorkloadLabel), "PrebuiltWorkloadName", kJobFramework,
-               "prebuilt workload name " + dq(*v) + " " + joined(msgs));
+    sink.error(key_path(by_annotation ? "metadata.annotations" : "metadata.labels", std::string(kPrebuiltWorkloadLabel)),
+               "PrebuiltWorkloadName", kJobFramework, "prebuilt workload name " + dq(*v) + " " + joined(msgs));
+}
+
+/// apimachinery validation.IsDomainPrefixedPath: "<DNS-1123 subdomain>/<http path characters>".
+std::vector<std::string> domain_prefixed_path(std::string_view v) {
+  auto slash = v.find('/');
+  if (slash == std::string_view::npos) return {"must be a domain-prefixed path (such as \"acme.io/foo\")"};
+  std::vector<std::string> msgs = names::dns1123_subdomain(v.substr(0, slash));
+  const std::string_view path = v.substr(slash + 1);
+  const std::string_view allowed = "/-._~%!$&'()*+,;=:";
+  bool ok = !path.empty();
+  for (char c : path) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || allowed.find(c) != allowed.npos);
+  if (!ok) msgs.push_back("the path after the domain must be one or more URL path characters");
+  return msgs;
+}
+
+// Kueue jobframework ValidateJobOnCreate (AdmissionGatedBy, beta and on by default in v0.19): the
+// kueue.x-k8s.io/admission-gated-by annotation is a comma-separated list of gates, each a domain-prefixed path of at
+// most 63 characters, none empty and none twice.
+void AdmissionGatedBy(const json::Value& obj, const Sink& sink) {
+  constexpr std::string_view key = "kueue.x-k8s.io/admission-gated-by";
+  auto v = annotation_of(obj, key);
+  if (!v || v->find_first_not_of(" \t") == std::string::npos) return;
+  const std::string at = key_path("metadata.annotations", std::string(key));
+  std::set<std::string> seen;
+  std::string_view rest = *v;
+  while (true) {
+    auto comma = rest.find(',');
+    std::string gate(rest.substr(0, comma));
+    gate.erase(0, gate.find_first_not_of(' '));
+    gate.erase(gate.find_last_not_of(' ') + 1);
+    if (gate.empty())
+      sink.error(at, "AdmissionGatedBy", kJobFramework, "the gates must not be empty (" + dq(*v) + ")");
+    else if (!seen.insert(gate).second)
+      sink.error(at, "AdmissionGatedBy", kJobFramework, "gate " + dq(gate) + " is listed twice");
+    else if (auto msgs = domain_prefixed_path(gate); !msgs.empty())
+      sink.error(at, "AdmissionGatedBy", kJobFramework, "gate " + dq(gate) + " " + joined(msgs));
+    else if (gate.size() > 63)
+      sink.error(at, "AdmissionGatedBy", kJobFramework, "gate " + dq(gate) + " is longer than 63 characters");
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
 }
 
 // Kueue jobframework ValidateJobOnCreate: the elastic-job annotation is accepted only on Job, RayCluster, RayJob and
@@ -108,6 +153,16 @@ void KueueAutoscaling(const KueueCluster& kc, const Sink& sink) {
   else if (!kc.managed && kc.wrapper_queued)
     sink.warn(at, "KueueAutoscaling", kChecklist,
               "the AppWrapper's quota is fixed at admission, so the autoscaler cannot grow beyond it");
+}
+
+// Kueue RayCluster webhook validateElasticJob: MultiKueue does not run the autoscaler of an elastic cluster (a cluster
+// whose spec.managedBy is kueue.x-k8s.io/multikueue).
+void ElasticMultiKueueAutoscaling(const KueueCluster& kc, const Sink& sink) {
+  if (kc.path != "spec") return;  // the RayCluster webhook's rule: a RayJob's cluster is not judged by it
+  if (!kc.managed || !kc.elastic || !true_at(kc.spec, "enableInTreeAutoscaling")) return;
+  if (string_at(kc.spec, "managedBy") != "kueue.x-k8s.io/multikueue") return;
+  sink.error(kc.path + ".enableInTreeAutoscaling", "ElasticMultiKueueAutoscaling", kWebhook,
+             "in-tree autoscaling is not supported for a MultiKueue-managed elastic RayCluster");
 }
 
 // Kueue RayCluster/RayJob webhooks: 1 (head) + worker groups <= MaxPodSets; the Workload of a K8sJobMode RayJob also
@@ -166,6 +221,7 @@ void PodSetNames(const KueueCluster& kc, const Sink& sink) {
 
 void validate_kueue_cluster(const Scope& scope, const KueueCluster& kc, const Sink& sink) {
   KueueAutoscaling(kc, sink);
+  ElasticMultiKueueAutoscaling(kc, sink);
   MaxPodSets(kc, scope.profile.kueue_max_pod_sets, sink);
   ReservedHeadGroupName(kc, sink);
   PodSetNames(kc, sink);
@@ -189,10 +245,14 @@ void KueueShutdownAfterJobFinishes(const json::Value& spec, const Sink& sink) {
 
 // ---- ClusterQueue ---------------------------------------------------------------------------------------------
 
+/// The spec of a ClusterQueue, or of a Cohort (cohort_object: its parent is parentName, v1beta1 parent).
 struct QueueView {
   const json::Value& spec;
+  bool cohort_object = false;
   bool has_cohort() const {
-    return !string_at(spec, "cohortName").value_or("").empty() || !string_at(spec, "cohort").value_or("").empty();
+    const char* field = cohort_object ? "parentName" : "cohortName";
+    const char* old_field = cohort_object ? "parent" : "cohort";
+    return !string_at(spec, field).value_or("").empty() || !string_at(spec, old_field).value_or("").empty();
   }
   const json::Value* groups() const { return array_at(spec, "resourceGroups"); }
 };
@@ -305,13 +365,13 @@ void NonNegativeQuota(const QueueView& q, const Sink& sink) {
 // Kueue ClusterQueue CEL + webhook: borrowingLimit and lendingLimit need a cohort.
 void LimitsNeedCohort(const QueueView& q, const Sink& sink) {
   if (q.has_cohort()) return;
+  const std::string where = q.cohort_object ? "under a parent cohort; set parentName" : "inside a cohort; set cohortName";
   for_each_quota(q, [&](const json::Value& r, const std::string& rp) {
     if (member(r, "borrowingLimit"))
-      sink.error(rp + ".borrowingLimit", "LimitsNeedCohort", kCEL,
-                 "borrowingLimit only applies inside a cohort; set cohortName or drop it");
+      sink.error(rp + ".borrowingLimit", "LimitsNeedCohort", q.cohort_object ? kWebhook : kCEL,
+                 "borrowingLimit only applies " + where + " or drop it");
     if (member(r, "lendingLimit"))
-      sink.error(rp + ".lendingLimit", "LimitsNeedCohort", kWebhook,
-                 "lendingLimit only applies inside a cohort; set cohortName or drop it");
+      sink.error(rp + ".lendingLimit", "LimitsNeedCohort", kWebhook, "lendingLimit only applies " + where + " or drop it");
   });
 }
 
@@ -379,13 +439,19 @@ void NamespaceSelector(const QueueView& q, const Sink& sink) {
   validate_label_selector(*sel, "spec.namespaceSelector", kWebhook, sink);
 }
 
-// Kueue ClusterQueue webhook: fairSharing.weight is not negative.
+// Kueue validateFairSharing (ClusterQueue and Cohort webhooks): fairSharing.weight is not negative, and a positive
+// weight is above 1n (smaller ones collapse to zero in the fair-sharing arithmetic).
 void FairSharingWeight(const json::Value& spec, const Sink& sink) {
   const json::Value* fs = object_at(spec, "fairSharing");
   if (!fs) return;
-  if (auto w = quantity_at(*fs, "weight"); w && w->nanos() < 0)
+  auto w = quantity_at(*fs, "weight");
+  if (!w) return;
+  if (w->nanos() < 0)
     sink.error("spec.fairSharing.weight", "FairSharingWeight", kWebhook,
                "the fair-sharing weight must not be negative");
+  else if (w->nanos() > 0 && w->nanos() <= 1)
+    sink.error("spec.fairSharing.weight", "FairSharingWeight", kWebhook,
+               "a fair-sharing weight other than 0 must be above 1n (10e-9), not " + dq(w->text()));
 }
 
 // Kueue ClusterQueue webhook: admission checks apply only to flavors of this queue.
@@ -463,6 +529,19 @@ void Tolerations(const json::Value& spec, const Sink& sink) {
   }
 }
 
+// Kueue ResourceFlavor webhook (validateTolerations): a toleration's key, when set, is a label name.
+void TolerationKey(const json::Value& spec, const Sink& sink) {
+  const json::Value* list = array_at(spec, "tolerations");
+  if (!list) return;
+  for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
+    const std::string key = string_at((*list)[i], "key").value_or("");
+    if (key.empty()) continue;
+    if (auto msgs = names::qualified_name(key); !msgs.empty())
+      sink.error(index_path("spec.tolerations", i) + ".key", "TolerationKey", kWebhook,
+                 "toleration key " + dq(key) + " is not a label name: " + joined(msgs));
+  }
+}
+
 // Kueue ResourceFlavor CEL: a topologyName needs at least one node label.
 void TopologyNeedsNodeLabels(const json::Value& spec, const Sink& sink) {
   if (!member(spec, "topologyName")) return;
@@ -502,6 +581,7 @@ void validate_kueue_job(const Scope& scope, const json::Value& obj, const Sink& 
   MaxExecTimeSeconds(obj, sink);
   PrebuiltWorkloadName(obj, sink);
   ElasticJobKind(obj, sink);
+  AdmissionGatedBy(obj, sink);
 }
 
 void validate_kueue_raycluster(const Scope& scope, const json::Value& obj, const Sink& sink) {
@@ -553,6 +633,21 @@ void validate_clusterqueue(const Scope& scope, const json::Value& obj, const Sin
   AdmissionCheckFlavors(q, sink);
 }
 
+void validate_cohort(const Scope& scope, const json::Value& obj, const Sink& sink) {
+  (void)scope;
+  const json::Value* spec = object_at(obj, "spec");
+  if (!spec) return;
+  // Kueue validateCohort: the fair-sharing weight and the resource groups, limits needing a parent; a Cohort's
+  // lendingLimit may exceed its own nominalQuota (enforceNominalGreaterThanLending is false).
+  QueueView q{*spec, true};
+  FlavorResourceOrder(q, sink);
+  CoveredResources(q, sink);
+  UniqueFlavorNames(q, sink);
+  NonNegativeQuota(q, sink);
+  LimitsNeedCohort(q, sink);
+  FairSharingWeight(q.spec, sink);
+}
+
 void validate_resourceflavor(const Scope& scope, const json::Value& obj, const Sink& sink) {
   (void)scope;
   const json::Value* spec = object_at(obj, "spec");
@@ -562,6 +657,7 @@ void validate_resourceflavor(const Scope& scope, const json::Value& obj, const S
     validate_label_map(*labels, "spec.nodeLabels", kWebhook, sink);
   NodeTaints(*spec, sink);
   Tolerations(*spec, sink);
+  TolerationKey(*spec, sink);
   TopologyNeedsNodeLabels(*spec, sink);
 }
 
@@ -658,14 +754,16 @@ void validate_kueue_references(const std::vector<const json::Value*>& objects, c
     if (is_kueue(*o, "WorkloadPriorityClass")) classes.insert(name_of(*o));
     if (is_kueue(*o, "LocalQueue")) local_queues.emplace(name_of(*o), namespace_of(*o));
   }
+  // The set is closed for the kinds it holds: a reference to a kind it holds none of is taken to be on the cluster.
   for (std::size_t i = 0; i < objects.size() && i < sinks.size(); ++i) {
     const json::Value* o = objects[i];
     if (!o || !o->IsObject()) continue;
-    if (is_kueue(*o, "LocalQueue")) LocalQueueClusterQueueExists(*o, cluster_queues, sinks[i]);
-    if (is_kueue(*o, "ClusterQueue")) ClusterQueueFlavorExists(*o, flavors, sinks[i]);
+    if (is_kueue(*o, "LocalQueue") && !cluster_queues.empty())
+      LocalQueueClusterQueueExists(*o, cluster_queues, sinks[i]);
+    if (is_kueue(*o, "ClusterQueue") && !flavors.empty()) ClusterQueueFlavorExists(*o, flavors, sinks[i]);
     if (is_job(*o)) {
-      QueueNameExists(*o, local_queues, sinks[i]);
-      PriorityClassExists(*o, classes, sinks[i]);
+      if (!local_queues.empty()) QueueNameExists(*o, local_queues, sinks[i]);
+      if (!classes.empty()) PriorityClassExists(*o, classes, sinks[i]);
     }
   }
 }

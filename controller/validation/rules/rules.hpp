@@ -83,6 +83,15 @@ void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path
 /// A ResourceRequirements block of a container the operator creates (e.g. the autoscaler sidecar).
 void validate_resources_late(const json::Value& resources, const std::string& path, const Sink& sink);
 
+// ---- Pod Security Standards (pod_security_rules.cpp, pod_security_checks.cpp) -------------------------------
+/// The Pods a RayCluster or RayJob leads to (head and workers with KubeRay's autoscaler sidecar, the RayJob's
+/// submitter), judged at scope.profile.pod_security: one Error per field the level forbids (nothing at privileged).
+void validate_pod_security(const Scope& scope, const json::Value& obj, const Sink& sink);
+/// The same for one Pod of another kind (a PodSet of an AppWrapper component): `pod_spec` at `spec_path`, its
+/// template metadata (nullptr when none) at `meta_path`.
+void validate_pod_security_of(const Scope& scope, const json::Value& pod_spec, const json::Value* metadata,
+                              const std::string& spec_path, const std::string& meta_path, const Sink& sink);
+
 // ---- Ray (ray_start_rules.cpp) ---------------------------------------------------------------------------
 /// The rayStartParams map at `path` of a head or worker group, as `ray start` (Ray scripts.py, click) will parse
 /// the flags KubeRay builds from it: unknown options and values of the wrong type (a fraction or a word where an
@@ -106,6 +115,10 @@ void validate_kueue_job(const Scope& scope, const json::Value& obj, const Sink& 
 void validate_kueue_raycluster(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_kueue_rayjob(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_clusterqueue(const Scope& scope, const json::Value& obj, const Sink& sink);
+void validate_cohort(const Scope& scope, const json::Value& obj, const Sink& sink);
+/// The PodSets of the Workload Kueue builds for a job (kueue_workload_rules.cpp): reserved resource names of a
+/// queued job, topology-aware scheduling annotations of RayCluster and RayJob templates.
+void validate_kueue_pod_sets(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_resourceflavor(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_localqueue(const Scope& scope, const json::Value& obj, const Sink& sink);
 void validate_workloadpriorityclass(const Scope& scope, const json::Value& obj, const Sink& sink);

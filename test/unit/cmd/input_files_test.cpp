@@ -2,6 +2,8 @@
 // how entries are named in the text and JSON output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -168,10 +170,15 @@ TEST(InputFiles, FoldersAreReadAsKubectlReadsThem) {
   EXPECT_FALSE(flat->docs.front().kustomize);
   EXPECT_EQ(flat->skipped_files, (std::vector<std::string>{(dir / "notes.txt").string()}));
   EXPECT_EQ(flat->empty_inputs, (std::vector<std::string>{(dir / "empty.yml").string()}));
+  // Links to folders are not followed (kubectl's -R does not): two links back up would never end.
+  fs::create_directory_symlink(dir, dir / "sub" / "up1");
+  fs::create_directory_symlink(dir, dir / "sub" / "up2");
   auto deep = read_inputs({dir.string()}, ReadOptions{OnYamlError::kAsEntry, true});
   ASSERT_TRUE(deep.has_value()) << deep.error().message;
   ASSERT_EQ(deep->docs.size(), 6u);
   EXPECT_EQ(kind_of(deep->docs.back()), "Deep");
+  EXPECT_NE(std::find(deep->skipped_files.begin(), deep->skipped_files.end(), (dir / "sub" / "up1").string()),
+            deep->skipped_files.end());
   fs::remove_all(dir);
 }
 

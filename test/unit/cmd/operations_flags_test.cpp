@@ -77,3 +77,16 @@ TEST(OperationsFlags, BadValuesNameTheFlag) {
     EXPECT_NE(f.error().message.find("flag " + name), std::string::npos) << flag << ": " << f.error().message;
   }
 }
+
+// A bare file name given to a command that reads files says how to give it (-f); other commands just refuse it.
+TEST(Args, ABareFileNameIsAnsweredWithTheFlagToUse) {
+  std::vector<std::string> words{"codeflare-operator", "validate", "my.yaml"};
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  auto with_f = Args::parse(3, argv.data(), 2, {{"filename", true}}, {{"f", "filename"}});
+  ASSERT_FALSE(with_f.has_value());
+  EXPECT_NE(with_f.error().message.find("-f my.yaml"), std::string::npos) << with_f.error().message;
+  auto without = Args::parse(3, argv.data(), 2, {{"namespace", true}}, {});
+  ASSERT_FALSE(without.has_value());
+  EXPECT_EQ(without.error().message, "unexpected argument: my.yaml");
+}

@@ -173,3 +173,16 @@ TEST(RunOptions, LabelSelectorIsCheckedAndKept) {
   const std::string twice = error_of({"-l", "a=b", "-l", "c=d"});
   EXPECT_NE(twice.find("more than once"), std::string::npos) << twice;
 }
+
+TEST(RunOptions, ProfileIsForcedOrLeftToTheCluster) {
+  auto none = parse({});
+  ASSERT_TRUE(none.has_value());
+  EXPECT_FALSE(none->profile.has_value()) << "unset: told by the served CRDs";
+  auto odh = parse({"--profile=odh"});
+  ASSERT_TRUE(odh.has_value()) << odh.error().message;
+  EXPECT_EQ(odh->profile, validation::Profile::kOdh);
+  auto vanilla = parse({"--profile", "vanilla"});
+  ASSERT_TRUE(vanilla.has_value());
+  EXPECT_EQ(vanilla->profile, validation::Profile::kVanilla);
+  EXPECT_NE(error_of({"--profile=rhoai"}).find("--profile"), std::string::npos);
+}

@@ -48,7 +48,8 @@ status:
   EXPECT_EQ(json::string_at((*json::find_path(wl, "metadata.ownerReferences"))[0], "name"), "demo");
 }
 
-// Someone else's object under a child kind is kept only for the conflict check; ours whole, less managedFields.
+// Someone else's object under a child kind is kept only for the conflict check; ours whole, with managedFields reduced
+// to who wrote when (fieldsV1 dropped: drift.hpp names the other field manager from it).
 TEST(KueueTransforms, AChildOfSomeoneElseKeepsOnlyItsOwners) {
   json::Document foreign = doc("{kind: RayCluster, metadata: {name: demo, namespace: a, ownerReferences: [{kind: X}], "
                                "annotations: {big: y}}, spec: {headGroupSpec: {}}, status: {state: ready}}");
@@ -58,9 +59,13 @@ TEST(KueueTransforms, AChildOfSomeoneElseKeepsOnlyItsOwners) {
   EXPECT_EQ(json::find_path(foreign, "metadata.annotations"), nullptr);
   EXPECT_NE(json::find_path(foreign, "metadata.ownerReferences"), nullptr);
   json::Document ours = doc("{kind: RayCluster, metadata: {name: demo, labels: {codeflare.dev/workload: demo}, "
-                            "managedFields: [{}]}, spec: {a: 1}, status: {state: ready}}");
+                            "managedFields: [{manager: kubectl, operation: Update, time: '2026-12-01T10:00:00Z', "
+                            "fieldsType: FieldsV1, fieldsV1: {f:spec: {}}}]}, spec: {a: 1}, status: {state: ready}}");
   child_transform(ours);
-  EXPECT_EQ(json::find_path(ours, "metadata.managedFields"), nullptr);
+  const json::Value* mf = json::find_path(ours, "metadata.managedFields");
+  ASSERT_NE(mf, nullptr);
+  EXPECT_EQ(json::string_at((*mf)[0], "manager"), "kubectl");
+  EXPECT_EQ(json::find((*mf)[0], "fieldsV1"), nullptr);
   EXPECT_EQ(json::string_at(ours, "status.state"), "ready");
   EXPECT_NE(json::find(ours, "spec"), nullptr);
 }
@@ -111,4 +116,39 @@ TEST(KueueWorkloadIndex, FindsAWorkloadByItsJobUidAndForgetsItWhenDeleted) {
   ASSERT_NE(index.get("job-2"), nullptr);
   EXPECT_EQ(json::string_at(*index.get("job-2"), "metadata.name"), "w2");
   EXPECT_EQ(index.size(), 1u);
+}
+
+// ClusterQueues and ResourceFlavors keep what the admissibility judgement reads; their status (Kueue's usage) goes.
+TEST(KueueTransforms, QuotaObjectsKeepWhatAdmissibilityReads) {
+  json::Document cq = doc(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq, uid: u, resourceVersion: "7", generation: 3, managedFields: [{}], annotations: {a: b}}
+spec:
+  cohortName: research
+  namespaceSelector: {}
+  queueingStrategy: BestEffortFIFO
+  resourceGroups: [{coveredResources: [cpu], flavors: [{name: rf, resources: [{name: cpu, nominalQuota: 8}]}]}]
+status: {flavorsUsage: [{name: rf}], pendingWorkloads: 3}
+)");
+  cluster_queue_transform(cq);
+  EXPECT_FALSE(json::find(cq, "status"));
+  EXPECT_EQ(json::string_at(cq, "spec.cohortName"), "research");
+  EXPECT_TRUE(json::find_path(cq, "spec.resourceGroups"));
+  EXPECT_TRUE(json::find_path(cq, "spec.namespaceSelector"));
+  EXPECT_FALSE(json::find_path(cq, "spec.queueingStrategy"));
+  EXPECT_EQ(json::get_int(cq["metadata"], "generation"), 3) << "a spec change is told by the generation";
+  EXPECT_FALSE(json::find_path(cq, "metadata.managedFields"));
+  json::Document rf = doc(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: rf, generation: 1}
+spec: {nodeLabels: {pool: a}, nodeTaints: [{key: k, effect: NoSchedule}], tolerations: [{key: k, operator: Exists}],
+       topologyName: t}
+)");
+  resource_flavor_transform(rf);
+  EXPECT_TRUE(json::find_path(rf, "spec.nodeLabels"));
+  EXPECT_TRUE(json::find_path(rf, "spec.nodeTaints"));
+  EXPECT_TRUE(json::find_path(rf, "spec.tolerations"));
+  EXPECT_FALSE(json::find_path(rf, "spec.topologyName"));
 }

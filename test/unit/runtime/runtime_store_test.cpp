@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "runtime/cached_object.hpp"
 #include "runtime/store.hpp"
 
 using namespace cfo;
@@ -87,4 +88,26 @@ TEST(Store, ApplyFollowsWhatTheCacheHolds) {
   EXPECT_FALSE(s.apply(WatchEvent::Type::Bookmark, obj("ns", "b", "4")).has_value());
   EXPECT_FALSE(s.apply(WatchEvent::Type::Added, obj("ns", "", "4")).has_value());  // no name
   EXPECT_EQ(s.size(), 0u);
+}
+
+TEST(Store, BytesFollowWhatTheCacheHolds) {
+  Store s;
+  EXPECT_EQ(s.bytes(), 0u);
+  ObjectPtr a = compact_object(*obj("ns", "a", "1"));
+  ObjectPtr b = compact_object(*obj("ns", "b", "1"));
+  ASSERT_GT(object_bytes(a), 0u);
+  s.replace({a, b});
+  EXPECT_EQ(s.bytes(), object_bytes(a) + object_bytes(b));
+  // A bigger replacement of "a" counts its own size, not the old one's.
+  auto big = json::parse(R"({"kind":"RayCluster","metadata":{"name":"a","namespace":"ns","resourceVersion":"2",)"
+                         R"("labels":{"app.kubernetes.io/name":"a-label-long-enough-to-leave-the-short-string"}}})");
+  ASSERT_TRUE(big.has_value());
+  ObjectPtr a2 = compact_object(*big);
+  ASSERT_GT(object_bytes(a2), object_bytes(a));
+  s.apply(WatchEvent::Type::Modified, a2);
+  EXPECT_EQ(s.bytes(), object_bytes(a2) + object_bytes(b));
+  s.apply(WatchEvent::Type::Deleted, b);
+  EXPECT_EQ(s.bytes(), object_bytes(a2));
+  s.replace({});
+  EXPECT_EQ(s.bytes(), 0u);
 }

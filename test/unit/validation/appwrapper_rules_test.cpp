@@ -194,3 +194,15 @@ TEST(AppWrapperRules, TemplateMustBeAnObject) {
   auto errs = aw(schemas, {{kT, "\"text\""}});
   EXPECT_TRUE(has(errs, kT, "TemplateObject")) << describe(errs);
 }
+
+// AppWrapper controller createComponent: a PodSet template labelled for another AppWrapper fails the component.
+TEST(AppWrapperRules, AppWrapperLabelConflict) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string label = kT + ".spec.headGroupSpec.template.metadata.labels[workload.codeflare.dev/appwrapper]";
+  auto errs = aw(schemas, {{label, "other-aw"}});
+  ASSERT_TRUE(has(errs, label, "AppWrapperLabelConflict")) << describe(errs);
+  EXPECT_EQ(matching(errs, label, "AppWrapperLabelConflict")[0].source, "appwrapper:controller");
+  EXPECT_EQ(error_count(aw(schemas, {{label, "demo-aw"}})), 0u) << "its own name is fine";
+  EXPECT_EQ(error_count(aw(schemas, {{kT + ".metadata.labels[workload.codeflare.dev/appwrapper]", "other"}})), 0u)
+      << "the component's own label is kept as it is";
+}

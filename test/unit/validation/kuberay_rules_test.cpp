@@ -52,6 +52,8 @@ TEST(KubeRayRules, ContainersRequired) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = rc(schemas, {{kW0 + ".template.spec.containers", "[]"}});
   EXPECT_TRUE(has(errs, kW0 + ".template.spec.containers", "ContainersRequired")) << describe(errs);
+  auto no_spec = rc(schemas, {{"spec", "~delete"}});
+  EXPECT_TRUE(has(no_spec, "spec", "ContainersRequired")) << "KubeRay refuses the empty spec\n" << describe(no_spec);
 }
 
 TEST(KubeRayRules, MinWithinMaxAndNonNegativeReplicas) {
@@ -112,10 +114,11 @@ TEST(KubeRayRules, GcsFaultTolerance) {
   CFO_REQUIRE_SCHEMAS();
   auto conflict = rc(schemas, {{"metadata.annotations[ray.io/ft-enabled]", "\"true\""},
                                {"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"}});
-  EXPECT_TRUE(has(conflict, "spec.gcsFaultToleranceOptions", "GcsFTAnnotationConflict")) << describe(conflict);
+  EXPECT_TRUE(has(conflict, "metadata.annotations[ray.io/ft-enabled]", "GcsFTAnnotationConflict"))
+      << "the annotation key is the field at fault\n" << describe(conflict);
 
   auto implicit = rc(schemas, {{kHeadEnv, "[{name: RAY_REDIS_ADDRESS, value: \"redis:6379\"}]"}});
-  EXPECT_TRUE(has(implicit, kHeadEnv, "RedisAddressNeedsGcsFT")) << describe(implicit);
+  EXPECT_TRUE(has(implicit, kHeadEnv + "[0]", "RedisAddressNeedsGcsFT")) << describe(implicit);
 
   auto forbidden = rc(schemas, {{"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"},
                                 {"spec.headGroupSpec.rayStartParams.redis-password", "secret"}});
@@ -123,7 +126,7 @@ TEST(KubeRayRules, GcsFaultTolerance) {
       << describe(forbidden);
 
   auto user = rc(schemas, {{kHeadEnv, "[{name: REDIS_USERNAME, value: u}]"}});
-  EXPECT_TRUE(has(user, kHeadEnv, "RedisUsername")) << describe(user);
+  EXPECT_TRUE(has(user, kHeadEnv + "[0]", "RedisUsername")) << describe(user);
 
   auto storage = rc(schemas, {{"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"},
                               {"spec.gcsFaultToleranceOptions.storage.size", "1Gi"}});
@@ -135,7 +138,8 @@ TEST(KubeRayRules, AutoscalerRules) {
   EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}, {kW0 + ".suspend", "true"}}), kW0 + ".suspend",
                   "WorkerGroupSuspend"));
   EXPECT_TRUE(
-      has(rc(schemas, {{kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}), kHeadEnv, "AutoscalerV2Env"));
+      has(rc(schemas, {{kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}), kHeadEnv + "[0]",
+          "AutoscalerV2Env"));
   EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"},
                                {"spec.autoscalerOptions.version", "v2"},
                                {kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}),
@@ -150,9 +154,10 @@ TEST(KubeRayRules, AutoscalerRules) {
 
 TEST(KubeRayRules, AuthRules) {
   CFO_REQUIRE_SCHEMAS();
-  EXPECT_TRUE(has(rc(schemas, {{"spec.authOptions.mode", "token"}}), "spec.rayVersion", "AuthRayVersion"));
+  // The field too new for the rayVersion is named, not rayVersion.
+  EXPECT_TRUE(has(rc(schemas, {{"spec.authOptions.mode", "token"}}), "spec.authOptions.mode", "AuthRayVersion"));
   EXPECT_FALSE(has(rc(schemas, {{"spec.authOptions.mode", "token"}, {"spec.rayVersion", "\"2.52.0\""}}),
-                   "spec.rayVersion", "AuthRayVersion"));
+                   "spec.authOptions.mode", "AuthRayVersion"));
   auto k8s = rc(schemas, {{"spec.authOptions.enableK8sTokenAuth", "true"}});
   EXPECT_TRUE(has(k8s, "spec.authOptions.enableK8sTokenAuth", "K8sTokenAuth")) << describe(k8s);
   auto job = rj(schemas, {{"spec.rayClusterSpec.authOptions", "{mode: token, enableK8sTokenAuth: true}"}});
@@ -171,8 +176,13 @@ TEST(KubeRayRules, FeatureGatedBlocks) {
 TEST(KubeRayRules, UpgradeStrategyNotOnARayJobCluster) {
   CFO_REQUIRE_SCHEMAS();
   auto errs = rj(schemas, {{"spec.rayClusterSpec.upgradeStrategy.type", "Recreate"}});
-  EXPECT_TRUE(has(errs, "spec.rayClusterSpec.upgradeStrategy", "UpgradeStrategyOwner")) << describe(errs);
+  EXPECT_TRUE(has(errs, "spec.rayClusterSpec.upgradeStrategy.type", "UpgradeStrategyOwner")) << describe(errs);
   EXPECT_EQ(error_count(rc(schemas, {{"spec.upgradeStrategy.type", "Recreate"}})), 0u);
+  EXPECT_EQ(error_count(rj(schemas, {{"spec.rayClusterSpec.upgradeStrategy", "{}"}})), 0u) << "no type, no refusal";
+  EXPECT_TRUE(has(rc(schemas, {{"spec.upgradeStrategy.type", "Recreate"},
+                               {"metadata.labels[ray.io/originated-from-crd]", "RayService"}}),
+                  "spec.upgradeStrategy.type", "UpgradeStrategyOwner"))
+      << "a RayService's cluster, told by its label";
 }
 
 // The CRD's CEL rule on spec.managedBy, evaluated by SchemaSet (it replaced a hand-written copy; same path).
@@ -199,13 +209,19 @@ TEST(KubeRayRules, GroupNameMustBeALabelValueAndShouldBeADNSLabel) {
   EXPECT_TRUE(has(underscore, kW0 + ".groupName", "PodName")) << describe(underscore);
 }
 
-TEST(KubeRayRules, EnableIngressIsRejectedByTheCodeFlareOperator) {
+TEST(KubeRayRules, EnableIngressIsRejectedByTheCodeFlareOperatorUnderOdhOnly) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = rc(schemas, {{"spec.headGroupSpec.enableIngress", "true"}});
+  validation::ClusterProfile odh;
+  odh.name = validation::Profile::kOdh;
+  auto yes = patched(yaml1(raycluster_yaml()), {{"spec.headGroupSpec.enableIngress", "true"}});
+  auto errs = validation::validate_object(schemas, yes, odh);
   ASSERT_TRUE(has(errs, "spec.headGroupSpec.enableIngress", "EnableIngress")) << describe(errs);
   EXPECT_EQ(matching(errs, "spec.headGroupSpec.enableIngress", "EnableIngress")[0].source,
             "codeflare-operator:webhook");
-  EXPECT_EQ(error_count(rc(schemas, {{"spec.headGroupSpec.enableIngress", "false"}})), 0u);
+  auto vanilla = validation::validate_object(schemas, yes);
+  EXPECT_EQ(error_count(vanilla), 0u) << "KubeRay itself makes the Ingress\n" << describe(vanilla);
+  auto no = patched(yaml1(raycluster_yaml()), {{"spec.headGroupSpec.enableIngress", "false"}});
+  EXPECT_EQ(error_count(validation::validate_object(schemas, no, odh)), 0u);
 }
 
 // ---- RayJob -------------------------------------------------------------------------------------------------------
@@ -227,6 +243,8 @@ TEST(KubeRayRules, RayJobSuspendAndTTL) {
 TEST(KubeRayRules, RayJobClusterSource) {
   CFO_REQUIRE_SCHEMAS();
   EXPECT_TRUE(has(rj(schemas, {{"spec.rayClusterSpec", "~delete"}}), "spec.rayClusterSpec", "ClusterSource"));
+  // Without any spec (the CRD does not require one), KubeRay reads the empty spec: neither a cluster nor a selector.
+  EXPECT_TRUE(has(rj(schemas, {{"spec", "~delete"}}), "spec.rayClusterSpec", "ClusterSource"));
   auto sel =
       rj(schemas, {{"spec.rayClusterSpec", "~delete"}, {"spec.clusterSelector.team", "a"}, {"spec.suspend", "true"}});
   EXPECT_TRUE(has(sel, "spec.clusterSelector[ray.io/cluster]", "ClusterSelector")) << describe(sel);
@@ -276,6 +294,11 @@ TEST(KubeRayRules, RayJobDeletionStrategy) {
   auto with_shutdown = rj(
       schemas, {{"spec.deletionStrategy.deletionRules", "[{policy: DeleteCluster, condition: {jobStatus: FAILED}}]"}});
   EXPECT_TRUE(has(with_shutdown, "spec.shutdownAfterJobFinishes", "DeletionPolicies")) << describe(with_shutdown);
+  auto empty = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"}, {"spec.deletionStrategy.deletionRules", "[]"}});
+  EXPECT_TRUE(has(empty, "spec.deletionStrategy.deletionRules", "DeletionPolicies")) << describe(empty);
+  auto one = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"},
+                          {"spec.deletionStrategy.deletionRules", "[{policy: DeleteSelf, condition: {jobStatus: FAILED}}]"}});
+  EXPECT_FALSE(has(one, "spec.deletionStrategy.deletionRules", "DeletionPolicies")) << describe(one);
 }
 
 TEST(KubeRayRules, RayJobSubmitterTemplateGetsPodRules) {
@@ -285,10 +308,80 @@ TEST(KubeRayRules, RayJobSubmitterTemplateGetsPodRules) {
       << describe(errs);
 }
 
-TEST(KubeRayRules, RocksdbBackendHasNoRedisFields) {
+TEST(KubeRayRules, RocksdbBackendNeedsItsFeatureGateAndNoRedisFields) {
   CFO_REQUIRE_SCHEMAS();
-  auto errs = rc(schemas, {{"spec.gcsFaultToleranceOptions.backend", "rocksdb"},
-                           {"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"}});
-  EXPECT_TRUE(has(errs, "spec.gcsFaultToleranceOptions.redisAddress", "GcsFTBackend")) << describe(errs);
-  EXPECT_TRUE(has(errs, "spec.gcsFaultToleranceOptions.backend", "GcsFTBackend", Severity::Warning)) << describe(errs);
+  const std::string ft = "spec.gcsFaultToleranceOptions";
+  auto errs = rc(schemas, {{ft + ".backend", "rocksdb"}, {ft + ".redisAddress", "redis:6379"}});
+  EXPECT_TRUE(has(errs, ft + ".redisAddress", "GcsFTBackend")) << describe(errs);
+  EXPECT_TRUE(has(errs, ft + ".backend", "GcsFTBackend")) << "GCSFaultToleranceEmbeddedStorage is off by default\n"
+                                                         << describe(errs);
+  auto claim = rc(schemas, {{ft + ".backend", "rocksdb"},
+                            {ft + ".storage", "{claimName: gcs, size: 1Gi}"},
+                            {ft + ".externalStorageNamespace", "ns"},
+                            {kHeadEnv, "[{name: RAY_gcs_storage, value: rocksdb}]"},
+                            {"spec.headGroupSpec.template.spec.containers[0].volumeMounts",
+                             "[{name: data, mountPath: /data/gcs}]"},
+                            {"spec.headGroupSpec.template.spec.volumes", "[{name: gcs-storage, emptyDir: {}}]"}});
+  EXPECT_TRUE(has(claim, ft + ".storage.size", "GcsFTBackend")) << describe(claim);
+  EXPECT_TRUE(has(claim, ft + ".externalStorageNamespace", "GcsFTBackend")) << describe(claim);
+  EXPECT_TRUE(has(claim, kHeadEnv + "[0].name", "GcsFTBackend")) << describe(claim);
+  EXPECT_TRUE(has(claim, "spec.headGroupSpec.template.spec.containers[0].volumeMounts[0]", "GcsFTBackend"))
+      << describe(claim);
+  EXPECT_TRUE(has(claim, "spec.headGroupSpec.template.spec.volumes[0].name", "GcsFTBackend")) << describe(claim);
+  auto redis = rc(schemas, {{ft + ".redisAddress", "redis:6379"}});
+  EXPECT_FALSE(has(redis, ft + ".backend", "GcsFTBackend")) << "the Redis backend needs no gate";
+}
+
+TEST(KubeRayRules, HeadServiceType) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rc(schemas, {{"spec.headGroupSpec.serviceType", "Loadbalancer"}}), "spec.headGroupSpec.serviceType",
+                  "HeadServiceType"));
+  EXPECT_EQ(error_count(rc(schemas, {{"spec.headGroupSpec.serviceType", "NodePort"}})), 0u);
+  EXPECT_TRUE(has(rc(schemas, {{"spec.headGroupSpec.serviceType", "ExternalName"}}), "spec.headGroupSpec.serviceType",
+                  "HeadServiceType"));
+  auto external = rc(schemas, {{"spec.headGroupSpec.serviceType", "ExternalName"},
+                               {"spec.headGroupSpec.headService", "{spec: {externalName: ray.example.com}}"}});
+  EXPECT_EQ(error_count(external), 0u) << describe(external);
+  auto own = rc(schemas, {{"spec.headGroupSpec.serviceType", "ClusterIP"},
+                          {"spec.headGroupSpec.headService", "{spec: {type: Bogus}}"}});
+  EXPECT_TRUE(has(own, "spec.headGroupSpec.headService.spec.type", "HeadServiceType")) << "headService's type wins";
+}
+
+TEST(KubeRayRules, PreRunningDeadlineAndDeletionRulesByDeploymentStatus) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(rj(schemas, {{"spec.preRunningDeadlineSeconds", "0"}}), "spec.preRunningDeadlineSeconds",
+                  "JobDeadlines"));
+  EXPECT_EQ(error_count(rj(schemas, {{"spec.preRunningDeadlineSeconds", "60"}})), 0u);
+  auto dup = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"},
+                          {"spec.deletionStrategy.deletionRules",
+                           "[{policy: DeleteCluster, condition: {jobDeploymentStatus: Failed}}, "
+                           "{policy: DeleteCluster, condition: {jobDeploymentStatus: Failed, ttlSeconds: 10}}]"}});
+  EXPECT_TRUE(has(dup, "spec.deletionStrategy.deletionRules[1]", "DeletionPolicies")) << describe(dup);
+  auto mixed = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"},
+                            {"spec.deletionStrategy.deletionRules",
+                             "[{policy: DeleteCluster, condition: {jobDeploymentStatus: Failed}}, "
+                             "{policy: DeleteCluster, condition: {jobStatus: FAILED}}]"}});
+  EXPECT_EQ(error_count(mixed), 0u) << "a JobStatus and a JobDeploymentStatus rule are apart\n" << describe(mixed);
+}
+
+// The CodeFlare operator's mutating webhook (odh only): a mount where it mounts its certificates, and the head's
+// service account it replaces.
+TEST(KubeRayRules, CodeFlareOperatorInjectionsUnderOdh) {
+  CFO_REQUIRE_SCHEMAS();
+  validation::ClusterProfile odh;
+  odh.name = validation::Profile::kOdh;
+  const std::string mounts = "spec.workerGroupSpecs[0].template.spec.containers[0].volumeMounts";
+  auto clash = patched(yaml1(raycluster_yaml()),
+                       {{mounts, "[{name: certs, mountPath: /home/ray/workspace/ca}]"},
+                        {"spec.workerGroupSpecs[0].template.spec.volumes", "[{name: certs, emptyDir: {}}]"}});
+  auto errs = validation::validate_object(schemas, clash, odh);
+  EXPECT_TRUE(has(errs, mounts + "[0].mountPath", "CodeFlareCertMounts")) << describe(errs);
+  EXPECT_EQ(error_count(validation::validate_object(schemas, clash)), 0u) << "vanilla: nobody injects there";
+  auto own = patched(clash, {{mounts, "[{name: ca-vol, mountPath: /home/ray/workspace/ca}]"},
+                             {"spec.workerGroupSpecs[0].template.spec.volumes", "[{name: ca-vol, emptyDir: {}}]"}});
+  EXPECT_EQ(error_count(validation::validate_object(schemas, own, odh)), 0u) << "the same name is replaced, no clash";
+  auto sa = patched(yaml1(raycluster_yaml()), {{"spec.headGroupSpec.template.spec.serviceAccountName", "ray-sa"}});
+  EXPECT_TRUE(has(validation::validate_object(schemas, sa, odh), "spec.headGroupSpec.template.spec.serviceAccountName",
+                  "CodeFlareOAuthServiceAccount", Severity::Warning));
+  EXPECT_TRUE(validation::validate_object(schemas, sa).empty());
 }

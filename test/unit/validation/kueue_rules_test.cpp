@@ -272,8 +272,17 @@ TEST(KueueRules, ReferencesWithinAClosedSet) {
                          {{kQueue, "team-a-queue"}, {"metadata.labels[kueue.x-k8s.io/priority-class]", "high"}});
   auto ok = validate_set(schemas, {&flavor, &queue, &local, &cluster});
   ASSERT_EQ(ok.size(), 4u);
-  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(error_count(ok[i]), 0u) << describe(ok[i]);
-  EXPECT_TRUE(has(ok[3], "metadata.labels[kueue.x-k8s.io/priority-class]", "PriorityClassExists")) << describe(ok[3]);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(error_count(ok[i]), 0u) << describe(ok[i]);
+  // The set is closed for the kinds it holds: with one WorkloadPriorityClass in it, "high" must be there too.
+  auto low = yaml1("{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadPriorityClass, metadata: {name: low}, "
+                   "value: 10}");
+  auto high = yaml1("{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadPriorityClass, metadata: {name: high}, "
+                    "value: 1000}");
+  auto no_class = validate_set(schemas, {&flavor, &queue, &local, &low, &cluster});
+  EXPECT_TRUE(has(no_class[4], "metadata.labels[kueue.x-k8s.io/priority-class]", "PriorityClassExists"))
+      << describe(no_class[4]);
+  auto with_class = validate_set(schemas, {&flavor, &queue, &local, &high, &cluster});
+  EXPECT_EQ(error_count(with_class[4]), 0u) << describe(with_class[4]);
 
   auto wrong_cq = patched(local, {{"spec.clusterQueue", "other"}});
   auto wrong_flavor = patched(queue, {{kF0 + ".name", "spot"}});
@@ -285,6 +294,32 @@ TEST(KueueRules, ReferencesWithinAClosedSet) {
 
   auto single = validate_set(schemas, {&wrong_cq});
   EXPECT_EQ(error_count(single[0]), 0u) << "a single object is not a closed set\n" << describe(single[0]);
+}
+
+// A large set is judged on several threads: each object gets what validate_object gives it alone, in its place,
+// and the references between them still hold (the last RayCluster names a queue that is not in the set).
+TEST(KueueRules, ALargeSetIsJudgedObjectByObjectInOrder) {
+  CFO_REQUIRE_SCHEMAS();
+  auto flavor = yaml1(resourceflavor_yaml());
+  auto queue = yaml1(clusterqueue_yaml());
+  auto local = yaml1(localqueue_yaml());
+  std::vector<json::Document> clusters;
+  for (int i = 0; i < 150; ++i) {
+    std::vector<std::pair<std::string, std::string>> edits = {{"metadata.name", "rc-" + std::to_string(i)}};
+    if (i % 3 == 0) edits.push_back({"spec.headGroupSpec.rayStartParams.num-cpus", "many"});  // an error of its own
+    if (i == 149) edits.push_back({kQueue, "nope"});
+    clusters.push_back(patched(yaml1(raycluster_yaml()), edits));
+  }
+  std::vector<const json::Value*> set = {&flavor, &queue, &local};
+  for (const auto& c : clusters) set.push_back(&c);
+  auto judged = validate_set(schemas, set);
+  ASSERT_EQ(judged.size(), set.size());
+  for (std::size_t i = 0; i + 1 < clusters.size(); ++i) {
+    auto alone = validate_object(schemas, clusters[i]);
+    ASSERT_EQ(describe(judged[i + 3]), describe(alone)) << "RayCluster " << i;
+    EXPECT_EQ(error_count(alone) > 0, i % 3 == 0) << describe(alone);
+  }
+  EXPECT_TRUE(has(judged.back(), kQueue, "QueueNameExists")) << describe(judged.back());
 }
 
 TEST(KueueRules, ResourceGroupLimitsAndFairSharingWeight) {
@@ -307,4 +342,101 @@ TEST(KueueRules, ResourceGroupLimitsAndFairSharingWeight) {
   EXPECT_TRUE(has(errs, "spec.resourceGroups[0]", "ResourceGroupLimits")) << describe(errs);
   auto weight = cq(schemas, {{"spec.fairSharing.weight", "\"-1\""}});
   EXPECT_TRUE(has(weight, "spec.fairSharing.weight", "FairSharingWeight")) << describe(weight);
+}
+
+// ---- the rest of the webhook rules (issue 13, family 4) ------------------------------------------------------------
+
+TEST(KueueRules, FairSharingWeightAbove1n) {
+  CFO_REQUIRE_SCHEMAS();
+  EXPECT_TRUE(has(cq(schemas, {{"spec.fairSharing.weight", "1n"}}), "spec.fairSharing.weight", "FairSharingWeight"));
+  EXPECT_EQ(error_count(cq(schemas, {{"spec.fairSharing.weight", "\"0\""}})), 0u);
+  EXPECT_EQ(error_count(cq(schemas, {{"spec.fairSharing.weight", "2n"}})), 0u);
+}
+
+TEST(KueueRules, ResourceFlavorTolerationKey) {
+  CFO_REQUIRE_SCHEMAS();
+  auto errs = rf(schemas, {{"spec.tolerations", "[{key: \"bad key\", operator: Exists}]"}});
+  EXPECT_TRUE(has(errs, "spec.tolerations[0].key", "TolerationKey")) << describe(errs);
+  EXPECT_EQ(error_count(rf(schemas, {{"spec.tolerations", "[{key: example.com/gpu, operator: Exists}]"}})), 0u);
+}
+
+TEST(KueueRules, CohortWebhook) {
+  CFO_REQUIRE_SCHEMAS();
+  auto cohort = yaml1(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: research}
+spec:
+  parentName: org
+  resourceGroups:
+    - coveredResources: [cpu]
+      flavors: [{name: default-flavor, resources: [{name: cpu, nominalQuota: 8, lendingLimit: 10}]}]
+)");
+  auto ok = validate_object(schemas, cohort);
+  EXPECT_EQ(error_count(ok), 0u) << "a Cohort may lend more than its own quota\n" << describe(ok);
+  auto orphan = validate_object(schemas, patched(cohort, {{"spec.parentName", "~delete"}}));
+  EXPECT_TRUE(has(orphan, kF0 + ".resources[0].lendingLimit", "LimitsNeedCohort")) << describe(orphan);
+  auto borrow = validate_object(schemas, patched(cohort, {{kF0 + ".resources[0].borrowingLimit", "\"1\""}}));
+  EXPECT_EQ(error_count(borrow), 0u) << describe(borrow);
+  auto weight = validate_object(schemas, patched(cohort, {{"spec.fairSharing.weight", "\"-1\""}}));
+  EXPECT_TRUE(has(weight, "spec.fairSharing.weight", "FairSharingWeight")) << describe(weight);
+}
+
+TEST(KueueRules, AdmissionGatedByAndPrebuiltAnnotation) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string gate = "metadata.annotations[kueue.x-k8s.io/admission-gated-by]";
+  EXPECT_TRUE(has(rc(schemas, {{gate, "example.com/a,example.com/a"}}), gate, "AdmissionGatedBy"));
+  EXPECT_TRUE(has(rc(schemas, {{gate, "no-domain"}}), gate, "AdmissionGatedBy"));
+  EXPECT_TRUE(has(rc(schemas, {{gate, "example.com/" + std::string(60, 'g')}}), gate, "AdmissionGatedBy"));
+  EXPECT_EQ(error_count(rc(schemas, {{gate, "example.com/a, example.com/b"}})), 0u);
+  const std::string pre = "metadata.annotations[kueue.x-k8s.io/prebuilt-workload-name]";
+  EXPECT_TRUE(has(rc(schemas, {{pre, "Bad_Name"}}), pre, "PrebuiltWorkloadName"));
+  EXPECT_EQ(error_count(rc(schemas, {{pre, "good-name"},
+                                     {"metadata.labels[kueue.x-k8s.io/prebuilt-workload-name]", "Bad_Name"}})),
+            0u)
+      << "the annotation takes precedence over the label";
+}
+
+TEST(KueueRules, ElasticMultiKueueAutoscaling) {
+  CFO_REQUIRE_SCHEMAS();
+  Edits elastic = {{kQueue, "q"},
+                   {"spec.enableInTreeAutoscaling", "true"},
+                   {"metadata.annotations[kueue.x-k8s.io/elastic-job]", "\"true\""}};
+  EXPECT_EQ(error_count(rc(schemas, elastic)), 0u);
+  elastic.push_back({"spec.managedBy", "kueue.x-k8s.io/multikueue"});
+  EXPECT_TRUE(has(rc(schemas, elastic), "spec.enableInTreeAutoscaling", "ElasticMultiKueueAutoscaling"));
+}
+
+TEST(KueueRules, PodsResourceIsReservedForKueue) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string pods = "spec.headGroupSpec.template.spec.containers[0].resources.limits.pods";
+  EXPECT_TRUE(has(rc(schemas, {{kQueue, "q"}, {pods, "\"1\""}}), pods, "PodsResourceReserved"));
+  EXPECT_FALSE(has(rc(schemas, {{pods, "\"1\""}}), pods, "PodsResourceReserved")) << "no Workload without Kueue";
+}
+
+TEST(KueueRules, TASPodSetRequest) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string ann = "spec.workerGroupSpecs[0].template.metadata.annotations";
+  const std::string p = "kueue.x-k8s.io/podset-";
+  auto two = rc(schemas, {{ann, "{" + p + "required-topology: rack, " + p + "preferred-topology: block}"}});
+  EXPECT_TRUE(has(two, ann, "TASPodSetRequest")) << describe(two);
+  EXPECT_EQ(error_count(rc(schemas, {{ann, "{" + p + "required-topology: cloud.example.com/rack}"}})), 0u);
+  auto slice = rc(schemas, {{ann, "{" + p + "slice-required-topology: rack, " + p + "slice-size: \"3\"}"}});
+  EXPECT_TRUE(has(slice, ann + "[" + p + "slice-size]", "TASPodSetRequest"))
+      << "a slice of 3 for a group of 1 Pod\n" << describe(slice);
+  EXPECT_EQ(error_count(rc(schemas, {{ann, "{" + p + "slice-required-topology: rack, " + p + "slice-size: \"1\"}"}})),
+            0u);
+  const std::string c = "{" + p + "slice-required-topology-constraints: '[{\"topology\": \"block\", \"size\": 4}, "
+                        "{\"topology\": \"rack\", \"size\": 3}]'}";
+  auto layers = rc(schemas, {{"spec.workerGroupSpecs[0].replicas", "4"}, {"spec.workerGroupSpecs[0].maxReplicas", "4"},
+                             {ann, c}});
+  EXPECT_TRUE(has(layers, ann + "[" + p + "slice-required-topology-constraints][1].size", "TASPodSetRequest"))
+      << "3 does not divide 4\n" << describe(layers);
+  // A group of two PodSets: the head (1 Pod) and the workers, with one required topology.
+  auto grouped = rc(schemas, {{"spec.headGroupSpec.template.metadata.annotations",
+                               "{" + p + "group-name: g, " + p + "required-topology: rack}"},
+                              {ann, "{" + p + "group-name: g, " + p + "required-topology: rack}"}});
+  EXPECT_EQ(error_count(grouped), 0u) << describe(grouped);
+  auto lonely = rc(schemas, {{ann, "{" + p + "group-name: g, " + p + "required-topology: rack}"}});
+  EXPECT_TRUE(has(lonely, ann + "[" + p + "group-name]", "TASPodSetRequest")) << describe(lonely);
 }

@@ -94,3 +94,78 @@ TEST(FindingPaths, AFindingCopiedIntoEveryContainerIsReportedOnce) {
   EXPECT_EQ(errs[0].severity, Severity::Warning);
   EXPECT_EQ(errs[1].path, "RayCluster/demo: spec.headGroupSpec.template.spec.containers[0].command");
 }
+
+// A field of a written group that the user should add is named where it would go (family 6 of issue 13): a missing
+// limit next to limits the user wrote, tolerations for a flavor's taint, a replica count left to its default.
+TEST(FindingPaths, AFieldTheUserShouldAddIsNamedWhereItGoes) {
+  const json::Document wl = yaml_doc(R"(
+apiVersion: codeflare.dev/v1alpha1
+kind: CodeFlareWorkload
+metadata: {name: demo}
+spec:
+  queue: {localQueue: team-q, priorityClass: high}
+  workerGroups:
+    - name: gpu
+      resources: {requests: {cpu: "1", nvidia.com/gpu: 1}}
+)");
+  auto at = [&](const char* kind, const char* path) { return spec_path_of(kind, path, wl).value_or("<own>"); };
+  EXPECT_EQ(at("RayCluster", "spec.workerGroupSpecs[0].template.spec.containers[0].resources.limits[nvidia.com/gpu]"),
+            "spec.workerGroups[0].resources.limits[nvidia.com/gpu]");
+  EXPECT_EQ(at("RayCluster", "spec.workerGroupSpecs[0].template.spec.tolerations"), "spec.workerGroups[0].tolerations");
+  EXPECT_EQ(at("RayCluster", "spec.workerGroupSpecs[0].replicas"), "spec.workerGroups[0].replicas");
+  EXPECT_EQ(at("RayCluster", "spec.workerGroupSpecs[0].template.spec.tolerations[0].key"), "<own>")
+      << "an item of a list the user did not write is the operator's";
+  EXPECT_EQ(at("RayCluster", "spec.workerGroupSpecs[1].replicas"), "<own>") << "a group the user did not write";
+  EXPECT_EQ(at("RayCluster", "spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu"), "<own>")
+      << "the head's resources are the SDK's defaults here";
+  EXPECT_EQ(at("RayCluster", "metadata.labels[kueue.x-k8s.io/queue-name]"), "spec.queue.localQueue");
+  EXPECT_EQ(at("RayJob", "metadata.labels[kueue.x-k8s.io/priority-class]"), "spec.queue.priorityClass");
+}
+
+TEST(FindingPaths, NewPlainFieldsNameTheirWorkloadField) {
+  json::Document wl = yaml_doc(R"({metadata: {name: demo}, spec: {rayVersion: 2.52.1, authOptions: {mode: token},
+    upgradeStrategy: {type: Recreate}, queue: {multiKueue: true}, autoscaling: {version: v2},
+    head: {serviceType: NodePort, enableIngress: true},
+    workerGroups: [{name: w, suspend: true, idleTimeoutSeconds: 5}],
+    job: {entrypoint: x, backoffLimit: 1, submissionMode: HTTPMode,
+          deletionRules: [{policy: DeleteSelf, condition: {jobStatus: FAILED}}], submitter: {backoffLimit: 2}}}})");
+  auto m = [&](std::string_view kind, std::string_view path) {
+    return spec_path_of(kind, path, wl).value_or("<operator's own>");
+  };
+  EXPECT_EQ(m("RayCluster", "spec.rayVersion"), "spec.rayVersion");
+  EXPECT_EQ(m("RayCluster", "spec.authOptions.mode"), "spec.authOptions.mode");
+  EXPECT_EQ(m("RayCluster", "spec.upgradeStrategy"), "spec.upgradeStrategy");
+  EXPECT_EQ(m("RayCluster", "spec.managedBy"), "spec.queue.multiKueue");
+  EXPECT_EQ(m("RayCluster", "spec.autoscalerOptions.version"), "spec.autoscaling.version");
+  EXPECT_EQ(m("RayCluster", "spec.autoscalerOptions.upscalingMode"), "<operator's own>");  // not written by the user
+  EXPECT_EQ(m("RayCluster", "spec.headGroupSpec.serviceType"), "spec.head.serviceType");
+  EXPECT_EQ(m("RayCluster", "spec.headGroupSpec.enableIngress"), "spec.head.enableIngress");
+  EXPECT_EQ(m("RayCluster", "spec.workerGroupSpecs[0].suspend"), "spec.workerGroups[0].suspend");
+  EXPECT_EQ(m("RayCluster", "spec.workerGroupSpecs[0].idleTimeoutSeconds"), "spec.workerGroups[0].idleTimeoutSeconds");
+  EXPECT_EQ(m("RayJob", "spec.rayClusterSpec.upgradeStrategy"), "spec.upgradeStrategy");
+  EXPECT_EQ(m("RayJob", "spec.backoffLimit"), "spec.job.backoffLimit");
+  EXPECT_EQ(m("RayJob", "spec.submissionMode"), "spec.job.submissionMode");
+  EXPECT_EQ(m("RayJob", "spec.deletionStrategy.deletionRules[0].policy"), "spec.job.deletionRules[0].policy");
+  EXPECT_EQ(m("RayJob", "spec.submitterConfig.backoffLimit"), "spec.job.submitter.backoffLimit");
+  EXPECT_EQ(m("RayJob", "spec.managedBy"), "spec.queue.multiKueue");
+  EXPECT_EQ(m("AppWrapper", "spec.managedBy"), "spec.queue.multiKueue");
+}
+
+TEST(FindingPaths, RecordedOriginsWinAndTheLongestOneCounts) {
+  PathOrigins origins = {
+      {"spec.workerGroupSpecs[0].template.spec.containers[0].env[2]", "spec.workerGroups[0].env[0]"},
+      {"spec.workerGroupSpecs[0].template.spec.containers[1]", "spec.template.spec.containers[0]"},
+      {"spec.workerGroupSpecs[0].template.spec.containers[1]", "spec.workerGroups[0].template.spec.containers[0]"},
+      {"spec.workerGroupSpecs[0].template.spec.containers[1].image", "spec.template.spec.containers[0].image"},
+  };
+  auto o = [&](std::string_view p) { return origin_path_of(origins, p).value_or("<none>"); };
+  EXPECT_EQ(o("spec.workerGroupSpecs[0].template.spec.containers[0].env[2].name"), "spec.workerGroups[0].env[0].name");
+  // Two origins of the same length: the later merge (the group's template) wins; a deeper one wins over both.
+  EXPECT_EQ(o("spec.workerGroupSpecs[0].template.spec.containers[1].ports[0]"),
+            "spec.workerGroups[0].template.spec.containers[0].ports[0]");
+  EXPECT_EQ(o("spec.workerGroupSpecs[0].template.spec.containers[1].image"), "spec.template.spec.containers[0].image");
+  EXPECT_EQ(o("spec.workerGroupSpecs[0].template.spec.containers[1]"),
+            "spec.workerGroups[0].template.spec.containers[0]");
+  EXPECT_EQ(o("spec.workerGroupSpecs[0].template.spec.containers[0].env[1]"), "<none>");
+  EXPECT_EQ(o("spec.workerGroupSpecs[0].template.spec.containers[10]"), "<none>");  // steps compare whole
+}

@@ -214,3 +214,62 @@ TEST(KueueReconcile, PhaseChangesPostOneEvent) {
   EXPECT_NE(running->message.find("Pending -> Running"), std::string::npos) << running->message;
   EXPECT_FALSE(event(second, "Pending"));
 }
+
+// The Admissible condition: judged from the queue objects the controller reads (validation::judge_admissibility),
+// told at the workload's fields; the workload stays valid and its children are applied, Ready says why it waits.
+TEST(KueueReconcile, AdmissibleConditionFromTheQueueChain) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  auto lq = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: team-q, namespace: "
+                     "team-a}, spec: {clusterQueue: cq}}");
+  auto cq = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cq}, spec: "
+                     "{namespaceSelector: {}, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: rf, "
+                     "resources: [{name: cpu, nominalQuota: 8}, {name: memory, nominalQuota: 64Gi}]}]}]}}");
+  auto rf = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: rf}}");
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta2";
+  facts.local_queue_presence = Presence::kPresent;
+  facts.local_queue = &lq;
+  validation::QueueObjects q;
+  for (const json::Value* o : {&lq, &cq, &rf}) q.add(o);
+  facts.queue_objects = q;
+  const std::string group = "{name: w, replicas: REPLICAS, resources: {requests: {cpu: \"1\", memory: 1Gi}, limits: "
+                            "{cpu: \"1\", memory: 1Gi}}}";
+  auto spec = [&](const std::string& replicas) {
+    std::string g = group;
+    g.replace(g.find("REPLICAS"), 8, replicas);
+    return "{queue: {localQueue: team-q}, workerGroups: [" + g + "]}";
+  };
+  auto with_ns = [&](json::Document d) {
+    json::set(d["metadata"], "namespace", json::str("team-a", d.GetAllocator()), d.GetAllocator());
+    return d;
+  };
+
+  Outcome ok = reconcile(with_ns(wl(spec("2"))), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(ok.valid) << dump(ok.errors);
+  EXPECT_EQ(condition_field(ok.status, "Admissible", &Condition::status), "True");
+
+  Outcome never = reconcile(with_ns(wl(spec("20"))), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(never.valid) << "admissibility is a status matter, the spec stays valid\n" << dump(never.errors);
+  EXPECT_FALSE(never.desired.empty()) << "the children are applied: the queue may still grow";
+  EXPECT_EQ(condition_field(never.status, "Admissible", &Condition::status), "False");
+  EXPECT_EQ(condition_field(never.status, "Admissible", &Condition::reason), "ExceedsMaxQuota");
+  const std::string msg = condition_field(never.status, "Admissible", &Condition::message);
+  EXPECT_NE(msg.find("spec.workerGroups[0].replicas"), std::string::npos) << "the workload's own field: " << msg;
+  EXPECT_EQ(condition_field(never.status, "Ready", &Condition::reason), "ExceedsMaxQuota");
+  const EventSpec* e = event(never, "ExceedsMaxQuota");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->type, "Warning");
+
+  // The same verdict again posts no second event.
+  auto again_wl = with_ns(wl(spec("20")));
+  json::Value prev;
+  prev.CopyFrom(never.status, again_wl.GetAllocator());
+  again_wl.AddMember("status", prev, again_wl.GetAllocator());
+  Outcome again = reconcile(again_wl, Observed{}, facts, schemas, kNow);
+  EXPECT_EQ(event(again, "ExceedsMaxQuota"), nullptr);
+
+  ClusterFacts unknown = facts;
+  unknown.queue_objects.reset();
+  Outcome not_judged = reconcile(with_ns(wl(spec("20"))), Observed{}, unknown, schemas, kNow);
+  EXPECT_EQ(condition_field(not_judged.status, "Admissible", &Condition::status), "<absent>");
+}

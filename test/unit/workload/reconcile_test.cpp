@@ -190,7 +190,8 @@ TEST(Reconcile, ExistingChildIsJudgedAsAnUpdateOfTheLiveObject) {
   EXPECT_FALSE(changed.valid);
   bool named = false;
   for (const auto& e : changed.errors)
-    named |= e.path == "RayCluster/raytest-cpu: spec.rayVersion" && e.severity == Severity::Error &&
+    // The sample writes spec.rayVersion, so the finding names that field of the workload.
+    named |= e.path == "spec.rayVersion" && e.severity == Severity::Error &&
              e.reason.find("immutable") != std::string::npos;
   EXPECT_TRUE(named) << dump(changed.errors);
   EXPECT_TRUE(changed.desired.empty());
@@ -290,7 +291,7 @@ TEST(Reconcile, AVerdictOnTheSameGeneratedObjectIsReused) {
   ASSERT_TRUE(first.valid) << dump(first.errors);
   ASSERT_EQ(memo.size(), 1u);
   // Plant a verdict under the key of that very object: the next reconcile takes it instead of validating.
-  const std::string key = ValidationMemo::key_of(first.desired[0], nullptr, ClusterFacts{}.profile.kueue_max_pod_sets);
+  const std::string key = ValidationMemo::key_of(first.desired[0], nullptr, ClusterFacts{}.profile);
   ASSERT_FALSE(key.empty());
   memo.clear();
   memo.put(key, FieldErrors{{"spec.x", "Planted", "test", "from the memo"}});
@@ -302,4 +303,31 @@ TEST(Reconcile, AVerdictOnTheSameGeneratedObjectIsReused) {
   set_identity(changed);
   EXPECT_TRUE(reconcile(changed, Observed{}, ClusterFacts{}, schemas, kNow, &memo).valid);
   EXPECT_EQ(memo.size(), 2u);
+}
+
+// The workload's own labels and annotations are judged as the apiserver judges them before storing it (offline,
+// `validate` would otherwise pass them): a label key that is no qualified name, annotations over 256 KiB.
+TEST(Reconcile, TheWorkloadsOwnLabelsAndAnnotationsAreJudged) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document d = sample("cfw_cpu.yaml");
+  auto& a = d.GetAllocator();
+  json::Value& meta = d["metadata"];
+  json::Value labels(rapidjson::kObjectType);
+  labels.AddMember("bad key!", "ok", a);
+  meta.AddMember("labels", labels, a);
+  Outcome out = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(out.valid);
+  bool at_label = false;
+  for (const auto& e : out.errors) at_label = at_label || e.path.starts_with("metadata.labels");
+  EXPECT_TRUE(at_label) << dump(out.errors);
+
+  json::Document big = sample("cfw_cpu.yaml");
+  json::Value annotations(rapidjson::kObjectType);
+  annotations.AddMember("notes", json::Value(std::string(300 * 1024, 'x').c_str(), big.GetAllocator()),
+                        big.GetAllocator());
+  big["metadata"].AddMember("annotations", annotations, big.GetAllocator());
+  Outcome too_big = reconcile(big, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(too_big.valid) << "300 KiB of annotations";
+  Outcome fine = reconcile(sample("cfw_cpu.yaml"), Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(fine.valid) << dump(fine.errors);
 }

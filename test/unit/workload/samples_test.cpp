@@ -131,7 +131,30 @@ TEST(Samples, CoverEveryFieldGroup) {
                             "spec.volumes",
                             "spec.volumeMounts",
                             "spec.labels",
-                            "spec.annotations"})
+                            "spec.annotations",
+                            "spec.template",
+                            "spec.head.template",
+                            "spec.head.topology",
+                            "spec.head.serviceType",
+                            "spec.workerGroups.template",
+                            "spec.workerGroups.env",
+                            "spec.workerGroups.labels",
+                            "spec.workerGroups.annotations",
+                            "spec.workerGroups.topology",
+                            "spec.workerGroups.idleTimeoutSeconds",
+                            "spec.autoscaling.version",
+                            "spec.authOptions",
+                            "spec.upgradeStrategy",
+                            "spec.queue.multiKueue",
+                            "spec.job.submissionMode",
+                            "spec.job.backoffLimit",
+                            "spec.job.submitter.template",
+                            "spec.job.submitter.backoffLimit",
+                            "spec.job.deletionRules",
+                            "spec.job.preRunningDeadlineSeconds",
+                            "spec.job.entrypointNumCpus",
+                            "spec.job.metadata",
+                            "spec.job.jobId"})
     EXPECT_TRUE(used.count(field)) << "no sample sets " << field;
 }
 

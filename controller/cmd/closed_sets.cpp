@@ -1,0 +1,91 @@
+#include "cmd/closed_sets.hpp"
+
+#include <filesystem>
+#include <map>
+
+#include "workload/finding_paths.hpp"
+#include "workload/reconcile.hpp"
+
+namespace cfo::cmd {
+
+std::vector<std::size_t> closed_sets(const std::vector<InputDocument>& docs, const std::vector<std::string>& paths,
+                                     bool one_set) {
+  std::vector<std::size_t> out(docs.size(), 0);
+  if (one_set) return out;
+  std::map<std::string, std::size_t> numbers;
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    const std::size_t src = docs[i].source;
+    std::error_code ec;
+    const bool folder = src < paths.size() && paths[src] != "-" && std::filesystem::is_directory(paths[src], ec);
+    const std::string key = std::to_string(src) + (folder ? std::string() : "\n" + docs[i].file);
+    out[i] = numbers.try_emplace(key, numbers.size()).first->second;
+  }
+  return out;
+}
+
+namespace {
+
+bool is_local_queue(const json::Value& o, const std::string& name, const std::string& ns) {
+  return json::string_at(o, "apiVersion").starts_with("kueue.x-k8s.io/") &&
+         json::string_at(o, "kind") == "LocalQueue" && json::string_at(o, "metadata.name") == name &&
+         json::string_at(o, "metadata.namespace") == ns;
+}
+
+}  // namespace
+
+std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members, const validation::SchemaSet& schemas,
+                                          const validation::ClusterProfile& profile, const std::string& now) {
+  std::vector<FieldErrors> out(members.size());
+  std::vector<validation::SetEntry> entries;
+  std::vector<std::size_t> owner;  // entries[k] belongs to members[owner[k]]
+  std::vector<std::string> label;  // for a generated object: "RayCluster/name"; else ""
+  std::vector<workload::Outcome> outcomes;
+  outcomes.reserve(members.size());  // the generated objects stay where they are
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const json::Value& doc = members[i].input->doc;
+    if (!members[i].workload) {
+      entries.push_back({&doc, members[i].context});
+      owner.push_back(i);
+      label.emplace_back();
+      continue;
+    }
+    workload::ClusterFacts facts;
+    facts.profile = profile;
+    // A managed LocalQueue (spec.queue.clusterQueue) is made by the operator when it is not there: as in `render`,
+    // it joins the set, unless the set holds it already.
+    const std::string cq = json::string_at(doc, "spec.queue.clusterQueue");
+    if (!cq.empty()) {
+      std::string lq = json::string_at(doc, "spec.queue.localQueue");
+      if (lq.empty()) lq = cq;
+      const std::string ns = json::string_at(doc, "metadata.namespace");
+      facts.local_queue_presence = workload::Presence::kAbsent;
+      for (const auto& m : members)
+        if (is_local_queue(m.input->doc, lq, ns)) {
+          facts.local_queue_presence = workload::Presence::kPresent;
+          facts.local_queue = &m.input->doc;
+        }
+    }
+    outcomes.push_back(workload::reconcile(doc, workload::Observed{}, facts, schemas, now));
+    out[i] = outcomes.back().errors;
+    if (!outcomes.back().valid) continue;
+    for (const auto& child : outcomes.back().desired) {
+      entries.push_back({&child, true});
+      owner.push_back(i);
+      label.push_back(json::string_at(child, "kind") + "/" + json::string_at(child, "metadata.name"));
+    }
+  }
+  auto judged = validation::validate_set(schemas, entries, profile);
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const std::size_t i = owner[k];
+    if (members[i].context) continue;
+    if (label[k].empty()) {
+      out[i] = std::move(judged[k]);
+    } else {
+      workload::add_child_findings(std::move(judged[k]), json::string_at(*entries[k].object, "kind"), label[k],
+                                   members[i].input->doc, out[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace cfo::cmd

@@ -1,0 +1,38 @@
+#pragma once
+// `validate`'s closed sets: which inputs are judged together, and the judgement of one set, CodeFlareWorkloads
+// (through their expansion) included.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "cmd/input_files.hpp"
+#include "core/field_error.hpp"
+#include "validation/schema_set.hpp"
+#include "validation/validator.hpp"
+
+namespace cfo::cmd {
+
+/// The closed set of each entry of `docs` (read from `paths`, the -f arguments): with `one_set` (--set) all are
+/// one set; otherwise a folder given with -f is one set (its files and, with -R, its sub-folders' files, as Argo
+/// CD applies an Application's path) and every other file (or stdin) is a set of its own. Returns one set number
+/// per entry, numbered from 0 in the order sets first appear.
+std::vector<std::size_t> closed_sets(const std::vector<InputDocument>& docs, const std::vector<std::string>& paths,
+                                     bool one_set);
+
+/// One member of a closed set.
+struct SetMember {
+  InputDocument* input;    ///< the entry (its `doc` is judged; a CodeFlareWorkload has its namespace already)
+  bool workload = false;   ///< a CodeFlareWorkload: judged through workload::reconcile
+  bool context = false;    ///< only context for the others (a v1 Namespace): not judged, no findings
+};
+
+/// Judges one closed set: every object as validation::validate_set judges it (validate_object, the references
+/// between objects, the admissibility of queued jobs), and every CodeFlareWorkload by workload::reconcile, whose
+/// generated objects then join the set, so that their references and admissibility are judged too; findings on a
+/// generated object are told at the workload's own fields (workload::add_child_findings). A workload whose
+/// spec.queue.clusterQueue asks for a managed LocalQueue counts that LocalQueue as part of the set, as `render`
+/// prints it. Returns one FieldErrors per member (empty for context members). `now` is RFC 3339.
+std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members, const validation::SchemaSet& schemas,
+                                          const validation::ClusterProfile& profile, const std::string& now);
+
+}  // namespace cfo::cmd

@@ -1,0 +1,54 @@
+#pragma once
+// Admissibility: can a queued workload ever be admitted by the LocalQueue it names? Judged from the
+// LocalQueue -> ClusterQueue -> ResourceFlavor (and cohort) chain as Kueue's scheduler and flavor assigner judge it,
+// with the cluster's usage left out: a workload that only has to wait for quota is admissible.
+#include <unordered_map>
+#include <vector>
+
+#include "core/field_error.hpp"
+#include "core/json.hpp"
+
+namespace cfo::validation {
+
+/// The Kueue objects (and Namespaces) a workload's queue chain is read from: every object of these kinds the judge
+/// may know of. Objects of other kinds, or null pointers, are ignored.
+struct QueueObjects {
+  std::vector<const json::Value*> local_queues;      ///< kueue.x-k8s.io LocalQueue
+  std::vector<const json::Value*> cluster_queues;    ///< kueue.x-k8s.io ClusterQueue
+  std::vector<const json::Value*> resource_flavors;  ///< kueue.x-k8s.io ResourceFlavor
+  std::vector<const json::Value*> cohorts;           ///< kueue.x-k8s.io Cohort (hierarchical cohorts)
+  std::vector<const json::Value*> namespaces;        ///< v1 Namespace (their labels)
+  /// False when Cohort objects may exist that are not listed (the controller does not read them): the capacity a
+  /// ClusterQueue may borrow from its cohort is then taken as unbounded unless its borrowingLimit bounds it.
+  bool cohorts_known = true;
+  /// The LocalQueues added by add(), by metadata.name (a lookup per job instead of a scan: sets of thousands of
+  /// LocalQueues and jobs stay linear). Used when it indexes every member of local_queues.
+  std::unordered_multimap<std::string, const json::Value*> local_queues_by_name;
+  /// Sorts a list of objects of any kind into the members above.
+  void add(const json::Value* obj);
+};
+
+/// Why `job` (a RayCluster, RayJob or AppWrapper with the kueue.x-k8s.io/queue-name label) can never be admitted by
+/// its LocalQueue, judged against `queues`; empty when it can be admitted, when it is not queued, or when the chain
+/// is not all known (a LocalQueue, ClusterQueue or ResourceFlavor that is not among `queues` is the business of the
+/// reference checks, and a verdict that would need more than a bounded search is not given). Never throws.
+///
+/// Kueue v0.19.2 is followed: the job's PodSets as its integrations build them (head with the autoscaler sidecar and
+/// the Redis clean-up requests where they apply, worker groups of replicas x numOfHosts Pods, the K8sJobMode
+/// submitter, an AppWrapper's declared or inferred PodSets), each Pod's requests as PodRequests computes them
+/// (limits standing in for missing requests), then:
+///  - ValidateAdmissibility (pkg/workload/resources.go): the ClusterQueue's namespaceSelector must select the job's
+///    namespace (an absent selector selects none; labels of a Namespace among `queues` are known, otherwise only
+///    kubernetes.io/metadata.name is); error at the queue-name label;
+///  - FindFlavorForPodSets: every resource a PodSet requests (non-zero) is covered by a resource group of the
+///    ClusterQueue ("pods" is requested when covered); error at the request;
+///  - CheckFlavorForPodSets: some flavor of the group has no NoSchedule/NoExecute taint the PodSet (with the
+///    flavor's own tolerations) does not tolerate, and node labels its nodeSelector and required node affinity (on
+///    the flavor's label keys) accept; error at the tolerations / nodeSelector / affinity;
+///  - FitsResourceQuota: some assignment of such flavors to the PodSets keeps every flavor's total within the
+///    ClusterQueue's maximum capacity (nominalQuota, plus what its cohort can lend within borrowingLimit:
+///    potentialAvailable); error at the request (one Pod too large) or the replica count.
+/// Paths are relative to `job`.
+FieldErrors judge_admissibility(const json::Value& job, const QueueObjects& queues);
+
+}  // namespace cfo::validation

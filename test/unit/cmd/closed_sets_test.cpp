@@ -1,0 +1,101 @@
+// validate's closed sets: which inputs are judged together (closed_sets), and that references are judged within a
+// set and only there (judge_closed_set).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <unistd.h>
+
+#include "cmd/closed_sets.hpp"
+#include "cmd/input_files.hpp"
+
+using namespace cfo;
+using namespace cfo::cmd;
+
+namespace {
+
+std::vector<InputDocument> docs_from(const std::string& file, std::size_t source, const std::string& text) {
+  auto docs = documents_of_text(file, text);
+  for (auto& d : docs) d.source = source;
+  return docs;
+}
+
+void append(std::vector<InputDocument>& to, std::vector<InputDocument> more) {
+  for (auto& d : more) to.push_back(std::move(d));
+}
+
+constexpr const char* kObj = "apiVersion: x/v1\nkind: A\nmetadata: {name: a}\n";
+
+const validation::SchemaSet* upstream_schemas() {
+  static std::unique_ptr<validation::SchemaSet> schemas = []() -> std::unique_ptr<validation::SchemaSet> {
+    const char* dir = std::getenv("UPSTREAM_CRDS");
+    if (!dir || !*dir) return nullptr;
+    auto s = validation::SchemaSet::load_dir(std::string(dir) + "/upstream");
+    if (!s) return nullptr;
+    return std::make_unique<validation::SchemaSet>(std::move(*s));
+  }();
+  return schemas.get();
+}
+
+bool has_rule(const FieldErrors& errs, const std::string& rule) {
+  for (const auto& e : errs)
+    if (e.rule == rule) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(ClosedSets, EachFileGivenIsASetOfItsOwnWithAllItsDocuments) {
+  std::vector<InputDocument> docs;
+  append(docs, docs_from("a.yaml", 0, std::string(kObj) + "---\n" + kObj));
+  append(docs, docs_from("b.yaml", 1, kObj));
+  append(docs, docs_from("<stdin>", 2, kObj));
+  auto sets = closed_sets(docs, {"a.yaml", "b.yaml", "-"}, false);
+  ASSERT_EQ(sets.size(), 4u);
+  EXPECT_EQ(sets[0], 0u);
+  EXPECT_EQ(sets[1], 0u);
+  EXPECT_EQ(sets[2], 1u);
+  EXPECT_EQ(sets[3], 2u);
+}
+
+TEST(ClosedSets, AFolderGivenWithFIsOneSetAndSetMakesEverythingOne) {
+  char tmpl[] = "/tmp/cfo-closed-sets-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  std::vector<InputDocument> docs;
+  append(docs, docs_from(dir + "/one.yaml", 0, kObj));
+  append(docs, docs_from(dir + "/two.yaml", 0, kObj));
+  append(docs, docs_from("c.yaml", 1, kObj));
+  auto sets = closed_sets(docs, {dir, "c.yaml"}, false);
+  EXPECT_EQ(sets, (std::vector<std::size_t>{0, 0, 1}));
+  EXPECT_EQ(closed_sets(docs, {dir, "c.yaml"}, true), (std::vector<std::size_t>{0, 0, 0}));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ClosedSets, AQueueNameResolvesWithinTheSetOnly) {
+  const validation::SchemaSet* schemas = upstream_schemas();
+  if (!schemas) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRD schemas are needed";
+  const std::string cluster =
+      "apiVersion: ray.io/v1\nkind: RayCluster\nmetadata: {name: rc, namespace: team-a, labels: "
+      "{kueue.x-k8s.io/queue-name: lq}}\nspec:\n  headGroupSpec:\n    rayStartParams: {}\n    template:\n"
+      "      spec:\n        containers: [{name: ray-head, image: rayproject/ray:2.41.0}]\n";
+  auto judge = [&](const std::string& queue_name) {
+    std::vector<InputDocument> docs;
+    append(docs, docs_from("rc.yaml", 0, cluster));
+    append(docs, docs_from("lq.yaml", 1,
+                           "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: " + queue_name +
+                               ", namespace: team-a}\nspec: {clusterQueue: cq}\n"));
+    std::vector<SetMember> members;
+    for (auto& d : docs) members.push_back({&d});
+    return judge_closed_set(members, *schemas, {}, "2025-01-01T00:00:00Z");
+  };
+  auto other = judge("another-queue");
+  ASSERT_EQ(other.size(), 2u);
+  EXPECT_TRUE(has_rule(other[0], "QueueNameExists"));
+  auto same = judge("lq");
+  ASSERT_EQ(same.size(), 2u);
+  EXPECT_FALSE(has_rule(same[0], "QueueNameExists"));
+}
