@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/random.hpp"
 
 namespace cfo::runtime {

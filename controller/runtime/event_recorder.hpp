@@ -15,12 +15,9 @@
 #include "client/rest_client.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 
 namespace cfo::runtime {
-
-/// Reads the wall clock (eventTime is wall time).
-using WallNowFn = std::function<std::chrono::system_clock::time_point()>;
 
 /// Options of an EventRecorder.
 struct EventRecorderOptions {

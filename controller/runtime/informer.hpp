@@ -15,7 +15,7 @@
 #include "core/error.hpp"
 #include "core/json.hpp"
 #include "runtime/cached_object.hpp"
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/random.hpp"
 #include "runtime/store.hpp"
 #include "runtime/watcher.hpp"

@@ -16,7 +16,7 @@ fi
 packages=(
   # C++ toolchain and libraries
   build-essential cmake pkg-config
-  libboost-dev libboost-system-dev rapidjson-dev libyaml-dev libyaml-cpp-dev prometheus-cpp-dev libspdlog-dev libre2-dev
+  libboost-dev libboost-system-dev rapidjson-dev libyaml-dev prometheus-cpp-dev libspdlog-dev libre2-dev
   libgtest-dev libgmock-dev libssl-dev
   # local control plane: openssl for certificates, etcd (etcdctl: the chaos suite's compaction), and what
   # build-kube-apiserver.sh needs

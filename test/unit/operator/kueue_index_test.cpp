@@ -4,19 +4,15 @@
 #include <chrono>
 #include <thread>
 
-#include "core/yaml.hpp"
 #include "operator/kueue_index.hpp"
 #include "runtime/cached_object.hpp"
+#include "test_files.hpp"
 
 using namespace cfo;
 using namespace cfo::op;
 
 namespace {
-json::Document doc(const std::string& text) {
-  auto docs = yaml::to_json(text);
-  EXPECT_TRUE(docs && !docs->empty()) << text;
-  return std::move((*docs)[0]);
-}
+json::Document doc(const std::string& text) { return cfo::test_support::yaml_doc(text); }
 }  // namespace
 
 // A cached Kueue Workload keeps what the status reads; its PodSets (full Pod templates) are dropped.

@@ -2,15 +2,12 @@
 // list. Each test reads what was requested, in order, and what the status says.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <map>
 
 #include "core/condition.hpp"
-#include "core/yaml.hpp"
 #include "fake_api.hpp"
 #include "operator/workload_controller.hpp"
+#include "test_files.hpp"
 
 using namespace cfo;
 using namespace cfo::op;
@@ -23,33 +20,11 @@ constexpr const char* kRc = "/apis/ray.io/v1/namespaces/team-a/rayclusters/demo"
 constexpr const char* kAw = "/apis/workload.codeflare.dev/v1beta2/namespaces/team-a/appwrappers/demo";
 constexpr const char* kLq = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/localqueues/cq-a";
 
-json::Document doc(const std::string& text) {
-  auto docs = yaml::to_json(text);
-  EXPECT_TRUE(docs && !docs->empty()) << text;
-  return std::move((*docs)[0]);
-}
+json::Document doc(const std::string& text) { return test_support::yaml_doc(text); }
 
-// The upstream CRD schemas of $UPSTREAM_CRDS/upstream, loaded once; nullptr when UPSTREAM_CRDS is unset.
-std::shared_ptr<const validation::SchemaSet> schemas() {
-  static std::shared_ptr<const validation::SchemaSet> loaded = [] () -> std::shared_ptr<const validation::SchemaSet> {
-    const char* dir = std::getenv("UPSTREAM_CRDS");
-    if (!dir || !*dir) return nullptr;
-    auto set = std::make_shared<validation::SchemaSet>();
-    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(dir) / "upstream")) {
-      if (e.path().extension() != ".yaml") continue;
-      std::ifstream in(e.path());
-      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      auto docs = yaml::to_json(text);
-      if (!docs) continue;
-      for (auto& d : *docs)
-        if (json::get_string(d, "kind") == "CustomResourceDefinition") {
-          EXPECT_TRUE(set->add_crd(d).has_value());
-        }
-    }
-    return set;
-  }();
-  return loaded;
-}
+// The upstream CRD schemas of $UPSTREAM_CRDS/upstream (cfo_test_support's, loaded once); nullptr when
+// UPSTREAM_CRDS is unset.
+std::shared_ptr<const validation::SchemaSet> schemas() { return test_support::upstream_schemas(); }
 
 #define CFO_REQUIRE_SCHEMAS() \
   if (!schemas()) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRD schemas are needed"

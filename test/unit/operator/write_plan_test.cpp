@@ -1,17 +1,13 @@
 #include <gtest/gtest.h>
 
-#include "core/yaml.hpp"
 #include "operator/write_plan.hpp"
+#include "test_files.hpp"
 
 using namespace cfo;
 using namespace cfo::op;
 
 namespace {
-json::Document doc(const std::string& text) {
-  auto docs = yaml::to_json(text);
-  EXPECT_TRUE(docs && !docs->empty()) << text;
-  return std::move((*docs)[0]);
-}
+json::Document doc(const std::string& text) { return cfo::test_support::yaml_doc(text); }
 
 const char* kOwned = "{controller: true, kind: CodeFlareWorkload, name: demo, uid: uid-1}";
 
