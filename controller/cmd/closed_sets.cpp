@@ -85,6 +85,13 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
                                    members[i].input->doc, out[i]);
     }
   }
+  // A CodeFlareWorkload given twice: only its children are entries above, so the workloads are compared here.
+  std::vector<const json::Value*> workloads(members.size(), nullptr);
+  for (std::size_t i = 0; i < members.size(); ++i)
+    if (members[i].workload) workloads[i] = &members[i].input->doc;
+  auto repeats = validation::repeated_objects(workloads);
+  for (std::size_t i = 0; i < members.size(); ++i)
+    for (auto& e : repeats[i]) out[i].push_back(std::move(e));
   return out;
 }
 

@@ -31,7 +31,9 @@ struct SetMember {
 /// generated objects then join the set, so that their references and admissibility are judged too; findings on a
 /// generated object are told at the workload's own fields (workload::add_child_findings). A workload whose
 /// spec.queue.clusterQueue asks for a managed LocalQueue counts that LocalQueue as part of the set, as `render`
-/// prints it. Returns one FieldErrors per member (empty for context members). `now` is RFC 3339.
+/// prints it. A CodeFlareWorkload given twice gets a RepeatedResource warning (validation::repeated_objects), as the
+/// set's other objects do in validate_set. Returns one FieldErrors per member (empty for context members). `now` is
+/// RFC 3339.
 std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members, const validation::SchemaSet& schemas,
                                           const validation::ClusterProfile& profile, const std::string& now);
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cmd/crd_schemas.hpp"
+#include "core/names.hpp"
 
 namespace cfo::cmd {
 
@@ -73,6 +74,13 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   if (args.has("pod-security-level")) {
     pod_security = validation::parse_pod_security_level(args.get("pod-security-level", ""));
     if (!pod_security) return fail_with("--pod-security-level must be privileged, baseline or restricted", true);
+  }
+  // A namespace name the apiserver would refuse (a DNS-1123 label, as apimachinery ValidateNamespaceName) is a usage
+  // error here, not a finding on every workload it is given to.
+  if (args.has("namespace")) {
+    const std::string ns = args.get("namespace", "");
+    if (auto problems = names::dns1123_label(ns); !problems.empty())
+      return fail_with("-n/--namespace \"" + ns + "\" is not a namespace name: " + problems.front(), true);
   }
   auto profile = validation::parse_profile(args.get("profile", "vanilla"));
   if (!profile) return fail_with("--profile must be vanilla or odh, not \"" + args.get("profile") + "\"", true);

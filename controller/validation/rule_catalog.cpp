@@ -146,6 +146,10 @@ const std::vector<RuleInfo>& catalog() {
          "run time",
          kAllProfiles,
          {"LocalQueueClusterQueueExists", "ClusterQueueFlavorExists", "QueueNameExists", "PriorityClassExists"}},
+        {"argo-cd RepeatedResourceWarning (the same object more than once among an Application's resources; "
+         "kubectl apply applies the later one over the earlier)",
+         kAllProfiles,
+         {"RepeatedResource"}},
         {"kueue v0.19.2 pkg/workload/resources.go ValidateAdmissibility: the ClusterQueue's namespaceSelector",
          kAllProfiles,
          {"ValidateAdmissibility"}},

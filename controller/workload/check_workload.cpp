@@ -78,6 +78,12 @@ FieldErrors check_workload(const Workload& w) {
         check_image_version(s.worker_groups[i].pod.image, index_path("spec.workerGroups", i) + ".image", s.ray_version,
                             errs);
   }
+  return errs;
+}
+
+FieldErrors check_written_resources(const Workload& w) {
+  FieldErrors errs;
+  const WorkloadSpec& s = w.spec;
   check_memory(w, s.head.resources, "spec.head.resources", errs);
   for (std::size_t i = 0; i < s.worker_groups.size(); ++i)
     check_memory(w, s.worker_groups[i].resources, index_path("spec.workerGroups", i) + ".resources", errs);

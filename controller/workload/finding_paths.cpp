@@ -1,6 +1,8 @@
 #include "workload/finding_paths.hpp"
 
 #include <cctype>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cfo::workload {
@@ -118,6 +120,7 @@ std::optional<std::string> in_cluster_spec(const std::vector<Step>& s, std::size
   if (is(s, i, "autoscalerOptions") && i + 1 < s.size()) return "spec.autoscaling." + join_steps(s, i + 1);
   if (is(s, i, "authOptions") || is(s, i, "upgradeStrategy")) return "spec." + join_steps(s, i);
   if (is(s, i, "managedBy")) return std::string("spec.queue.multiKueue");
+  if (is(s, i, "workerGroupSpecs") && i + 1 == s.size()) return std::string("spec.workerGroups");  // the whole list
   return std::nullopt;
 }
 
@@ -133,6 +136,16 @@ std::optional<std::string> in_job_spec(const std::vector<Step>& s, std::size_t i
   if (is(s, i, "managedBy")) return std::string("spec.queue.multiKueue");
   if (is(s, i, "suspend")) return std::string("spec.suspend");
   return std::nullopt;
+}
+
+// Rules of a generated object that report a fault the workload's own rule (the second) already reports, under
+// another name: Kueue's limit of PodSets, judged on the CodeFlareWorkload (KueueMaxPodSets, which also counts a
+// RayJob's submitter) and again on the RayCluster or RayJob (MaxPodSets).
+bool same_fault(const std::string& child_rule, const std::string& workload_rule) {
+  static constexpr std::pair<std::string_view, std::string_view> kSame[] = {{"MaxPodSets", "KueueMaxPodSets"}};
+  for (const auto& [child, own] : kSame)
+    if (child_rule == child && workload_rule == own) return true;
+  return false;
 }
 
 }  // namespace
@@ -211,7 +224,8 @@ void add_child_findings(FieldErrors found, std::string_view kind, const std::str
     if (user) {
       bool told = false;
       for (const auto& prior : errs)
-        told = told || (prior.path == *user && prior.rule == e.rule && prior.severity == e.severity);
+        told = told || (prior.path == *user && (prior.rule == e.rule || same_fault(e.rule, prior.rule)) &&
+                        prior.severity == e.severity);
       if (told) continue;
       e.path = *user;
     } else {

@@ -329,8 +329,18 @@ void parse_metadata(const json::Value& obj, Workload& w, FieldErrors& errs) {
   w.namespace_ = json::get_string(*meta, "namespace").value_or("");
   w.uid = json::get_string(*meta, "uid").value_or("");
   w.generation = json::get_int(*meta, "generation").value_or(0);
-  if (w.name.empty()) add_error(errs, "metadata.name", "schema:required", "is required");
-  if (w.namespace_.empty()) add_error(errs, "metadata.namespace", "schema:required", "is required");
+  // A name written as another type (`name: 5`, or a YAML tag such as !!int) is a type error, not a missing name:
+  // the apiserver refuses to decode it.
+  auto check = [&](const char* key, const std::string& value) {
+    const json::Value* v = json::find(*meta, key);
+    if (v && !v->IsString() && !v->IsNull())
+      add_error(errs, std::string("metadata.") + key, "schema:type", std::string("must be a string, not ") +
+                                                                         json::type_name(*v));
+    else if (value.empty())
+      add_error(errs, std::string("metadata.") + key, "schema:required", "is required");
+  };
+  check("name", w.name);
+  check("namespace", w.namespace_);
   parse_ignored_checks(*meta, w, errs);
 }
 
@@ -434,6 +444,8 @@ ParsedWorkload parse_workload_pruned(const json::Value& obj) {
   static const json::Value empty_spec(rapidjson::kObjectType);
   const json::Value* spec = json::find(obj, "spec");
   parse_spec(spec && !spec->IsNull() ? *spec : empty_spec, out.workload.spec, out.errors);
+  auto written = check_written_resources(out.workload);
+  out.errors.insert(out.errors.end(), written.begin(), written.end());
   apply_defaults(out.workload);
   check_image(out.workload.spec.image, "spec.image", out.errors);
   auto more = check_workload(out.workload);

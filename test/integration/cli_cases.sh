@@ -122,6 +122,10 @@ run pss-cfw validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --pod-s
 expect "a CodeFlareWorkload judged by the Pods of its RayCluster at restricted" 1 "[CheckRunAsNonRoot"
 run pss-bad-level validate -f "$work/pss-rc.yaml" "${crds[@]}" --pod-security-level strict
 expect "an unknown level is a usage error" 2
+run bad-namespace validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" -n Bad_NS
+expect "a namespace name the apiserver refuses (-n Bad_NS) is a usage error" 2
+run bad-namespace-render render -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --namespace Bad_NS
+expect "render -n Bad_NS is a usage error too" 2
 
 # --- a file that is not YAML next to an invalid object ---
 mkdir "$work/broken"

@@ -113,14 +113,14 @@ Node node_of(const json::Value& obj, std::string_view parent_field, std::string_
 class Capacity {
  public:
   Capacity(const QueueObjects& q) : cohorts_known_(q.cohorts_known) {
-    for (const json::Value* cq : q.cluster_queues)
+    for (const json::Value* cq : q.cluster_queues())
       if (is_kind(cq, "kueue.x-k8s.io/", "ClusterQueue")) {
         Node n = node_of(*cq, "cohortName", "cohort");
         const std::string name = "cq/" + meta_string(*cq, "name");
         if (!n.parent.empty()) children_["cohort/" + n.parent].push_back(name);
         nodes_[name] = std::move(n);
       }
-    for (const json::Value* c : q.cohorts)
+    for (const json::Value* c : q.cohorts())
       if (is_kind(c, "kueue.x-k8s.io/", "Cohort")) {
         Node n = node_of(*c, "parentName", "parent");
         const std::string name = "cohort/" + meta_string(*c, "name");
@@ -196,14 +196,7 @@ std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
   if (!queue || queue->empty()) return std::nullopt;
   Chain c;
   const std::string job_ns = meta_string(job, "namespace");
-  std::vector<const json::Value*> named;
-  if (q.local_queues_by_name.size() == q.local_queues.size()) {
-    auto [from, to] = q.local_queues_by_name.equal_range(*queue);
-    for (auto it = from; it != to; ++it) named.push_back(it->second);
-  } else {
-    named = q.local_queues;
-  }
-  for (const json::Value* lq : named) {
+  for (const json::Value* lq : q.local_queues_named(*queue)) {
     if (!is_kind(lq, "kueue.x-k8s.io/", "LocalQueue") || meta_string(*lq, "name") != *queue) continue;
     const std::string lq_ns = meta_string(*lq, "namespace");
     if (!job_ns.empty() && !lq_ns.empty() && lq_ns != job_ns) continue;
@@ -214,7 +207,7 @@ std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
   if (!c.local_queue) return std::nullopt;
   const json::Value* lq_spec = object_at(*c.local_queue, "spec");
   const std::string cq_name = lq_spec ? string_at(*lq_spec, "clusterQueue").value_or("") : "";
-  for (const json::Value* cq : q.cluster_queues)
+  for (const json::Value* cq : q.cluster_queues())
     if (is_kind(cq, "kueue.x-k8s.io/", "ClusterQueue") && meta_string(*cq, "name") == cq_name) c.cluster_queue = cq;
   if (!c.cluster_queue) return std::nullopt;
   const json::Value* spec = object_at(*c.cluster_queue, "spec");
@@ -225,7 +218,7 @@ std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
         for (const auto& f : flavors->GetArray()) {
           const std::string name = string_at(f, "name").value_or("");
           const json::Value* found = nullptr;
-          for (const json::Value* rf : q.resource_flavors)
+          for (const json::Value* rf : q.resource_flavors())
             if (is_kind(rf, "kueue.x-k8s.io/", "ResourceFlavor") && meta_string(*rf, "name") == name) found = rf;
           if (!found) return std::nullopt;  // an inactive ClusterQueue: ClusterQueueFlavorExists reports it
           c.flavors[name] = found;
@@ -264,7 +257,7 @@ void ValidateAdmissibility(const Chain& c, const QueueObjects& q, const Sink& si
   const json::Value* selector = spec ? rules::member(*spec, "namespaceSelector") : nullptr;
   Labels labels{{"kubernetes.io/metadata.name", c.ns}};
   bool all_known = false;
-  for (const json::Value* ns : q.namespaces)
+  for (const json::Value* ns : q.namespaces())
     if (is_kind(ns, "v1", "Namespace") && meta_string(*ns, "name") == c.ns) {
       const json::Value* meta = object_at(*ns, "metadata");
       for (auto& [k, v] : rules::string_map(meta ? object_at(*meta, "labels") : nullptr)) labels[k] = v;
@@ -511,13 +504,20 @@ struct Judge {
 
 void QueueObjects::add(const json::Value* obj) {
   if (is_kind(obj, "kueue.x-k8s.io/", "LocalQueue")) {
-    local_queues.push_back(obj);
-    local_queues_by_name.emplace(meta_string(*obj, "name"), obj);
+    local_queues_.push_back(obj);
+    local_queues_by_name_.emplace(meta_string(*obj, "name"), obj);
   }
-  if (is_kind(obj, "kueue.x-k8s.io/", "ClusterQueue")) cluster_queues.push_back(obj);
-  if (is_kind(obj, "kueue.x-k8s.io/", "ResourceFlavor")) resource_flavors.push_back(obj);
-  if (is_kind(obj, "kueue.x-k8s.io/", "Cohort")) cohorts.push_back(obj);
-  if (is_kind(obj, "v1", "Namespace")) namespaces.push_back(obj);
+  if (is_kind(obj, "kueue.x-k8s.io/", "ClusterQueue")) cluster_queues_.push_back(obj);
+  if (is_kind(obj, "kueue.x-k8s.io/", "ResourceFlavor")) resource_flavors_.push_back(obj);
+  if (is_kind(obj, "kueue.x-k8s.io/", "Cohort")) cohorts_.push_back(obj);
+  if (is_kind(obj, "v1", "Namespace")) namespaces_.push_back(obj);
+}
+
+std::vector<const json::Value*> QueueObjects::local_queues_named(const std::string& name) const {
+  std::vector<const json::Value*> out;
+  auto [from, to] = local_queues_by_name_.equal_range(name);
+  for (auto it = from; it != to; ++it) out.push_back(it->second);
+  return out;
 }
 
 FieldErrors judge_admissibility(const json::Value& job, const QueueObjects& queues) {

@@ -8,15 +8,6 @@ using namespace cfo;
 using namespace cfo::workload;
 using namespace cfo::workload::test;
 
-namespace {
-ClusterFacts queued() {
-  ClusterFacts f;
-  f.kueue_version = "v1beta2";
-  f.default_local_queue = "q";
-  return f;
-}
-}  // namespace
-
 TEST(JobFeatures, EveryNewFieldIsWrittenWhereKubeRayReadsIt) {
   CFO_REQUIRE_SCHEMAS(schemas);
   Outcome out = reconcile_spec(R"({job: {entrypoint: python train.py, submissionMode: HTTPMode, backoffLimit: 2,
@@ -145,7 +136,7 @@ TEST(JobFeatures, KubeRayRules) {
 
 TEST(JobFeatures, KueueCountsASubmitterPodSetInK8sJobModeOnly) {
   CFO_REQUIRE_SCHEMAS(schemas);
-  ClusterFacts facts = queued();
+  ClusterFacts facts = with_default_queue();
   facts.profile.kueue_max_pod_sets = 8;
   // The head and 7 groups fill 8 PodSets: a K8sJobMode submitter is one too many, HTTPMode has none.
   std::string groups = "[";
@@ -167,7 +158,7 @@ TEST(JobFeatures, AQueuedJobCannotUseDeletionRules) {
   // Kueue (v0.19.2) requires shutdownAfterJobFinishes of a queued RayJob; KubeRay refuses it next to deletionRules.
   Outcome out = reconcile_spec(
       "{job: {entrypoint: x, deletionRules: [{policy: DeleteCluster, condition: {jobStatus: FAILED}}]}}", schemas,
-      queued());
+      with_default_queue());
   EXPECT_TRUE(error_at(out, "spec.job.deletionRules", "KueueJobShutdown")) << dump(out.errors);
   Outcome unqueued = reconcile_spec(
       "{job: {entrypoint: x, deletionRules: [{policy: DeleteCluster, condition: {jobStatus: FAILED}}]}}", schemas);

@@ -31,4 +31,12 @@ inline const FieldError* error_at(const Outcome& out, const std::string& path, c
 /// The last desired object (the top-level child).
 inline const json::Value& top(const Outcome& out) { return out.desired.back(); }
 
+/// Cluster facts with Kueue served (v1beta2) and "q" as the namespace's default LocalQueue.
+inline ClusterFacts with_default_queue() {
+  ClusterFacts f;
+  f.kueue_version = "v1beta2";
+  f.default_local_queue = "q";
+  return f;
+}
+
 }  // namespace cfo::workload::test
