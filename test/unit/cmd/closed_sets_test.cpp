@@ -11,6 +11,7 @@
 
 #include "cmd/closed_sets.hpp"
 #include "cmd/input_files.hpp"
+#include "test_files.hpp"
 
 using namespace cfo;
 using namespace cfo::cmd;
@@ -29,16 +30,8 @@ void append(std::vector<InputDocument>& to, std::vector<InputDocument> more) {
 
 constexpr const char* kObj = "apiVersion: x/v1\nkind: A\nmetadata: {name: a}\n";
 
-const validation::SchemaSet* upstream_schemas() {
-  static std::unique_ptr<validation::SchemaSet> schemas = []() -> std::unique_ptr<validation::SchemaSet> {
-    const char* dir = std::getenv("UPSTREAM_CRDS");
-    if (!dir || !*dir) return nullptr;
-    auto s = validation::SchemaSet::load_dir(std::string(dir) + "/upstream");
-    if (!s) return nullptr;
-    return std::make_unique<validation::SchemaSet>(std::move(*s));
-  }();
-  return schemas.get();
-}
+// The upstream CRD schemas (cfo_test_support's, loaded once); nullptr when UPSTREAM_CRDS is unset.
+const validation::SchemaSet* upstream_schemas() { return test_support::upstream_schemas().get(); }
 
 bool has_rule(const FieldErrors& errs, const std::string& rule) {
   for (const auto& e : errs)
