@@ -173,6 +173,51 @@ else
 fi
 run validate-wrong-version validate -f "$work/wrong-version.yaml" "${crds[@]}"
 expect "validate of a CodeFlareWorkload of another version" 1 "[schema:unknownKind, crd:codeflare.dev]"
+# A queued workload its set's ClusterQueue can never admit (7 + 2 cpu against a quota of 8): render refuses it as
+# validate does, and renders it once the quota holds it.
+cat >"$work/inadmissible.yaml" <<'YAML'
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default-flavor}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cluster-queue}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: ["cpu", "memory"]
+    flavors:
+    - name: default-flavor
+      resources:
+      - {name: cpu, nominalQuota: 8}
+      - {name: memory, nominalQuota: 32Gi}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: team-a-queue, namespace: team-a}
+spec: {clusterQueue: cluster-queue}
+---
+apiVersion: codeflare.dev/v1alpha1
+kind: CodeFlareWorkload
+metadata: {name: sum-too-big, namespace: team-a}
+spec:
+  head: {resources: {limits: {cpu: "2", memory: 4Gi}}}
+  workerGroups: [{name: w, replicas: 1, resources: {limits: {cpu: "7", memory: 8Gi}}}]
+  queue: {localQueue: team-a-queue}
+YAML
+run validate-inadmissible validate -f "$work/inadmissible.yaml" "${crds[@]}"
+expect "validate of a workload its set's ClusterQueue can never admit" 1 "[FitsResourceQuota"
+run render-inadmissible render -f "$work/inadmissible.yaml" "${crds[@]}"
+if [[ $rc -eq 1 ]] && grep -qF "[FitsResourceQuota" "$work/render-inadmissible.err" &&
+  ! grep -qF "kind: RayCluster" "$work/render-inadmissible.out"; then
+  pass "render refuses the same workload, as validate does (a GitOps sync must not apply what Kueue never admits)"
+else
+  fail "render of an inadmissible workload: exit $rc: $(head -c 400 "$work/render-inadmissible.err")"
+fi
+sed 's/nominalQuota: 8}/nominalQuota: 9}/' "$work/inadmissible.yaml" >"$work/admissible.yaml"
+run render-admissible render -f "$work/admissible.yaml" "${crds[@]}"
+expect "render of the same workload once the quota holds it" 0 "kind: RayCluster" "name: sum-too-big"
 run bundled validate -f "$repo/config/samples"
 expect "validate without --crds uses the schemas that ship with the binary" 0 "object(s) valid" \
   "kustomization.yaml: skipped: kustomize.config.k8s.io/v1beta1 Kustomization <no name> (a kustomize file"
