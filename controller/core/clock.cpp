@@ -8,6 +8,10 @@ NowFn steady_now() {
 
 NowFn steady_now_unless(NowFn now) { return now ? std::move(now) : steady_now(); }
 
+int64_t millis_between(TimePoint from, TimePoint to) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
+}
+
 TimePoint ManualClock::now() const {
   std::lock_guard lk(mu_);
   return now_;

@@ -3,6 +3,7 @@
 // NowFn, so that tests drive it with a ManualClock instead of sleeping. Wall-clock time (what is written into objects,
 // such as an event's eventTime or a Lease's renewTime) has its own function type.
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -23,6 +24,9 @@ NowFn steady_now();
 
 /// `now`, or the real monotonic clock when `now` is empty: for options whose empty clock means "the real one".
 NowFn steady_now_unless(NowFn now);
+
+/// Milliseconds from `from` to `to` (negative when `to` is earlier), truncated.
+int64_t millis_between(TimePoint from, TimePoint to);
 
 /// A clock that moves only when told to. Thread-safe. It starts at TimePoint{} (steady_clock's epoch).
 /// Listeners registered with on_advance run after each advance, on the advancing thread and without the clock's
