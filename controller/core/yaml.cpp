@@ -403,6 +403,13 @@ struct Emitter {
 }  // namespace
 
 Result<std::vector<json::Document>> to_json(std::string_view text) {
+  std::vector<json::Document> docs;
+  auto done = for_each_document(text, [&](json::Document& d) { docs.push_back(std::move(d)); });
+  if (!done) return std::unexpected(done.error());
+  return docs;
+}
+
+Result<void> for_each_document(std::string_view text, const std::function<void(json::Document&)>& each) {
   if (text.size() > kMaxStreamBytes)
     return fail("YAML text of " + std::to_string(text.size()) + " bytes is larger than " + mib(kMaxStreamBytes) +
                 " (the limit per file)");
@@ -410,7 +417,6 @@ Result<std::vector<json::Document>> to_json(std::string_view text) {
   ps.text = text;
   if (!yaml_parser_initialize(&ps.p)) return fail("cannot initialise the YAML parser");
   yaml_parser_set_input_string(&ps.p, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-  std::vector<json::Document> docs;
   for (;;) {
     if (auto r = ps.next(); !r) return std::unexpected(r.error());
     if (ps.ev.type == YAML_STREAM_END_EVENT) break;
@@ -423,9 +429,9 @@ Result<std::vector<json::Document>> to_json(std::string_view text) {
     if (auto r = ps.next(); !r) return std::unexpected(r.error());  // DOCUMENT_END
     ps.anchors.clear();
     ps.document_start = ps.ev.end_mark.index;
-    if (!d.IsNull()) docs.push_back(std::move(d));
+    if (!d.IsNull()) each(d);
   }
-  return docs;
+  return {};
 }
 
 std::string from_json(const json::Value& v) {

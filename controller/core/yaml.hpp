@@ -1,5 +1,6 @@
 #pragma once
 // The one place where YAML enters or leaves the project. Everything inside works on JSON (RapidJSON).
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,11 @@ inline constexpr std::size_t kMaxAliasNodes = 1000000;
 /// characters; a text, document or scalar beyond kMaxStreamBytes, kMaxDocumentBytes or kMaxScalarBytes is an error
 /// naming the limit. Mapping keys must be scalars.
 Result<std::vector<json::Document>> to_json(std::string_view text);
+
+/// to_json's conversion, one document at a time: `each` gets every non-empty document in order, as soon as it is
+/// converted (it may move it away), so that a caller keeping a compact form of each (json::compact_copy) never holds
+/// the whole stream's documents at full size. Errors as to_json's; documents before an error were already given.
+Result<void> for_each_document(std::string_view text, const std::function<void(json::Document&)>& each);
 
 /// Converts one JSON value into a YAML document (block style, two-space indent, no `---` marker).
 /// Strings that would read back as another type (`"true"`, `"1"`, `"null"`) are double-quoted, multi-line
