@@ -75,17 +75,23 @@ std::vector<InputDocument> documents_of_text(const std::string& name, std::strin
   // Each document is kept in a block sized to it as soon as it is converted (yaml::for_each_document), so that a
   // file of many small objects is never held at RapidJSON's 64 KiB a document.
   std::size_t index = 0;
-  auto read = yaml::for_each_document(text, [&](json::Document& d) {
+  auto shared_text = std::make_shared<const std::string>(text);
+  auto read = yaml::for_each_document(text, [&](json::Document& d, const yaml::DocumentStart& start) {
     const std::size_t i = index++;
+    const std::size_t first = out.size();
     if (is_list(d)) {
       add_value(name, i, {}, d, out);
-      return;
+    } else {
+      InputDocument entry;
+      entry.file = name;
+      entry.index = i;
+      entry.doc = json::compact_copy(d, entry.pool);
+      out.push_back(std::move(entry));
     }
-    InputDocument entry;
-    entry.file = name;
-    entry.index = i;
-    entry.doc = json::compact_copy(d, entry.pool);
-    out.push_back(std::move(entry));
+    for (std::size_t k = first; k < out.size(); ++k) {
+      out[k].text = shared_text;
+      out[k].start = start;
+    }
   });
   if (!read) {
     out.clear();  // a file that does not parse is one finding, whatever came before the error

@@ -404,12 +404,13 @@ struct Emitter {
 
 Result<std::vector<json::Document>> to_json(std::string_view text) {
   std::vector<json::Document> docs;
-  auto done = for_each_document(text, [&](json::Document& d) { docs.push_back(std::move(d)); });
+  auto done = for_each_document(text, [&](json::Document& d, const DocumentStart&) { docs.push_back(std::move(d)); });
   if (!done) return std::unexpected(done.error());
   return docs;
 }
 
-Result<void> for_each_document(std::string_view text, const std::function<void(json::Document&)>& each) {
+Result<void> for_each_document(std::string_view text,
+                               const std::function<void(json::Document&, const DocumentStart&)>& each) {
   if (text.size() > kMaxStreamBytes)
     return fail("YAML text of " + std::to_string(text.size()) + " bytes is larger than " + mib(kMaxStreamBytes) +
                 " (the limit per file)");
@@ -417,11 +418,23 @@ Result<void> for_each_document(std::string_view text, const std::function<void(j
   ps.text = text;
   if (!yaml_parser_initialize(&ps.p)) return fail("cannot initialise the YAML parser");
   yaml_parser_set_input_string(&ps.p, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+  DocumentStart line_cursor;  // the start of a line at or before the next document's
   for (;;) {
     if (auto r = ps.next(); !r) return std::unexpected(r.error());
     if (ps.ev.type == YAML_STREAM_END_EVENT) break;
     if (ps.ev.type != YAML_DOCUMENT_START_EVENT) continue;
     ps.document_start = ps.ev.start_mark.index;
+    // LibYAML's marks count characters, not bytes: the line's byte offset is found by counting lines, from where the
+    // previous document's was (documents come in order, so the whole text is scanned once).
+    DocumentStart start;
+    start.line = ps.ev.start_mark.line + 1;
+    while (line_cursor.line < start.line && line_cursor.line_offset < text.size()) {
+      const std::size_t eol = text.find('\n', line_cursor.line_offset);
+      if (eol == std::string_view::npos) break;
+      line_cursor.line_offset = eol + 1;
+      ++line_cursor.line;
+    }
+    start.line_offset = line_cursor.line_offset;
     if (auto r = ps.next(); !r) return std::unexpected(r.error());
     if (ps.ev.type == YAML_DOCUMENT_END_EVENT) continue;
     json::Document d;
@@ -429,7 +442,7 @@ Result<void> for_each_document(std::string_view text, const std::function<void(j
     if (auto r = ps.next(); !r) return std::unexpected(r.error());  // DOCUMENT_END
     ps.anchors.clear();
     ps.document_start = ps.ev.end_mark.index;
-    if (!d.IsNull()) each(d);
+    if (!d.IsNull()) each(d, start);
   }
   return {};
 }

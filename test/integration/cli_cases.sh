@@ -140,6 +140,9 @@ expect "validate of a folder with two unparsable files and an invalid RayCluster
 run broken-json validate -f "$work/broken" "${crds[@]}" -o json
 expect "validate -o json of the same folder" 1
 json_check broken-json 'sorted((e["file"].split("/")[-1], e["document"], e["rule"]) for e in f if e["severity"] == "error") == [("a-syntax.yaml", None, "yaml:syntax"), ("b-duplicate-key.yaml", None, "yaml:syntax"), ("c-invalid.yaml", 0, "schema:unknownField")]'
+# The finding names where its field is written: line 1, at bogusField (the RayCluster is written on a few lines).
+bogus_column=$(( $(head -1 "$work/broken/c-invalid.yaml" | grep -bo "bogusField" | cut -d: -f1) + 1 ))
+json_check broken-json "[(e['line'], e['column']) for e in f if e['file'].endswith('c-invalid.yaml')] == [(1, $bogus_column)]"
 
 # --- I/O errors stay exit 2 ---
 run missing validate -f "$work/no-such-file.yaml" "${crds[@]}"
