@@ -86,9 +86,9 @@ TEST(ClusterReads, QueueObjectsOnlyOnceTheCachesHaveListed) {
   listed = true;
   fill_queue_objects(wl, caches, facts, keep);
   ASSERT_TRUE(facts.queue_objects.has_value());
-  EXPECT_EQ(facts.queue_objects->local_queues.size(), 1u);
-  EXPECT_EQ(facts.queue_objects->cluster_queues.size(), 1u);
-  EXPECT_EQ(facts.queue_objects->resource_flavors.size(), 1u);
+  EXPECT_EQ(facts.queue_objects->local_queues().size(), 1u);
+  EXPECT_EQ(facts.queue_objects->cluster_queues().size(), 1u);
+  EXPECT_EQ(facts.queue_objects->resource_flavors().size(), 1u);
   EXPECT_FALSE(facts.queue_objects->cohorts_known);
   EXPECT_EQ(keep.size(), 3u);
 }
