@@ -35,7 +35,7 @@ std::string str_at(const json::Value* o, std::string_view key) {
   return o ? string_at(*o, key).value_or("") : std::string();
 }
 
-void error(const Sink& sink, const std::string& path, std::string_view rule, std::string reason,
+void error(const Sink& sink, const std::string& path, std::string_view rule, const std::string& reason,
            std::string_view level) {
   sink.error(path, rule, kSource, reason + std::string(level));
 }
