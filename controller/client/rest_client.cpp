@@ -213,8 +213,7 @@ RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std
     if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
 
     if (!reused)
-      if (auto opened =
-              pc->conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms);
+      if (auto opened = pc->conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms);
           !opened)
         return {stopped(stop) ? std::unexpected(cancelled_error(what)) : fail(what + ": " + opened.error().message)};
     if (stopped(stop)) return {std::unexpected(cancelled_error(what))};

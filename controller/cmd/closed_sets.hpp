@@ -21,9 +21,9 @@ std::vector<std::size_t> closed_sets(const std::vector<InputDocument>& docs, con
 
 /// One member of a closed set.
 struct SetMember {
-  InputDocument* input;    ///< the entry (its `doc` is judged; a CodeFlareWorkload has its namespace already)
-  bool workload = false;   ///< a CodeFlareWorkload: judged through workload::reconcile
-  bool context = false;    ///< only context for the others (a v1 Namespace): not judged, no findings
+  InputDocument* input;   ///< the entry (its `doc` is judged; a CodeFlareWorkload has its namespace already)
+  bool workload = false;  ///< a CodeFlareWorkload: judged through workload::reconcile
+  bool context = false;   ///< only context for the others (a v1 Namespace): not judged, no findings
 };
 
 /// Judges one closed set: every object as validation::validate_set judges it (validate_object, the references

@@ -31,7 +31,7 @@ struct InputDocument {
   /// The block `doc` lives in (json::compact_copy): a document sized to its object, not RapidJSON's 64 KiB default, so
   /// that a file of many small objects is held in about its own size. Declared before `doc`, which uses it.
   std::unique_ptr<json::Pool> pool;
-  json::Document doc;             ///< the object (null when `whole_file`)
+  json::Document doc;  ///< the object (null when `whole_file`)
   /// Problems found while reading, before any check: a YAML syntax error (the whole file), a List item that is not
   /// an object, a List whose `items` is not a list. When set, these are the entry's findings and `doc` is not judged.
   FieldErrors problems;

@@ -89,9 +89,10 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     std::string looked_at;
     auto bundled = bundled_crds_path(&looked_at);
     if (!bundled)
-      return fail_with("no upstream CRD schemas: pass --crds DIR (the schemas that ship with the binary were not found" +
-                           (looked_at.empty() ? std::string(")") : " at " + looked_at + ")"),
-                       false);
+      return fail_with(
+          "no upstream CRD schemas: pass --crds DIR (the schemas that ship with the binary were not found" +
+              (looked_at.empty() ? std::string(")") : " at " + looked_at + ")"),
+          false);
     crds.push_back(*bundled);
   }
   auto loaded = load_schemas_from_files(crds);
@@ -109,7 +110,7 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     std::cerr << command << ": warning: no manifest found in the inputs given with -f\n";
   OfflineInputs out{std::move(loaded->schemas), std::move(docs->docs), {}};
   // As the controller: the flag, else what the Workload CRD among the schemas says, else Kueue's old limit.
-  out.profile.kueue_max_pod_sets = *max_podsets > 0            ? static_cast<int>(*max_podsets)
+  out.profile.kueue_max_pod_sets = *max_podsets > 0                 ? static_cast<int>(*max_podsets)
                                    : loaded->kueue_max_pod_sets > 0 ? loaded->kueue_max_pod_sets
                                                                     : validation::kDefaultKueueMaxPodSets;
   out.profile.name = *profile;

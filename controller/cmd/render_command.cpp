@@ -75,10 +75,10 @@ std::string quota_document(const json::Value& workload, const workload::Outcome&
   json::Document d;
   d.SetObject();
   auto& a = d.GetAllocator();
-  d.AddMember("workload",
-              json::str(json::string_at(workload, "metadata.namespace") + "/" + json::string_at(workload, "metadata.name"),
-                        a),
-              a);
+  d.AddMember(
+      "workload",
+      json::str(json::string_at(workload, "metadata.namespace") + "/" + json::string_at(workload, "metadata.name"), a),
+      a);
   if (!outcome.desired.empty()) d.AddMember("kind", json::str(json::string_at(outcome.desired.back(), "kind"), a), a);
   if (auto q = json::get_string(outcome.status, "queue")) d.AddMember("queue", json::str(*q, a), a);
   static const json::Value none(rapidjson::kArrayType);
@@ -89,7 +89,7 @@ std::string quota_document(const json::Value& workload, const workload::Outcome&
   d.AddMember("totalRequests", json::Value(total ? *total : empty, a), a);
   return yaml::from_json(d);
 }
-}
+}  // namespace
 
 int render_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first,

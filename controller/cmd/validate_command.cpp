@@ -105,8 +105,9 @@ int list_rules(const std::string& output) {
   for (const auto& r : rules)
     std::cout << r.id << std::string(width + 2 - r.id.size(), ' ') << validation::profiles_text(r.profiles)
               << std::string(13 - validation::profiles_text(r.profiles).size(), ' ') << r.source << "\n";
-  std::cout << rules.size() << " rules; besides them, the CRD schemas' own checks (schema:..., cel:...) apply under "
-                               "every profile\n";
+  std::cout << rules.size()
+            << " rules; besides them, the CRD schemas' own checks (schema:..., cel:...) apply under "
+               "every profile\n";
   return 0;
 }
 }  // namespace

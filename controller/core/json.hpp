@@ -19,11 +19,11 @@ using Allocator = rapidjson::Document::AllocatorType;
 /// apiserver nest a few dozen levels).
 inline constexpr int kMaxJsonDepth = 1000;
 
-/// Parses JSON text (UTF-8, any size the caller allows; nested at most kMaxJsonDepth levels). Numbers keep the apiserver's JSON semantics: an integer
-/// (no fraction or exponent) that fits int64 is an int64, a larger non-negative one up to 2^64-1 a uint64; any other
-/// number is the correctly rounded double (std::from_chars; one below the smallest denormal reads as 0).
-/// Errors name the byte offset and the reason (syntax, a number too large for a double, too deep). Safe for any
-/// input: no recursion, exact number conversion.
+/// Parses JSON text (UTF-8, any size the caller allows; nested at most kMaxJsonDepth levels). Numbers keep the
+/// apiserver's JSON semantics: an integer (no fraction or exponent) that fits int64 is an int64, a larger non-negative
+/// one up to 2^64-1 a uint64; any other number is the correctly rounded double (std::from_chars; one below the smallest
+/// denormal reads as 0). Errors name the byte offset and the reason (syntax, a number too large for a double, too
+/// deep). Safe for any input: no recursion, exact number conversion.
 Result<Document> parse(std::string_view text);
 
 /// Serialises compactly (no whitespace).

@@ -144,7 +144,7 @@ json::Value resolve_plain(std::string_view s, json::Allocator& a) {
 std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 struct Parser {
-  std::string_view text;  // the whole input, for positions of byte-level errors
+  std::string_view text;           // the whole input, for positions of byte-level errors
   std::size_t document_start = 0;  // byte offset of the current document's first event
   yaml_parser_t p{};
   yaml_event_t ev{};
@@ -181,10 +181,10 @@ struct Parser {
 
   Error error_here(const std::string& what) const {
     // LibYAML's reader (invalid UTF-8, control characters) reports a byte offset and leaves problem_mark unset.
-    const std::string where =
-        p.error == YAML_READER_ERROR
-            ? position_of(p.problem_offset)
-            : "line " + std::to_string(p.problem_mark.line + 1) + ", column " + std::to_string(p.problem_mark.column + 1);
+    const std::string where = p.error == YAML_READER_ERROR
+                                  ? position_of(p.problem_offset)
+                                  : "line " + std::to_string(p.problem_mark.line + 1) + ", column " +
+                                        std::to_string(p.problem_mark.column + 1);
     std::string problem = p.problem ? std::string(": ") + p.problem : "";
     if (p.error == YAML_READER_ERROR && p.problem_value >= 0) {
       char hex[16];

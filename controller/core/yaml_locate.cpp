@@ -37,8 +37,7 @@ class Events {
  public:
   explicit Events(std::string_view text) {
     ok_ = yaml_parser_initialize(&parser_) != 0;
-    if (ok_)
-      yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    if (ok_) yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(text.data()), text.size());
   }
   ~Events() {
     if (have_) yaml_event_delete(&event_);
@@ -84,7 +83,8 @@ class Walker {
         if (events_.event().type == YAML_MAPPING_END_EVENT) return true;
         std::string key;
         if (events_.event().type == YAML_SCALAR_EVENT)
-          key.assign(reinterpret_cast<const char*>(events_.event().data.scalar.value), events_.event().data.scalar.length);
+          key.assign(reinterpret_cast<const char*>(events_.event().data.scalar.value),
+                     events_.event().data.scalar.length);
         else if (!skip_rest_of_node())  // a complex key
           return false;
         const Position key_at = events_.position();

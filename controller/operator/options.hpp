@@ -33,7 +33,7 @@ struct OperatorOptions {
   std::optional<validation::Profile> profile;
 
   runtime::ItemBackoffOptions backoff;  ///< --workqueue-base-delay / --workqueue-max-delay (5 ms, 1000 s)
-  TokenBucketOptions bucket;   ///< --workqueue-qps / --workqueue-burst (10, 100)
+  TokenBucketOptions bucket;            ///< --workqueue-qps / --workqueue-burst (10, 100)
 
   bool leader_elect = false;
   std::string leader_election_id = kDefaultLeaderElectionId;

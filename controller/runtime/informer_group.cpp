@@ -39,7 +39,8 @@ std::vector<Informer*> InformerGroup::informers() {
 
 Result<void> InformerGroup::start() {
   for (auto& [ns, inf] : informers_)
-    if (auto r = inf->start(); !r) return std::unexpected(Error{"starting informer " + inf->path() + ": " + r.error().message});
+    if (auto r = inf->start(); !r)
+      return std::unexpected(Error{"starting informer " + inf->path() + ": " + r.error().message});
   return {};
 }
 
@@ -54,7 +55,8 @@ bool InformerGroup::synced() const {
 bool InformerGroup::wait_for_sync(int64_t timeout_ms) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   for (auto& [ns, inf] : informers_) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (!inf->wait_for_sync(std::max<int64_t>(left.count(), 0))) return false;
   }
   return true;

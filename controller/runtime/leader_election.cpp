@@ -166,7 +166,9 @@ void LeaderElector::sleep_ms(int64_t ms) {
 
 void LeaderElector::stop() {
   stop_ = true;
-  { std::lock_guard lk(sleep_mu_); }
+  {
+    std::lock_guard lk(sleep_mu_);
+  }
   sleep_cv_.notify_all();
 }
 

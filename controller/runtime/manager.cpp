@@ -11,8 +11,8 @@ Manager::Manager(ManagerOptions opts)
     : opts_(std::move(opts)),
       probe_server_("health probe", probe_handler(healthz_, readyz_)),
       metrics_server_("metrics", opts_.metrics_handler ? opts_.metrics_handler : HttpHandler([](const HttpRequest&) {
-        return HttpResponse{404, "text/plain; charset=utf-8", "no metrics\n"};
-      })) {
+                        return HttpResponse{404, "text/plain; charset=utf-8", "no metrics\n"};
+                      })) {
   readyz_->add("informers", [this]() -> std::optional<std::string> {
     if (synced_.load()) return std::nullopt;
     return "the caches have not synced yet";

@@ -25,7 +25,7 @@ class QueueObjects {
   const std::vector<const json::Value*>& local_queues() const { return local_queues_; }          ///< LocalQueue
   const std::vector<const json::Value*>& cluster_queues() const { return cluster_queues_; }      ///< ClusterQueue
   const std::vector<const json::Value*>& resource_flavors() const { return resource_flavors_; }  ///< ResourceFlavor
-  const std::vector<const json::Value*>& cohorts() const { return cohorts_; }  ///< Cohort (hierarchical cohorts)
+  const std::vector<const json::Value*>& cohorts() const { return cohorts_; }        ///< Cohort (hierarchical cohorts)
   const std::vector<const json::Value*>& namespaces() const { return namespaces_; }  ///< v1 Namespace (their labels)
   /// The LocalQueues named `name`, in any namespace, from an index (a lookup per job instead of a scan: sets of
   /// thousands of LocalQueues and jobs stay linear).

@@ -194,8 +194,8 @@ Result<void> prepare_schema(Value& node, const std::string& where, PrepareContex
     const std::string text = string_of(*pat);
     if (!ctx.patterns_ok.contains(text)) {
       if (auto re = Regex::compile(text); !re)
-        return fail(where + ".pattern: " + dq(text) + " is not a valid RE2 (Go regexp) regular expression: " +
-                    re.error().message);
+        return fail(where + ".pattern: " + dq(text) +
+                    " is not a valid RE2 (Go regexp) regular expression: " + re.error().message);
       ctx.patterns_ok.insert(text);
     }
   }
@@ -978,6 +978,5 @@ std::vector<std::string> SchemaSet::kinds() const {
   for (const auto& [key, e] : impl_->entries) out.push_back(key.first + "/" + key.second);
   return out;
 }
-
 
 }  // namespace cfo::validation

@@ -275,8 +275,9 @@ std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vecto
     for (std::size_t k; (k = next.fetch_add(1)) < to_judge.size();)
       out[to_judge[k]] = validate_object(schemas, *objects[to_judge[k]], profile);
   };
-  const std::size_t threads = to_judge.size() < kParallelFrom ? 1 : std::clamp<std::size_t>(
-                                                                       std::thread::hardware_concurrency(), 1, kMaxThreads);
+  const std::size_t threads = to_judge.size() < kParallelFrom
+                                  ? 1
+                                  : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxThreads);
   std::vector<std::jthread> helpers;
   for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
   work();

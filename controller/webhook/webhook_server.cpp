@@ -57,8 +57,7 @@ Result<std::chrono::milliseconds> parse_go_duration(std::string_view text) {
     double value = 0;
     const char* const first = rest.data();
     auto [end, ec] = std::from_chars(first, first + digits, value);
-    if (ec != std::errc() || end != first + digits)
-      return fail("duration \"" + std::string(text) + "\": bad number");
+    if (ec != std::errc() || end != first + digits) return fail("duration \"" + std::string(text) + "\": bad number");
     rest.remove_prefix(digits);
     std::size_t unit_len = 0;
     while (unit_len < rest.size() && !std::isdigit(static_cast<unsigned char>(rest[unit_len])) && rest[unit_len] != '.')

@@ -37,7 +37,8 @@ void check_image_version(const std::string& image, const std::string& path, cons
   static const std::regex tag(R"((^|/)ray(-ml)?:([0-9]+\.[0-9]+\.[0-9]+))");
   std::smatch m;
   if (std::regex_search(image, m, tag) && m[3].str() != ray_version)
-    add_warning(errs, path, "RayVersionMatchesImage", "image is Ray " + m[3].str() + " but spec.rayVersion is " + ray_version,
+    add_warning(errs, path, "RayVersionMatchesImage",
+                "image is Ray " + m[3].str() + " but spec.rayVersion is " + ray_version,
                 "codeflare-sdk:validate_ray_version_compatibility");
 }
 

@@ -126,13 +126,14 @@ std::optional<std::string> in_cluster_spec(const std::vector<Step>& s, std::size
 
 // The candidate spec path for a member of a RayJob's spec outside rayClusterSpec (steps after "spec").
 std::optional<std::string> in_job_spec(const std::vector<Step>& s, std::size_t i) {
-  for (const char* same : {"entrypoint", "runtimeEnvYAML", "shutdownAfterJobFinishes", "ttlSecondsAfterFinished",
-                           "activeDeadlineSeconds", "backoffLimit", "submissionMode", "preRunningDeadlineSeconds",
-                           "entrypointNumCpus", "entrypointNumGpus", "entrypointResources", "metadata", "jobId",
-                           "clusterSelector"})
+  for (const char* same :
+       {"entrypoint", "runtimeEnvYAML", "shutdownAfterJobFinishes", "ttlSecondsAfterFinished", "activeDeadlineSeconds",
+        "backoffLimit", "submissionMode", "preRunningDeadlineSeconds", "entrypointNumCpus", "entrypointNumGpus",
+        "entrypointResources", "metadata", "jobId", "clusterSelector"})
     if (is(s, i, same)) return "spec.job." + join_steps(s, i);
   if (is(s, i, "deletionStrategy") && is(s, i + 1, "deletionRules")) return "spec.job." + join_steps(s, i + 1);
-  if (is(s, i, "submitterConfig") && is(s, i + 1, "backoffLimit")) return std::string("spec.job.submitter.backoffLimit");
+  if (is(s, i, "submitterConfig") && is(s, i + 1, "backoffLimit"))
+    return std::string("spec.job.submitter.backoffLimit");
   if (is(s, i, "managedBy")) return std::string("spec.queue.multiKueue");
   if (is(s, i, "suspend")) return std::string("spec.suspend");
   return std::nullopt;
@@ -188,8 +189,8 @@ std::optional<std::string> spec_path_of(std::string_view kind, std::string_view 
   for (const auto& step : rest)
     if (step.bracket && all_digits(step.name)) return std::nullopt;
   if (group != "spec.head" && !exists(workload, group)) return std::nullopt;
-  const bool count = rest.size() == 1 && (rest[0].name == "replicas" || rest[0].name == "minReplicas" ||
-                                          rest[0].name == "maxReplicas");
+  const bool count = rest.size() == 1 &&
+                     (rest[0].name == "replicas" || rest[0].name == "minReplicas" || rest[0].name == "maxReplicas");
   const bool tolerations = rest.size() == 1 && rest[0].name == "tolerations";
   // A resource missing from resources the user wrote (the SDK's defaults stay the operator's own).
   const bool resource = rest.size() == 3 && rest[0].name == "resources" && exists(workload, group + ".resources");

@@ -26,7 +26,8 @@ namespace cfo::workload {
 /// (`resources.limits[nvidia.com/gpu]`), the `tolerations` a flavor's taint needs, a `replicas` (or min/max) left to
 /// its default; the worker group itself must be written. Values copied from a group's plain Pod fields or a template
 /// are mapped through their recorded origins (origin_path_of).
-std::optional<std::string> spec_path_of(std::string_view kind, std::string_view child_path, const json::Value& workload);
+std::optional<std::string> spec_path_of(std::string_view kind, std::string_view child_path,
+                                        const json::Value& workload);
 
 /// The workload field a finding at `child_path` comes from according to `origins` (what the builder and the template
 /// merges recorded): the origin with the longest `child` that is `child_path` or one of its parents, its `child`

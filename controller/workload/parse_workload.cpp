@@ -180,8 +180,8 @@ QueueSpec parse_queue(const json::Value& v, const std::string& path, FieldErrors
 // The scope of spec.template: every Pod of the workload (the Ray containers of the head and of every group, whose
 // tolerations it would replace).
 TemplateScope all_pods_scope(const json::Value& spec, const WorkloadSpec& s) {
-  TemplateScope scope{{{"ray-head", "spec.head"}, {"machine-learning", "spec.workerGroups[*]"}}, {},
-                      s.odh_trusted_ca_bundle};
+  TemplateScope scope{
+      {{"ray-head", "spec.head"}, {"machine-learning", "spec.workerGroups[*]"}}, {}, s.odh_trusted_ca_bundle};
   if (const json::Value* head = json::find(spec, "head"); head && json::find(*head, "tolerations"))
     scope.tolerations_given.emplace_back("spec.head.tolerations");
   if (const json::Value* groups = json::find(spec, "workerGroups"); groups && groups->IsArray())
@@ -264,7 +264,8 @@ void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
   if (const json::Value* x = r.get("workerGroups"))
     s.worker_groups = parse_groups(*x, r.child("workerGroups"), s.resource_mapping, s.autoscaling.enabled,
                                    s.odh_trusted_ca_bundle, errs);
-  if (const json::Value* x = r.get("template")) s.template_ = parse_pod_template(*x, r.child("template"), all_pods_scope(v, s), errs);
+  if (const json::Value* x = r.get("template"))
+    s.template_ = parse_pod_template(*x, r.child("template"), all_pods_scope(v, s), errs);
   if (const json::Value* x = r.get("env")) s.env = parse_env(*x, r.child("env"), errs);
   if (const json::Value* x = r.get("volumes")) s.volumes = parse_volumes(*x, r.child("volumes"), errs);
   if (const json::Value* x = r.get("volumeMounts")) {
@@ -284,7 +285,8 @@ void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
   s.usage_stats = r.boolean("usageStats").value_or(false);
   s.suspend = r.boolean("suspend").value_or(false);
   if (const json::Value* x = r.get("job")) s.job = parse_job(*x, v, r.child("job"), errs);
-  if (const json::Value* x = r.get("authOptions")) s.auth_options = parse_auth_options(*x, r.child("authOptions"), errs);
+  if (const json::Value* x = r.get("authOptions"))
+    s.auth_options = parse_auth_options(*x, r.child("authOptions"), errs);
   if (const json::Value* x = r.get("upgradeStrategy"))
     s.upgrade_strategy = parse_upgrade_strategy(*x, r.child("upgradeStrategy"), errs);
   r.reject_unknown();
@@ -334,8 +336,8 @@ void parse_metadata(const json::Value& obj, Workload& w, FieldErrors& errs) {
   auto check = [&](const char* key, const std::string& value) {
     const json::Value* v = json::find(*meta, key);
     if (v && !v->IsString() && !v->IsNull())
-      add_error(errs, std::string("metadata.") + key, "schema:type", std::string("must be a string, not ") +
-                                                                         json::type_name(*v));
+      add_error(errs, std::string("metadata.") + key, "schema:type",
+                std::string("must be a string, not ") + json::type_name(*v));
     else if (value.empty())
       add_error(errs, std::string("metadata.") + key, "schema:required", "is required");
   };

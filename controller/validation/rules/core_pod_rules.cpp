@@ -175,7 +175,8 @@ std::vector<std::string> is_dns1123_subdomain_with_underscore(std::string_view v
     if (j == std::string_view::npos) break;
     i = j + 1;
   }
-  if (!ok) out.emplace_back("must be lower-case RFC 1123 subdomain labels (letters, digits, '-', '_'), separated by '.'");
+  if (!ok)
+    out.emplace_back("must be lower-case RFC 1123 subdomain labels (letters, digits, '-', '_'), separated by '.'");
   return out;
 }
 

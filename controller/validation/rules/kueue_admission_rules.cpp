@@ -188,7 +188,7 @@ struct Chain {
   const json::Value* local_queue = nullptr;
   const json::Value* cluster_queue = nullptr;
   std::map<std::string, const json::Value*> flavors;  // every flavor the ClusterQueue names, found
-  std::string ns;                                      // the namespace the job is admitted from
+  std::string ns;                                     // the namespace the job is admitted from
 };
 
 std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
@@ -291,8 +291,8 @@ std::optional<FlavorMiss> flavor_miss(const KueuePodSet& ps, const std::string& 
       const std::string effect = string_at(taint, "effect").value_or("");
       if (effect != "NoSchedule" && effect != "NoExecute") continue;
       bool ok = false;
-      for (const json::Value* list : {pod ? array_at(*pod, "tolerations") : nullptr,
-                                      fspec ? array_at(*fspec, "tolerations") : nullptr})
+      for (const json::Value* list :
+           {pod ? array_at(*pod, "tolerations") : nullptr, fspec ? array_at(*fspec, "tolerations") : nullptr})
         if (list)
           for (const auto& t : list->GetArray()) ok = ok || rules::tolerates(t, taint);
       if (!ok)
@@ -350,7 +350,12 @@ struct Judge {
   std::string cq;
 
   Judge(const Chain& c, const QueueObjects& q, const Sink& s, std::vector<KueuePodSet> ps)
-      : chain(c), queues(q), sink(s), pod_sets(std::move(ps)), groups(groups_of(*c.cluster_queue)), capacity(q),
+      : chain(c),
+        queues(q),
+        sink(s),
+        pod_sets(std::move(ps)),
+        groups(groups_of(*c.cluster_queue)),
+        capacity(q),
         cq(meta_string(*c.cluster_queue, "name")) {}
 
   int64_t cap(const std::string& flavor, const std::string& resource) const {
@@ -364,8 +369,7 @@ struct Judge {
     for (std::size_t p = 0; p < pod_sets.size(); ++p) {
       KueuePodSet& ps = pod_sets[p];
       if (ps.count <= 0) continue;
-      if (pods_covered)
-        ps.requests["pods"] = {1, ps.count_path.empty() ? ps.template_path : ps.count_path};
+      if (pods_covered) ps.requests["pods"] = {1, ps.count_path.empty() ? ps.template_path : ps.count_path};
       std::map<std::size_t, Need> by_group;
       for (const auto& [resource, r] : ps.requests) {
         std::optional<std::size_t> g;

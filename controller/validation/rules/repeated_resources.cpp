@@ -32,7 +32,8 @@ void argocd_repeated_resource_warning(const std::vector<const json::Value*>& obj
     auto [at, inserted] = first.try_emplace({group_of(json::string_at(*o, "apiVersion")), kind, ns, name}, i);
     if (inserted) continue;
     sinks[i].warn("metadata.name", "RepeatedResource", kSource,
-                  kind + " " + (ns.empty() ? "" : ns + "/") + name + " is also object " + std::to_string(at->second + 1) +
+                  kind + " " + (ns.empty() ? "" : ns + "/") + name + " is also object " +
+                      std::to_string(at->second + 1) +
                       " of this set: kubectl apply applies the later one over the earlier, and Argo CD warns "
                       "(RepeatedResourceWarning); keep one");
   }

@@ -189,8 +189,9 @@ TEST(Yaml, SizeLimitsAreErrorsNamingTheLimit) {
 
   // Below the limits, several documents of 12 MiB each are fine.
   std::string fine;
-  for (int d = 0; d < 3; ++d) fine += "---\nk: " + std::string(3u << 20, 'z') + "\nl: " + std::string(3u << 20, 'z') +
-                                      "\nm: " + std::string(3u << 20, 'z') + "\nn: " + std::string(3u << 20, 'z') + "\n";
+  for (int d = 0; d < 3; ++d)
+    fine += "---\nk: " + std::string(3u << 20, 'z') + "\nl: " + std::string(3u << 20, 'z') +
+            "\nm: " + std::string(3u << 20, 'z') + "\nn: " + std::string(3u << 20, 'z') + "\n";
   auto ok = yaml::to_json(fine);
   ASSERT_TRUE(ok.has_value()) << ok.error().message;
   EXPECT_EQ(ok->size(), 3u);

@@ -43,7 +43,7 @@ struct Rig {
     return d;
   }};
   WorkloadControllerOptions opts;
-  std::string kueue_version;  // "" : Kueue not served
+  std::string kueue_version;                                                  // "" : Kueue not served
   std::map<std::string, std::shared_ptr<const json::Document>> local_queues;  // the LocalQueue cache, by key
   ServedApiState apis;
   std::unique_ptr<WorkloadController> controller;
@@ -139,8 +139,7 @@ TEST(WorkloadController, AReconcileWokenByItsOwnWritesWritesNothing) {
   ASSERT_EQ(rc.size(), 1u);
   json::Document live;
   live.CopyFrom(rc[0], live.GetAllocator());
-  json::set(live["metadata"], "creationTimestamp", json::str(now_rfc3339(), live.GetAllocator()),
-            live.GetAllocator());
+  json::set(live["metadata"], "creationTimestamp", json::str(now_rfc3339(), live.GetAllocator()), live.GetAllocator());
   rig.set_child(ChildKind::kRayCluster, std::move(live));
   json::Document wl;
   wl.CopyFrom(*rig.workloads["team-a/demo"], wl.GetAllocator());
@@ -161,9 +160,10 @@ TEST(WorkloadController, AChildOfSomeoneElseIsNeverTakenOver) {
   Rig rig;
   rig.set_workload("{}");
   // As the cache keeps someone else's object: its owner references only (child_transform).
-  rig.set_child(ChildKind::kRayCluster,
-                doc("{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: demo, namespace: team-a, "
-                    "ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: other, uid: x, controller: true}]}}"));
+  rig.set_child(
+      ChildKind::kRayCluster,
+      doc("{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: demo, namespace: team-a, "
+          "ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: other, uid: x, controller: true}]}}"));
   rig.start();
   auto result = rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 0u);
@@ -205,9 +205,10 @@ TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {
   rig.set_workload("{queue: {clusterQueue: cq-a}}");
   rig.start();
   EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Ok);
-  EXPECT_EQ(rig.fake.log, (std::vector<std::string>{"DRYRUN " + std::string(kLq), "DRYRUN " + std::string(kRc),
-                                                    "APPLY " + std::string(kWl), "APPLY " + std::string(kLq),
-                                                    "APPLY " + std::string(kRc), "APPLY " + std::string(kWl) + "/status"}));
+  EXPECT_EQ(rig.fake.log,
+            (std::vector<std::string>{"DRYRUN " + std::string(kLq), "DRYRUN " + std::string(kRc),
+                                      "APPLY " + std::string(kWl), "APPLY " + std::string(kLq),
+                                      "APPLY " + std::string(kRc), "APPLY " + std::string(kWl) + "/status"}));
   Rig refused;
   refused.kueue_version = "v1beta2";
   refused.set_workload("{queue: {clusterQueue: cq-a}}");

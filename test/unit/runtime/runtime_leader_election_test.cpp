@@ -76,7 +76,9 @@ struct Harness {
                                 if (on_sleep) on_sleep();
                               }});
   }
-  int64_t now_ms() const { return std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - TimePoint{}).count(); }
+  int64_t now_ms() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - TimePoint{}).count();
+  }
 
   ManualClock clock;
   std::shared_ptr<FakeLock> lock = std::make_shared<FakeLock>();
@@ -107,7 +109,8 @@ TEST(LeaderElection, AValidLeaseOfAnotherIsTakenOnlyAfterItWasSeenUnchangedForIt
   h.clock.advance(std::chrono::milliseconds(14999));
   EXPECT_FALSE(h.elector->try_acquire_or_renew());
   EXPECT_EQ(h.lock->updates, 0) << "a valid lease is not even written to";
-  h.clock.advance(std::chrono::milliseconds(1));  // 15 s since the record was first seen: expired, whatever its renewTime says
+  h.clock.advance(
+      std::chrono::milliseconds(1));  // 15 s since the record was first seen: expired, whatever its renewTime says
   EXPECT_TRUE(h.elector->try_acquire_or_renew());
   EXPECT_EQ(h.lock->lease->record.holder_identity, "me");
   EXPECT_EQ(h.lock->lease->record.lease_transitions, 1);

@@ -203,7 +203,7 @@ TEST(Watcher, VeryShortEmptyWatchCountsAsFailure) {
   f.w.on_watch_closed();  // closed at once without events
   EXPECT_EQ(f.w.next_request().delay_ms, 800);
   f.clock.advance(std::chrono::milliseconds(800 + 1000));  // the backoff delay, then a watch that lasted a second
-  f.w.on_watch_closed();           // healthy
+  f.w.on_watch_closed();                                   // healthy
   EXPECT_EQ(f.w.next_request().delay_ms, 0);
   f.w.on_watch_event(object_event("BOOKMARK", "2"));
   f.w.on_watch_closed();  // short but delivered an event: healthy

@@ -102,8 +102,8 @@ TEST(ClusterFeatures, MultiKueueSetsManagedByOnTheTopLevelChild) {
     EXPECT_EQ(json::string_at(top(out), "spec.managedBy"), "kueue.x-k8s.io/multikueue") << extra;
   }
   // Inside an AppWrapper, the RayCluster is not the one MultiKueue dispatches.
-  Outcome aw = reconcile_spec("{appWrapper: true, queue: {localQueue: q, multiKueue: true}}", schemas,
-                              with_default_queue());
+  Outcome aw =
+      reconcile_spec("{appWrapper: true, queue: {localQueue: q, multiKueue: true}}", schemas, with_default_queue());
   const json::Value& inner = at(top(aw), {"spec", "components", 0, "template"});
   EXPECT_FALSE(json::find_path(inner, "spec.managedBy"));
 }

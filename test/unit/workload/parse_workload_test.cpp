@@ -580,9 +580,10 @@ TEST(ParseWorkloadChecks, BareMemoryLimitIsReportedOnlyWhereItIsWritten) {
 }
 
 static ParsedWorkload parse_annotated(const std::string& ignore, const std::string& spec) {
-  json::Document d = yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: demo\n"
-                              "  annotations: {codeflare.dev/ignore-checks: '" +
-                              ignore + "'}\nspec: " + spec + "\n");
+  json::Document d = yaml_doc(
+      "apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: demo\n"
+      "  annotations: {codeflare.dev/ignore-checks: '" +
+      ignore + "'}\nspec: " + spec + "\n");
   set_identity(d);
   return parse_workload(d);
 }
@@ -672,14 +673,14 @@ TEST(ParseWorkloadChecks, TypeErrorsOfCommonSlipsSayWhatToWrite) {
     const FieldError* e = finding(p.errors, path, "schema:type");
     return e ? e->reason : "<no schema:type finding at " + path + ">\n" + dump(p.errors);
   };
-  auto p = parse_spec("{head: {resources: {limits: {cpu: 0.5, memory: 1.5}}}, env: [{name: F, value: y}, {name: N, "
-                      "value: 3}]}");
+  auto p = parse_spec(
+      "{head: {resources: {limits: {cpu: 0.5, memory: 1.5}}}, env: [{name: F, value: y}, {name: N, "
+      "value: 3}]}");
   EXPECT_NE(reason(p, "spec.head.resources.limits.cpu").find("write \"500m\" for 0.5 CPU"), std::string::npos);
   EXPECT_NE(reason(p, "spec.head.resources.limits.memory").find("write \"1.5G\""), std::string::npos);
   EXPECT_NE(reason(p, "spec.env[0].value").find("quote it"), std::string::npos);
   EXPECT_NE(reason(p, "spec.env[1].value").find("quote it: \"3\""), std::string::npos);
 }
-
 
 // A name of another type (`name: !!int 5`, `name: 5`) is refused as a type error; "is required" would send the user
 // looking for a field they wrote.

@@ -9,8 +9,9 @@ namespace cfo::workload::test {
 
 /// A CodeFlareWorkload named `name` in namespace "team-a" (uid "uid-1", generation 1) whose spec is the YAML `spec`.
 inline json::Document workload_doc(const std::string& spec, const std::string& name = "demo") {
-  json::Document d = yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: " +
-                              name + "\nspec: " + spec + "\n");
+  json::Document d =
+      yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: " + name +
+               "\nspec: " + spec + "\n");
   set_identity(d);
   return d;
 }

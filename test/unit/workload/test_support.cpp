@@ -22,7 +22,9 @@ json::Document sample(const std::string& file) {
   return d;
 }
 
-std::vector<std::string> yaml_files(const std::string& dir) { return test_support::yaml_files(source_dir() + "/" + dir); }
+std::vector<std::string> yaml_files(const std::string& dir) {
+  return test_support::yaml_files(source_dir() + "/" + dir);
+}
 
 const validation::SchemaSet* upstream_schemas() { return test_support::upstream_schemas().get(); }
 
