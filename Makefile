@@ -12,8 +12,8 @@
 #   make tsan     the unit tests of the threaded layers (unit_runtime, unit_operator) under ThreadSanitizer, in
 #                 TSAN_DIR (-DCFO_SANITIZE=thread; builds only those two tests and the libraries they link)
 #   make lint     the source checks of the build folder (ctest -L lint): the layering check and its self-test,
-#                 clang-tidy-19 on the sources changed since test/lint/tidy-baseline, and clang-format-19 when
-#                 configured with -DCFO_FORMAT_CHECK=ON (README "Guardrails")
+#                 clang-tidy-19 on the sources changed since test/lint/tidy-baseline, and clang-format-19 on every
+#                 source (-DCFO_FORMAT_CHECK=OFF turns that off; README "Guardrails")
 #   make tidy-all clang-tidy-19 on every controller/ source (about 14 min on 2 cores; then move the baseline)
 #   make format   reformat the C++ sources with clang-format-19 (hack/format.sh; --check: make format-check)
 #   make fuzz     coverage-guided fuzzing with libFuzzer (clang 19, installed when missing): every harness of
@@ -37,7 +37,7 @@
 #                  upstream CRDs are downloaded once by test/harness/fetch-upstream-crds.sh (needs network)
 #   CFO_SHARED_DIR the shared test-data folder (samples, cases); optional, tests that need it skip without it
 #   JOBS           parallel compile jobs (default 2)
-#   CMAKE_FLAGS    extra cmake configure flags of BUILD_DIR, e.g. -DCFO_FORMAT_CHECK=ON
+#   CMAKE_FLAGS    extra cmake configure flags of BUILD_DIR, e.g. -DCFO_FORMAT_CHECK=OFF
 #   WERROR         1 (default): compiler warnings are errors in BUILD_DIR and TSAN_DIR (-DCFO_WERROR=ON); 0:
 #                  warnings only. SANITIZE_DIR (ASan + UBSan at -O1, every target) is not under it yet: not built
 #                  with it so far
