@@ -31,11 +31,11 @@ void argocd_repeated_resource_warning(const std::vector<const json::Value*>& obj
     const std::string ns = json::string_at(*o, "metadata.namespace");
     auto [at, inserted] = first.try_emplace({group_of(json::string_at(*o, "apiVersion")), kind, ns, name}, i);
     if (inserted) continue;
-    sinks[i].warn("metadata.name", "RepeatedResource", kSource,
-                  kind + " " + (ns.empty() ? "" : ns + "/") + name + " is also object " +
-                      std::to_string(at->second + 1) +
-                      " of this set: kubectl apply applies the later one over the earlier, and Argo CD warns "
-                      "(RepeatedResourceWarning); keep one");
+    const Sink& sink = sinks[i];
+    sink.warn("metadata.name", "RepeatedResource", kSource,
+              kind + " " + (ns.empty() ? "" : ns + "/") + name + " is also object " + std::to_string(at->second + 1) +
+                  " of this set: kubectl apply applies the later one over the earlier, and Argo CD warns "
+                  "(RepeatedResourceWarning); keep one");
   }
 }
 
