@@ -1,12 +1,21 @@
 # codeflare-operator: build, test and a local demo. The scripts behind the targets live in test/harness/.
 #
 #   make build    install the Debian packages (test/harness/install-deps.sh), configure and build with CMake
-#   make test     build, build kube-apiserver 1.20 (cached), build the sanitizer folder, then run ctest twice:
-#                 the unit tests and the fuzz-corpus replays under ASan + UBSan (SANITIZE_DIR, `make sanitize`
-#                 alone), then the unit tests, replays and the integration tests against a local control plane
-#                 (ctest fixture, test/integration/CMakeLists.txt)
+#   make test     build, build kube-apiserver 1.20 (cached), build the two sanitizer folders, then run ctest three
+#                 times: the unit tests and the fuzz-corpus replays under ASan + UBSan (SANITIZE_DIR, `make
+#                 sanitize` alone), the runtime and operator unit tests under ThreadSanitizer (TSAN_DIR, `make
+#                 tsan` alone), then the unit tests, replays, the source checks (label lint: layering, clang-tidy)
+#                 and the integration tests against a local control plane (ctest fixture,
+#                 test/integration/CMakeLists.txt). The main and TSan builds turn warnings into errors (WERROR).
 #   make sanitize the unit tests and the replays of test/fuzz/ (corpus and regressions) under ASan + UBSan, in
-#                 SANITIZE_DIR (configured with -DCFO_SANITIZE=ON; no integration tests, no benchmarks)
+#                 SANITIZE_DIR (configured with -DCFO_SANITIZE=address; no integration tests, no benchmarks)
+#   make tsan     the unit tests of the threaded layers (unit_runtime, unit_operator) under ThreadSanitizer, in
+#                 TSAN_DIR (-DCFO_SANITIZE=thread; builds only those two tests and the libraries they link)
+#   make lint     the source checks of the build folder (ctest -L lint): the layering check and its self-test,
+#                 clang-tidy-19 on the sources changed since test/lint/tidy-baseline, and clang-format-19 on every
+#                 source (-DCFO_FORMAT_CHECK=OFF turns that off; README "Guardrails")
+#   make tidy-all clang-tidy-19 on every controller/ source (about 14 min on 2 cores; then move the baseline)
+#   make format   reformat the C++ sources with clang-format-19 (hack/format.sh; --check: make format-check)
 #   make fuzz     coverage-guided fuzzing with libFuzzer (clang 19, installed when missing): every harness of
 #                 test/fuzz/ (or FUZZ_TARGET) for FUZZ_SECONDS each (test/harness/fuzz.sh), in FUZZ_DIR
 #   make run      the operator against a local control plane, fed with config/samples/, left running until Ctrl-C
@@ -28,13 +37,17 @@
 #                  upstream CRDs are downloaded once by test/harness/fetch-upstream-crds.sh (needs network)
 #   CFO_SHARED_DIR the shared test-data folder (samples, cases); optional, tests that need it skip without it
 #   JOBS           parallel compile jobs (default 2)
-#   CMAKE_FLAGS    extra cmake configure flags, e.g. -DCFO_SANITIZE=ON
+#   CMAKE_FLAGS    extra cmake configure flags of BUILD_DIR, e.g. -DCFO_FORMAT_CHECK=OFF
+#   WERROR         1 (default): compiler warnings are errors in BUILD_DIR and TSAN_DIR (-DCFO_WERROR=ON); 0:
+#                  warnings only. SANITIZE_DIR (ASan + UBSan at -O1, every target) is not under it yet: not built
+#                  with it so far
 #   BENCH_N        iterations of `make bench` (default 2000; python3-jsonschema runs N/20); for bench-reconcile,
 #                  the number of workloads when given (default 500)
 #   PEER           1: bench-reconcile also runs the floor and the peer (sample-controller, built once and cached)
 #   BENCH_TIMEOUT  bench-reconcile: seconds after which a phase gives up and prints the figures of the workloads
 #                  done so far (default 120 + N/2)
 #   SANITIZE_DIR   build folder of the ASan + UBSan build (default $(BUILD_DIR)-asan)
+#   TSAN_DIR       build folder of the ThreadSanitizer build (default $(BUILD_DIR)-tsan)
 #   FUZZ_DIR       build folder of `make fuzz` (default $(BUILD_DIR)-fuzz); FUZZ_SECONDS per harness (default 60);
 #                  FUZZ_TARGET one harness (yaml json quantity label_selector cel kubeconfig watch_event validate
 #                  workload; default all)
@@ -50,6 +63,9 @@ BENCH_TIMEOUT ?=
 # bench-reconcile's N: BENCH_N when it was given (command line or environment), else 500.
 BENCH_RECONCILE_N := $(if $(filter file,$(origin BENCH_N)),500,$(BENCH_N))
 SANITIZE_DIR ?= $(BUILD_DIR)-asan
+TSAN_DIR ?= $(BUILD_DIR)-tsan
+WERROR ?= 1
+WERROR_FLAG := -DCFO_WERROR=$(if $(filter 1,$(WERROR)),ON,OFF)
 FUZZ_DIR ?= $(BUILD_DIR)-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGET ?=
@@ -62,8 +78,8 @@ SHELL := /bin/bash
 # Shell snippet for recipes: sets $crds to UPSTREAM_CRDS, or to the folder fetch-upstream-crds.sh prepares.
 resolve_crds = crds="$(UPSTREAM_CRDS)"; if [[ -z "$$crds" ]]; then crds="$$($(HARNESS)/fetch-upstream-crds.sh | tail -n1)"; fi
 
-.PHONY: all deps configure build operator sanitize-build kube-apiserver upstream-crds test sanitize fuzz run render bench \
-        bench-reconcile bench-webhook clean
+.PHONY: all deps configure build operator sanitize-build tsan-build kube-apiserver upstream-crds test sanitize tsan \
+        lint tidy-all format format-check fuzz run render bench bench-reconcile bench-webhook clean
 
 all: build
 
@@ -73,7 +89,7 @@ deps:
 # The upstream CRDs are resolved first: the binary ships their schemas (hack/bundle-upstream-crds.py).
 configure: deps
 	@$(resolve_crds); \
-	UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)" cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS)
+	UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)" cmake -S . -B $(BUILD_DIR) $(WERROR_FLAG) $(CMAKE_FLAGS)
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -84,9 +100,18 @@ operator: configure
 # The ASan + UBSan build: unit tests and fuzz replays only (any sanitizer report aborts the test). -O1 -g1: quicker
 # to build than the main folder's -O2 -g, with line numbers in the reports.
 sanitize-build: deps
-	cmake -S . -B $(SANITIZE_DIR) -DCFO_SANITIZE=ON -DCFO_INTEGRATION_TESTS=OFF -DCFO_BUILD_BENCH=OFF \
+	cmake -S . -B $(SANITIZE_DIR) -DCFO_SANITIZE=address -DCFO_INTEGRATION_TESTS=OFF -DCFO_BUILD_BENCH=OFF \
 	  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" >/dev/null
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
+
+# The ThreadSanitizer build: the unit tests of the layers that run threads (runtime: informers, work queue, leader
+# election, HTTP server; operator: the controller over them) and only the libraries they link; no fuzz replays, no
+# integration tests, no benchmarks. -O1 -g1 as above. tsan_selftest checks that a deliberate race is reported.
+tsan-build: deps
+	cmake -S . -B $(TSAN_DIR) -DCFO_SANITIZE=thread -DCFO_UNIT_LAYERS="runtime;operator" -DCFO_FUZZ_REPLAYS=OFF \
+	  -DCFO_INTEGRATION_TESTS=OFF -DCFO_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+	  $(WERROR_FLAG) >/dev/null
+	cmake --build $(TSAN_DIR) -j $(JOBS) --target unit_runtime unit_operator tsan_selftest
 
 kube-apiserver: deps
 	@echo "kube-apiserver and etcd in: $$($(HARNESS)/build-kube-apiserver.sh | tail -n1)"
@@ -94,14 +119,16 @@ kube-apiserver: deps
 upstream-crds:
 	@$(resolve_crds); echo "upstream CRDs in: $$crds"
 
-test: build kube-apiserver sanitize-build
+test: build kube-apiserver sanitize-build tsan-build
 	@$(resolve_crds); \
 	export UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)"; \
 	cmake -S . -B $(BUILD_DIR) >/dev/null; \
 	rc=0; \
 	echo "== unit tests and fuzz replays under ASan + UBSan ($(SANITIZE_DIR))"; \
 	ctest --test-dir $(SANITIZE_DIR) --output-on-failure -j $(JOBS) || rc=1; \
-	echo "== unit, replay and integration tests ($(BUILD_DIR))"; \
+	echo "== runtime and operator unit tests under ThreadSanitizer ($(TSAN_DIR))"; \
+	ctest --test-dir $(TSAN_DIR) --output-on-failure -j $(JOBS) || rc=1; \
+	echo "== unit, replay, lint and integration tests ($(BUILD_DIR))"; \
 	ctest --test-dir $(BUILD_DIR) --output-on-failure || rc=1; \
 	exit $$rc
 
@@ -109,6 +136,24 @@ sanitize: sanitize-build
 	@$(resolve_crds); \
 	export UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)"; \
 	ctest --test-dir $(SANITIZE_DIR) --output-on-failure -j $(JOBS)
+
+tsan: tsan-build
+	@$(resolve_crds); \
+	export UPSTREAM_CRDS="$$crds" CFO_SHARED_DIR="$(CFO_SHARED_DIR)"; \
+	ctest --test-dir $(TSAN_DIR) --output-on-failure -j $(JOBS)
+
+# The source checks need a configured folder (compile_commands.json for clang-tidy), not a build.
+lint: configure
+	ctest --test-dir $(BUILD_DIR) -L lint --output-on-failure
+
+tidy-all: configure
+	test/lint/clang_tidy.sh $(BUILD_DIR) --all
+
+format:
+	hack/format.sh
+
+format-check:
+	hack/format.sh --check
 
 fuzz: deps
 	@$(resolve_crds); \
@@ -147,4 +192,4 @@ clean:
 	  $(BUILD_DIR)/bench-reconcile-test/control-plane $(BUILD_DIR)/bench-control-plane; do \
 	  if [[ -d "$$s" ]]; then $(HARNESS)/control-plane.sh stop "$$s"; fi; \
 	done
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(FUZZ_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(TSAN_DIR) $(FUZZ_DIR)

@@ -17,12 +17,13 @@ namespace {
 
 std::unexpected<Error> kfail(const std::string& what) { return fail("kubeconfig: " + what); }
 
-/// A member of `obj` that must be a string when present; std::nullopt when absent or null.
-Result<std::optional<std::string>> opt_string(const json::Value& obj, const char* key, const std::string& path) {
+/// A member of `obj` that must be a string when present; empty when absent or null (clientcmd's string fields have
+/// no "unset" distinct from "": every reader here treats both alike).
+Result<std::string> opt_string(const json::Value& obj, const char* key, const std::string& path) {
   const json::Value* v = json::find(obj, key);
-  if (!v || v->IsNull()) return std::optional<std::string>{};
+  if (!v || v->IsNull()) return std::string{};
   if (!v->IsString()) return kfail(path + "." + key + " must be a string, not " + json::type_name(*v));
-  return std::optional<std::string>(std::string(v->GetString(), v->GetStringLength()));
+  return std::string(v->GetString(), v->GetStringLength());
 }
 
 /// Same for booleans; absent means false.
@@ -73,16 +74,16 @@ Result<std::optional<std::string>> pem_material(const json::Value& obj, const st
   if (!data) return std::unexpected(data.error());
   auto file = opt_string(obj, file_key, path);
   if (!file) return std::unexpected(file.error());
-  bool has_data = *data && !(*data)->empty();
-  bool has_file = *file && !(*file)->empty();
+  bool has_data = !data->empty();
+  bool has_file = !file->empty();
   if (has_data && has_file) return kfail(path + ": both " + data_key + " and " + file_key + " are set; set only one");
   if (has_data) {
-    auto pem = decode_base64(**data);
+    auto pem = decode_base64(*data);
     if (!pem) return kfail(path + "." + data_key + ": " + pem.error().message);
     return std::optional<std::string>(std::move(*pem));
   }
   if (has_file) {
-    std::string resolved = resolve_path(**file, base_dir);
+    std::string resolved = resolve_path(*file, base_dir);
     auto text = read_file_text(resolved);
     if (!text) return kfail(path + "." + file_key + ": " + text.error().message);
     if (file_out) *file_out = resolved;
@@ -95,8 +96,8 @@ Result<void> read_cluster(const Entry& cluster, const std::string& base_dir, Cli
   const json::Value& c = *cluster.body;
   auto server = opt_string(c, "server", cluster.path);
   if (!server) return std::unexpected(server.error());
-  if (!*server || (*server)->empty()) return kfail(cluster.path + ".server is required");
-  std::string s = **server;
+  if (server->empty()) return kfail(cluster.path + ".server is required");
+  std::string s = *server;
   while (!s.empty() && s.back() == '/') s.pop_back();
   if (auto url = parse_server_url(s); !url) return kfail(cluster.path + ".server: " + url.error().message);
   cfg.server = s;
@@ -108,10 +109,10 @@ Result<void> read_cluster(const Entry& cluster, const std::string& base_dir, Cli
   auto ca =
       pem_material(c, cluster.path, "certificate-authority-data", "certificate-authority", base_dir, &cfg.ca_file);
   if (!ca) return std::unexpected(ca.error());
-  if (*ca) {
+  if (std::optional<std::string>& ca_pem = *ca; ca_pem) {
     if (cfg.insecure_skip_tls_verify)
       return kfail(cluster.path + ": insecure-skip-tls-verify cannot be combined with a certificate authority");
-    cfg.ca_pem = std::move(**ca);
+    cfg.ca_pem = std::move(*ca_pem);
   }
   return {};
 }
@@ -125,8 +126,8 @@ Result<void> read_impersonation(const json::Value& u, const std::string& path, C
   if (!as) return std::unexpected(as.error());
   auto uid = opt_string(u, "as-uid", path);
   if (!uid) return std::unexpected(uid.error());
-  if (*as) cfg.impersonate_user = **as;
-  if (*uid) cfg.impersonate_uid = **uid;
+  cfg.impersonate_user = *as;
+  cfg.impersonate_uid = *uid;
   if (const json::Value* groups = json::find(u, "as-groups"); groups && !groups->IsNull()) {
     if (!groups->IsArray()) return kfail(path + ".as-groups must be a list of strings");
     for (const auto& g : groups->GetArray()) {
@@ -162,10 +163,10 @@ Result<void> read_user(const Entry& user, const std::string& base_dir, ClientCon
   if (!token) return std::unexpected(token.error());
   auto token_file = opt_string(u, "tokenFile", user.path);
   if (!token_file) return std::unexpected(token_file.error());
-  if (*token_file && !(*token_file)->empty()) cfg.bearer_token_file = resolve_path(**token_file, base_dir);
+  if (!token_file->empty()) cfg.bearer_token_file = resolve_path(*token_file, base_dir);
   // As clientcmd: an inline token wins for the first request; the file, when given, is still re-read later.
-  if (*token && !(*token)->empty()) {
-    cfg.bearer_token = trim_space(**token);
+  if (!token->empty()) {
+    cfg.bearer_token = trim_space(*token);
   } else if (!cfg.bearer_token_file.empty()) {
     auto text = read_file_text(cfg.bearer_token_file);
     if (!text) return kfail(user.path + ".tokenFile: " + text.error().message);
@@ -176,13 +177,15 @@ Result<void> read_user(const Entry& user, const std::string& base_dir, ClientCon
   if (!cert) return std::unexpected(cert.error());
   auto key = pem_material(u, user.path, "client-key-data", "client-key", base_dir, nullptr);
   if (!key) return std::unexpected(key.error());
-  if (cert->has_value() != key->has_value())
+  std::optional<std::string>& cert_pem = *cert;
+  std::optional<std::string>& key_pem = *key;
+  if (cert_pem.has_value() != key_pem.has_value())
     return kfail(user.path + ": " +
-                 (cert->has_value() ? "client-certificate is set without client-key"
-                                    : "client-key is set without client-certificate"));
-  if (*cert) {
-    cfg.client_cert_pem = std::move(**cert);
-    cfg.client_key_pem = std::move(**key);
+                 (cert_pem.has_value() ? "client-certificate is set without client-key"
+                                       : "client-key is set without client-certificate"));
+  if (cert_pem && key_pem) {
+    cfg.client_cert_pem = std::move(*cert_pem);
+    cfg.client_key_pem = std::move(*key_pem);
   }
 
   if (auto r = read_impersonation(u, user.path, cfg); !r) return r;
@@ -212,7 +215,7 @@ Result<ClientConfig> parse_kubeconfig(const std::string& text, const std::string
   if (context_name.empty()) {
     auto current = opt_string(root, "current-context", "");
     if (!current) return kfail("current-context must be a string");
-    if (*current) context_name = **current;
+    context_name = *current;
   }
   if (context_name.empty()) return kfail("current-context is not set and no context was given");
 
@@ -220,7 +223,7 @@ Result<ClientConfig> parse_kubeconfig(const std::string& text, const std::string
   if (!context) return std::unexpected(context.error());
   auto cluster_name = opt_string(*context->body, "cluster", context->path);
   if (!cluster_name) return std::unexpected(cluster_name.error());
-  if (!*cluster_name || (*cluster_name)->empty()) return kfail(context->path + ".cluster is required");
+  if (cluster_name->empty()) return kfail(context->path + ".cluster is required");
   auto user_name = opt_string(*context->body, "user", context->path);
   if (!user_name) return std::unexpected(user_name.error());
   auto ns = opt_string(*context->body, "namespace", context->path);
@@ -228,15 +231,15 @@ Result<ClientConfig> parse_kubeconfig(const std::string& text, const std::string
 
   ClientConfig cfg;
   cfg.source = "kubeconfig context \"" + context_name + "\"";
-  if (*ns && !(*ns)->empty()) cfg.default_namespace = **ns;
+  if (!ns->empty()) cfg.default_namespace = *ns;
 
-  auto cluster = find_entry(root, "clusters", "cluster", **cluster_name);
+  auto cluster = find_entry(root, "clusters", "cluster", *cluster_name);
   if (!cluster) return std::unexpected(cluster.error());
   if (auto r = read_cluster(*cluster, base_dir, cfg); !r) return std::unexpected(r.error());
 
   // A context without a user is anonymous access; a named user must exist (clientcmd validation).
-  if (*user_name && !(*user_name)->empty()) {
-    auto user = find_entry(root, "users", "user", **user_name);
+  if (!user_name->empty()) {
+    auto user = find_entry(root, "users", "user", *user_name);
     if (!user) return std::unexpected(user.error());
     if (auto r = read_user(*user, base_dir, cfg); !r) return std::unexpected(r.error());
   }

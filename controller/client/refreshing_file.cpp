@@ -5,11 +5,8 @@
 namespace cfo::client {
 
 RefreshingFile::RefreshingFile(std::string path, std::chrono::milliseconds max_age_ms, std::string initial, bool trim,
-                               SteadyNowFn now)
-    : path_(std::move(path)),
-      max_age_ms_(max_age_ms),
-      trim_(trim),
-      now_(now ? std::move(now) : SteadyNowFn([] { return std::chrono::steady_clock::now(); })) {
+                               NowFn now)
+    : path_(std::move(path)), max_age_ms_(max_age_ms), trim_(trim), now_(steady_now_unless(std::move(now))) {
   if (!initial.empty()) {
     value_ = std::move(initial);
     read_at_ = now_();

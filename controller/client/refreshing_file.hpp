@@ -21,7 +21,7 @@ class RefreshingFile {
   /// `trim`: strip surrounding whitespace (tokens) or not (PEM bundles); `now`: the clock that ages the content
   /// (steady_clock when empty; tests pass a fake one).
   RefreshingFile(std::string path, std::chrono::milliseconds max_age_ms, std::string initial, bool trim,
-                 SteadyNowFn now = {});
+                 NowFn now = {});
 
   /// The current content, re-read first when it is due. Error: the file could not be read (or was empty when
   /// `trim` is set) and no earlier content exists.
@@ -33,7 +33,7 @@ class RefreshingFile {
   std::string path_;
   std::chrono::milliseconds max_age_ms_;
   bool trim_;
-  SteadyNowFn now_;
+  NowFn now_;
   std::mutex mu_;
   std::optional<std::string> value_;
   std::chrono::steady_clock::time_point read_at_{};

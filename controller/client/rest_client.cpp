@@ -52,7 +52,7 @@ RestClient::Impl::Impl(ClientConfig c, RestClientOptions o)
       tls_(make_tls_context(cfg.ca_pem, cfg.insecure_skip_tls_verify, cfg.client_cert_pem, cfg.client_key_pem)),
       ca_pem_in_use_(cfg.ca_pem) {
   if (options.qps > 0 && std::isfinite(options.qps))
-    limiter_ = std::make_unique<TokenBucket>(options.qps, options.burst, options.now);
+    limiter_ = std::make_unique<RequestThrottle>(options.qps, options.burst, options.now);
   if (!cfg.bearer_token_file.empty())
     token_file_ = std::make_unique<RefreshingFile>(cfg.bearer_token_file, options.token_file_max_age_ms,
                                                    cfg.bearer_token, true, options.now);
@@ -213,8 +213,7 @@ RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std
     if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
 
     if (!reused)
-      if (auto opened =
-              pc->conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms);
+      if (auto opened = pc->conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms);
           !opened)
         return {stopped(stop) ? std::unexpected(cancelled_error(what)) : fail(what + ": " + opened.error().message)};
     if (stopped(stop)) return {std::unexpected(cancelled_error(what))};

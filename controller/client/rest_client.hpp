@@ -97,7 +97,7 @@ struct RestClientOptions {
   /// connections a new TLS context (client-go CA rotation: 5 minutes).
   std::chrono::milliseconds ca_file_max_age_ms{300'000};
   /// Clock of the rate limiter and of the file reloads; steady_clock when empty. For tests.
-  SteadyNowFn now;
+  NowFn now;
   /// The waits of the rate limiter and of retries; sleep_unless_stopped when empty. For tests.
   SleepFn sleep;
 };

@@ -16,7 +16,7 @@
 #include "client/rest_client.hpp"
 #include "client/server_url.hpp"
 #include "client/tls_connection.hpp"
-#include "client/token_bucket.hpp"
+#include "client/request_throttle.hpp"
 
 namespace cfo::client {
 
@@ -129,7 +129,7 @@ struct RestClient::Impl {
   const Result<ServerUrl> url;
 
  private:
-  std::unique_ptr<TokenBucket> limiter_;  // null: no client-side limit
+  std::unique_ptr<RequestThrottle> limiter_;  // null: no client-side limit
   std::mutex mu_;
   Result<std::shared_ptr<boost::asio::ssl::context>> tls_;
   std::string ca_pem_in_use_;

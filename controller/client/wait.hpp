@@ -1,15 +1,14 @@
 #pragma once
-// Time as RestClient sees it: a monotonic clock and interruptible waits, both replaceable in tests.
+// Waiting as RestClient does it: interruptible sleeps, replaceable in tests (its clock is core/clock.hpp's NowFn).
 #include <chrono>
 #include <functional>
 #include <span>
 
+#include "core/clock.hpp"  // NowFn, the monotonic clock RestClient reads
+
 namespace cfo::client {
 
 class StopToken;
-
-/// Returns the current monotonic time. Must be callable from any thread.
-using SteadyNowFn = std::function<std::chrono::steady_clock::time_point()>;
 
 /// Waits `delay` unless one of `stops` (null entries are ignored) is or becomes requested. Returns true when the
 /// whole delay passed, false when a stop ended the wait (or was already requested). Must be callable from any thread.

@@ -30,9 +30,9 @@ namespace http = beast::http;
 
 namespace {
 
-constexpr std::size_t kReadChunkBytes = 64 * 1024;
+constexpr std::size_t kReadChunkBytes = std::size_t{64} * 1024;
 /// How much of an error body is kept for the Status message.
-constexpr std::size_t kMaxErrorBodyBytes = 1024 * 1024;
+constexpr std::size_t kMaxErrorBodyBytes = std::size_t{1024} * 1024;
 
 /// Ends of the stream that are not failures: the server closed the connection (with or without the last chunk
 /// or a TLS close_notify). client-go's StreamWatcher treats EOF and unexpected EOF alike as the end of a watch.
@@ -75,7 +75,7 @@ std::chrono::milliseconds watch_idle_limit(std::string_view target, std::chrono:
       int64_t seconds = 0;
       auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), seconds);
       if (!digits.empty() && ec == std::errc() && end == digits.data() + digits.size() && seconds > 0 &&
-          seconds <= 24 * 3600)
+          seconds <= int64_t{24} * 3600)
         return std::max(configured, std::chrono::milliseconds(seconds * 1000) + kWatchIdleMargin);
       return configured;
     }

@@ -12,7 +12,7 @@ Result<Args> Args::parse(int argc, char** argv, int first, const std::map<std::s
     std::string a = argv[i];
     std::string name, value;
     bool has_value = false;
-    if (a.rfind("--", 0) == 0) {
+    if (a.starts_with("--")) {
       name = a.substr(2);
     } else if (a.size() > 1 && a[0] == '-') {
       name = a.substr(1);

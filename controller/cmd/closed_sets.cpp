@@ -1,7 +1,9 @@
 #include "cmd/closed_sets.hpp"
 
+#include <deque>
 #include <filesystem>
 #include <map>
+#include <memory>
 
 #include "workload/finding_paths.hpp"
 #include "workload/reconcile.hpp"
@@ -39,8 +41,14 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
   std::vector<validation::SetEntry> entries;
   std::vector<std::size_t> owner;  // entries[k] belongs to members[owner[k]]
   std::vector<std::string> label;  // for a generated object: "RayCluster/name"; else ""
-  std::vector<workload::Outcome> outcomes;
-  outcomes.reserve(members.size());  // the generated objects stay where they are
+  // The generated objects, each in a block sized to it (json::compact_copy), where they stay (a deque does not move
+  // them): a set of thousands of workloads holds its children in about their own size, the rest of each
+  // reconcile's outcome is let go at once.
+  struct Held {
+    std::unique_ptr<json::Pool> pool;
+    json::Document doc;
+  };
+  std::deque<Held> children;
   for (std::size_t i = 0; i < members.size(); ++i) {
     const json::Value& doc = members[i].input->doc;
     if (!members[i].workload) {
@@ -65,11 +73,13 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
           facts.local_queue = &m.input->doc;
         }
     }
-    outcomes.push_back(workload::reconcile(doc, workload::Observed{}, facts, schemas, now));
-    out[i] = outcomes.back().errors;
-    if (!outcomes.back().valid) continue;
-    for (const auto& child : outcomes.back().desired) {
-      entries.push_back({&child, true});
+    workload::Outcome outcome = workload::reconcile(doc, workload::Observed{}, facts, schemas, now);
+    out[i] = std::move(outcome.errors);
+    if (!outcome.valid) continue;
+    for (const auto& child : outcome.desired) {
+      Held& held = children.emplace_back();
+      held.doc = json::compact_copy(child, held.pool);
+      entries.push_back({&held.doc, true});
       owner.push_back(i);
       label.push_back(json::string_at(child, "kind") + "/" + json::string_at(child, "metadata.name"));
     }
@@ -85,6 +95,13 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
                                    members[i].input->doc, out[i]);
     }
   }
+  // A CodeFlareWorkload given twice: only its children are entries above, so the workloads are compared here.
+  std::vector<const json::Value*> workloads(members.size(), nullptr);
+  for (std::size_t i = 0; i < members.size(); ++i)
+    if (members[i].workload) workloads[i] = &members[i].input->doc;
+  auto repeats = validation::repeated_objects(workloads);
+  for (std::size_t i = 0; i < members.size(); ++i)
+    for (auto& e : repeats[i]) out[i].push_back(std::move(e));
   return out;
 }
 

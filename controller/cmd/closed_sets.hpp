@@ -21,9 +21,9 @@ std::vector<std::size_t> closed_sets(const std::vector<InputDocument>& docs, con
 
 /// One member of a closed set.
 struct SetMember {
-  InputDocument* input;    ///< the entry (its `doc` is judged; a CodeFlareWorkload has its namespace already)
-  bool workload = false;   ///< a CodeFlareWorkload: judged through workload::reconcile
-  bool context = false;    ///< only context for the others (a v1 Namespace): not judged, no findings
+  InputDocument* input;   ///< the entry (its `doc` is judged; a CodeFlareWorkload has its namespace already)
+  bool workload = false;  ///< a CodeFlareWorkload: judged through workload::reconcile
+  bool context = false;   ///< only context for the others (a v1 Namespace): not judged, no findings
 };
 
 /// Judges one closed set: every object as validation::validate_set judges it (validate_object, the references
@@ -31,7 +31,9 @@ struct SetMember {
 /// generated objects then join the set, so that their references and admissibility are judged too; findings on a
 /// generated object are told at the workload's own fields (workload::add_child_findings). A workload whose
 /// spec.queue.clusterQueue asks for a managed LocalQueue counts that LocalQueue as part of the set, as `render`
-/// prints it. Returns one FieldErrors per member (empty for context members). `now` is RFC 3339.
+/// prints it. A CodeFlareWorkload given twice gets a RepeatedResource warning (validation::repeated_objects), as the
+/// set's other objects do in validate_set. Returns one FieldErrors per member (empty for context members). `now` is
+/// RFC 3339.
 std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members, const validation::SchemaSet& schemas,
                                           const validation::ClusterProfile& profile, const std::string& now);
 

@@ -1,6 +1,9 @@
 #include "cmd/findings_output.hpp"
 
 #include <cstdio>
+#include <optional>
+
+#include "core/yaml.hpp"
 
 namespace cfo::cmd {
 
@@ -56,6 +59,17 @@ json::Value entry_head(json::Allocator& a, const InputDocument& in) {
   o.AddMember("name", json::str(meta_field(in.doc, "name"), a), a);
   return o;
 }
+// Where the field at `path` of `in` is written: yaml::locate on the document's text (inside its List for a List
+// item), or nullopt (no text kept, a whole-file entry).
+std::optional<yaml::Position> written_at(const InputDocument& in, const std::string& path) {
+  if (!in.text || in.whole_file || in.start.line_offset > in.text->size()) return std::nullopt;
+  std::string full;
+  for (std::size_t k : in.item) full += "items[" + std::to_string(k) + "].";
+  full += path;
+  auto at = yaml::locate(std::string_view(*in.text).substr(in.start.line_offset), 0, full);
+  if (at) at->line += in.start.line - 1;
+  return at;
+}
 }  // namespace
 
 std::string describe_object(const InputDocument& in) {
@@ -81,6 +95,10 @@ void append_findings_json(json::Value& arr, json::Allocator& a, const InputDocum
   for (const auto& e : errs) {
     json::Value o = entry_head(a, in);
     o.AddMember("path", json::str(e.path, a), a);
+    if (auto at = written_at(in, e.path)) {
+      o.AddMember("line", json::Value(static_cast<uint64_t>(at->line)), a);
+      o.AddMember("column", json::Value(static_cast<uint64_t>(at->column)), a);
+    }
     o.AddMember("rule", json::str(e.rule, a), a);
     o.AddMember("source", json::str(e.source, a), a);
     o.AddMember("reason", json::str(e.reason, a), a);

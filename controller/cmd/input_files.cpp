@@ -44,7 +44,7 @@ void add_value(const std::string& file, std::size_t index, const std::vector<std
   entry.index = index;
   entry.item = item;
   if (!is_list(value)) {
-    entry.doc.CopyFrom(value, entry.doc.GetAllocator());
+    entry.doc = json::compact_copy(value, entry.pool);
     if (!item.empty() && !value.IsObject())
       entry.problems.push_back(
           {"", "list:itemNotAnObject", "kubectl",
@@ -72,26 +72,34 @@ void add_value(const std::string& file, std::size_t index, const std::vector<std
 
 std::vector<InputDocument> documents_of_text(const std::string& name, std::string_view text) {
   std::vector<InputDocument> out;
-  auto docs = yaml::to_json(text);
-  if (!docs) {
-    InputDocument entry;
-    entry.file = name;
-    entry.whole_file = true;
-    entry.problems.push_back({"", "yaml:syntax", "yaml", "the file is not valid YAML: " + docs.error().message});
-    out.push_back(std::move(entry));
-    return out;
-  }
-  for (std::size_t i = 0; i < docs->size(); ++i) {
-    json::Document& d = (*docs)[i];
+  // Each document is kept in a block sized to it as soon as it is converted (yaml::for_each_document), so that a
+  // file of many small objects is never held at RapidJSON's 64 KiB a document.
+  std::size_t index = 0;
+  auto shared_text = std::make_shared<const std::string>(text);
+  auto read = yaml::for_each_document(text, [&](json::Document& d, const yaml::DocumentStart& start) {
+    const std::size_t i = index++;
+    const std::size_t first = out.size();
     if (is_list(d)) {
       add_value(name, i, {}, d, out);
     } else {
       InputDocument entry;
       entry.file = name;
       entry.index = i;
-      entry.doc = std::move(d);
+      entry.doc = json::compact_copy(d, entry.pool);
       out.push_back(std::move(entry));
     }
+    for (std::size_t k = first; k < out.size(); ++k) {
+      out[k].text = shared_text;
+      out[k].start = start;
+    }
+  });
+  if (!read) {
+    out.clear();  // a file that does not parse is one finding, whatever came before the error
+    InputDocument entry;
+    entry.file = name;
+    entry.whole_file = true;
+    entry.problems.push_back({"", "yaml:syntax", "yaml", "the file is not valid YAML: " + read.error().message});
+    out.push_back(std::move(entry));
   }
   return out;
 }
@@ -157,7 +165,7 @@ std::vector<InputDocument> documents_of_file(const std::string& name, std::strin
       } else {
         InputDocument entry;
         entry.file = name;
-        entry.doc = std::move(*doc);
+        entry.doc = json::compact_copy(*doc, entry.pool);
         out.push_back(std::move(entry));
       }
       return out;

@@ -1,5 +1,6 @@
 #pragma once
 // Reading the manifests given with -f: files, folders of *.yaml/*.yml/*.json, or "-" for standard input.
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/field_error.hpp"
 #include "core/json.hpp"
+#include "core/yaml.hpp"
 
 namespace cfo::cmd {
 
@@ -22,7 +24,14 @@ struct InputDocument {
   /// True for a document of a kustomize file (kustomization.yaml, kustomization.yml, Kustomization): it describes a
   /// build for `kubectl apply -k`, not an object, and is reported as skipped whatever it holds.
   bool kustomize = false;
-  json::Document doc;             ///< the object (null when `whole_file`)
+  /// The text of the file (shared by its documents) and where this document begins in it (its line's byte offset and
+  /// the line, 1-based), for the line and column of findings (yaml::locate); null for a JSON file read whole.
+  std::shared_ptr<const std::string> text;
+  yaml::DocumentStart start;
+  /// The block `doc` lives in (json::compact_copy): a document sized to its object, not RapidJSON's 64 KiB default, so
+  /// that a file of many small objects is held in about its own size. Declared before `doc`, which uses it.
+  std::unique_ptr<json::Pool> pool;
+  json::Document doc;  ///< the object (null when `whole_file`)
   /// Problems found while reading, before any check: a YAML syntax error (the whole file), a List item that is not
   /// an object, a List whose `items` is not a list. When set, these are the entry's findings and `doc` is not judged.
   FieldErrors problems;

@@ -29,10 +29,12 @@ Judged judge_inputs(std::vector<InputDocument>& inputs, const std::vector<std::s
       out.findings[i] = inputs[i].problems;
       continue;
     }
-    if ((out.skipped[i] = skip_reason(inputs[i].doc, apis))) {
+    auto& skipped = out.skipped[i];
+    skipped = skip_reason(inputs[i].doc, apis);
+    if (skipped) {
       ++out.skipped_count;
       if (is_namespace(inputs[i].doc)) {
-        *out.skipped[i] += "; its labels count for the namespaceSelectors of its closed set";
+        *skipped += "; its labels count for the namespaceSelectors of its closed set";
         sets[s].push_back({&inputs[i], false, true});
         set_index[s].push_back(i);
       }

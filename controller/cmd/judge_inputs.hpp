@@ -13,10 +13,10 @@ namespace cfo::cmd {
 
 /// The verdicts on a list of input documents, index for index.
 struct Judged {
-  std::vector<FieldErrors> findings;                 ///< per input: its findings (its reading problems, if any)
+  std::vector<FieldErrors> findings;                ///< per input: its findings (its reading problems, if any)
   std::vector<std::optional<std::string>> skipped;  ///< per input: why it is not checked (no schema for its group)
-  std::size_t judged_count = 0;                      ///< inputs checked
-  std::size_t skipped_count = 0;                     ///< inputs skipped
+  std::size_t judged_count = 0;                     ///< inputs checked
+  std::size_t skipped_count = 0;                    ///< inputs skipped
 };
 
 /// Judges `inputs` (as read by documents_of_text / read_inputs). `set_of` gives each input's closed set
@@ -26,8 +26,7 @@ struct Judged {
 /// `default_namespace` (written into its entry). Entries with a problem found while reading have that as their
 /// findings; objects of an API group no schema covers are skipped (a v1 Namespace still lends its labels to its set).
 Judged judge_inputs(std::vector<InputDocument>& inputs, const std::vector<std::size_t>& set_of,
-                    const validation::SchemaSet& schemas,
-                    const validation::ClusterProfile& profile, const std::string& default_namespace,
-                    const std::string& now);
+                    const validation::SchemaSet& schemas, const validation::ClusterProfile& profile,
+                    const std::string& default_namespace, const std::string& now);
 
 }  // namespace cfo::cmd

@@ -155,7 +155,7 @@ std::string format_text_line(const LogRecord& r) {
   auto [secs, ms] = split_time(r.time);
   std::tm local{};
   localtime_r(&secs, &local);
-  char stamp[48];
+  char stamp[96];  // as in format_json_line
   std::snprintf(stamp, sizeof stamp, "[%04d-%02d-%02d %02d:%02d:%02d.%03d] [", local.tm_year + 1900, local.tm_mon + 1,
                 local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, ms);
   std::string out = stamp;
@@ -174,7 +174,7 @@ std::string format_json_line(const LogRecord& r) {
   auto [secs, ms] = split_time(r.time);
   std::tm utc{};
   gmtime_r(&secs, &utc);
-  char stamp[40];
+  char stamp[96];  // room for any int in each field: g++'s -Wformat-truncation (an error under -Werror) counts so
   std::snprintf(stamp, sizeof stamp, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
                 utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, ms);
 

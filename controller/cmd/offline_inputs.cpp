@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cmd/crd_schemas.hpp"
+#include "core/names.hpp"
 
 namespace cfo::cmd {
 
@@ -74,6 +75,13 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     pod_security = validation::parse_pod_security_level(args.get("pod-security-level", ""));
     if (!pod_security) return fail_with("--pod-security-level must be privileged, baseline or restricted", true);
   }
+  // A namespace name the apiserver would refuse (a DNS-1123 label, as apimachinery ValidateNamespaceName) is a usage
+  // error here, not a finding on every workload it is given to.
+  if (args.has("namespace")) {
+    const std::string ns = args.get("namespace", "");
+    if (auto problems = names::dns1123_label(ns); !problems.empty())
+      return fail_with("-n/--namespace \"" + ns + "\" is not a namespace name: " + problems.front(), true);
+  }
   auto profile = validation::parse_profile(args.get("profile", "vanilla"));
   if (!profile) return fail_with("--profile must be vanilla or odh, not \"" + args.get("profile") + "\"", true);
   std::vector<std::string> crds = args.all("crds");
@@ -81,9 +89,10 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     std::string looked_at;
     auto bundled = bundled_crds_path(&looked_at);
     if (!bundled)
-      return fail_with("no upstream CRD schemas: pass --crds DIR (the schemas that ship with the binary were not found" +
-                           (looked_at.empty() ? std::string(")") : " at " + looked_at + ")"),
-                       false);
+      return fail_with(
+          "no upstream CRD schemas: pass --crds DIR (the schemas that ship with the binary were not found" +
+              (looked_at.empty() ? std::string(")") : " at " + looked_at + ")"),
+          false);
     crds.push_back(*bundled);
   }
   auto loaded = load_schemas_from_files(crds);
@@ -101,7 +110,7 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     std::cerr << command << ": warning: no manifest found in the inputs given with -f\n";
   OfflineInputs out{std::move(loaded->schemas), std::move(docs->docs), {}};
   // As the controller: the flag, else what the Workload CRD among the schemas says, else Kueue's old limit.
-  out.profile.kueue_max_pod_sets = *max_podsets > 0            ? static_cast<int>(*max_podsets)
+  out.profile.kueue_max_pod_sets = *max_podsets > 0                 ? static_cast<int>(*max_podsets)
                                    : loaded->kueue_max_pod_sets > 0 ? loaded->kueue_max_pod_sets
                                                                     : validation::kDefaultKueueMaxPodSets;
   out.profile.name = *profile;

@@ -1,16 +1,47 @@
 #include <iostream>
 
 #include "cmd/args.hpp"
+#include "cmd/closed_sets.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/findings_output.hpp"
 #include "cmd/offline_inputs.hpp"
 #include "core/condition.hpp"
 #include "core/yaml.hpp"
+#include "validation/validator.hpp"
+#include "workload/finding_paths.hpp"
 #include "workload/reconcile.hpp"
 
 namespace cfo::cmd {
 
 namespace {
+
+// What validate says of a workload's generated objects within its closed set (the other objects of the file or
+// folder: the references to Kueue objects the set holds, and the admissibility of a queued workload against them),
+// told at the workload's fields: render refuses what validate refuses.
+FieldErrors judge_in_set(const InputDocument& in, const workload::Outcome& outcome,
+                         const std::vector<const json::Value*>& set_objects, const validation::SchemaSet& schemas,
+                         const validation::ClusterProfile& profile) {
+  std::vector<validation::SetEntry> entries;
+  entries.reserve(set_objects.size() + outcome.desired.size());
+  for (const json::Value* o : set_objects) entries.push_back({o, true});
+  const std::size_t first_child = entries.size();
+  for (const auto& child : outcome.desired) entries.push_back({&child, true});
+  auto judged = validation::validate_set(schemas, entries, profile);
+  FieldErrors errs;
+  for (std::size_t k = first_child; k < entries.size(); ++k) {
+    const std::string kind = json::string_at(*entries[k].object, "kind");
+    workload::add_child_findings(std::move(judged[k]), kind,
+                                 kind + "/" + json::string_at(*entries[k].object, "metadata.name"), in.doc, errs);
+  }
+  return errs;
+}
+
+bool has_error(const FieldErrors& errs) {
+  for (const auto& e : errs)
+    if (e.severity == Severity::Error) return true;
+  return false;
+}
+
 constexpr const char* kRenderHelp =
     "Print the objects that CodeFlareWorkloads expand to, as YAML, without a cluster.\n"
     "Exit code: 0 every workload rendered, 1 a workload is invalid or an input is not readable (a file that is not\n"
@@ -18,7 +49,9 @@ constexpr const char* kRenderHelp =
     "or I/O error (a missing or unreadable file or folder, unloadable --crds).\n"
     "The items of a v1 List (`kubectl get -o yaml`) or a typed list are rendered one by one; objects of other kinds\n"
     "are skipped with a note on stderr, except a codeflare.dev object that is not a v1alpha1 CodeFlareWorkload (an\n"
-    "unknown version or kind), which is an error, as in `validate`.\n"
+    "unknown version or kind), which is an error, as in `validate`. The documents of one file, or of a folder\n"
+    "given with -f, are one closed set as in `validate`: a queued workload that the Kueue objects of its set can\n"
+    "never admit, or that names a LocalQueue the set does not hold while it holds others, is an error.\n"
     "\n"
     "Flags:\n"
     "  -f, --filename FILE          a manifest file, a folder of them, or - for stdin (repeatable)\n"
@@ -42,10 +75,10 @@ std::string quota_document(const json::Value& workload, const workload::Outcome&
   json::Document d;
   d.SetObject();
   auto& a = d.GetAllocator();
-  d.AddMember("workload",
-              json::str(json::string_at(workload, "metadata.namespace") + "/" + json::string_at(workload, "metadata.name"),
-                        a),
-              a);
+  d.AddMember(
+      "workload",
+      json::str(json::string_at(workload, "metadata.namespace") + "/" + json::string_at(workload, "metadata.name"), a),
+      a);
   if (!outcome.desired.empty()) d.AddMember("kind", json::str(json::string_at(outcome.desired.back(), "kind"), a), a);
   if (auto q = json::get_string(outcome.status, "queue")) d.AddMember("queue", json::str(*q, a), a);
   static const json::Value none(rapidjson::kArrayType);
@@ -56,7 +89,7 @@ std::string quota_document(const json::Value& workload, const workload::Outcome&
   d.AddMember("totalRequests", json::Value(total ? *total : empty, a), a);
   return yaml::from_json(d);
 }
-}
+}  // namespace
 
 int render_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first,
@@ -92,9 +125,20 @@ int render_command(int argc, char** argv, int first) {
   const std::string ns = args->get("namespace", "default");
   const bool quota = args->flag("quota");
 
+  // The closed sets, as validate forms them; each set's other objects (Kueue objects, Namespaces) judge its
+  // workloads' generated objects.
+  const auto set_of = closed_sets(loaded->docs, args->all("filename"), false);
+  std::vector<std::vector<const json::Value*>> set_objects;
+  for (std::size_t i = 0; i < loaded->docs.size(); ++i) {
+    const auto& in = loaded->docs[i];
+    if (set_of[i] >= set_objects.size()) set_objects.resize(set_of[i] + 1);
+    if (!in.kustomize && in.problems.empty() && !is_workload(in.doc)) set_objects[set_of[i]].push_back(&in.doc);
+  }
+
   int exit_code = 0;
   bool first_doc = true;
-  for (auto& in : loaded->docs) {
+  for (std::size_t i = 0; i < loaded->docs.size(); ++i) {
+    auto& in = loaded->docs[i];
     if (in.kustomize) {
       std::cerr << in.file << ": a kustomize file (for kubectl apply -k), not an object; skipped\n";
       continue;
@@ -128,6 +172,12 @@ int render_command(int argc, char** argv, int first) {
     auto outcome = workload::reconcile(in.doc, workload::Observed{}, doc_facts, loaded->schemas, now_rfc3339());
     if (!outcome.valid) {
       print_findings_text(std::cerr, in, outcome.errors);
+      exit_code = 1;
+      continue;
+    }
+    if (FieldErrors in_set = judge_in_set(in, outcome, set_objects[set_of[i]], loaded->schemas, loaded->profile);
+        has_error(in_set)) {
+      print_findings_text(std::cerr, in, in_set);
       exit_code = 1;
       continue;
     }

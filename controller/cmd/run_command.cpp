@@ -39,9 +39,9 @@ int run_command(int argc, char** argv, int first) {
   configure_logging(ops->log);
   // SIGTERM/SIGINT go to the shutdown thread only: it blocks them before any other thread starts.
   ShutdownControl shutdown(ops->graceful_shutdown_timeout);
-  return op::run(*options, ops->client,
-                 op::StopControl{[&shutdown] { shutdown.wait(); }, [&shutdown] { shutdown.begin_stop(); },
-                                 shutdown.token()});
+  return op::run(
+      *options, ops->client,
+      op::StopControl{[&shutdown] { shutdown.wait(); }, [&shutdown] { shutdown.begin_stop(); }, shutdown.token()});
 }
 
 }  // namespace cfo::cmd

@@ -111,7 +111,7 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   // Watches ask for a timeoutSeconds in [min, 2 min] (client-go's ReflectorOptions.MinWatchTimeout, default 5m).
   auto watch_timeout = duration_flag(args, "min-watch-timeout", o.min_watch_timeout_s * 1000);
   if (!watch_timeout) return std::unexpected(watch_timeout.error());
-  if (*watch_timeout < 1000 || *watch_timeout > 3600 * 1000)
+  if (*watch_timeout < 1000 || *watch_timeout > int64_t{3600} * 1000)
     return fail("flag --min-watch-timeout must be between 1s and 1h");
   o.min_watch_timeout_s = *watch_timeout / 1000;
 

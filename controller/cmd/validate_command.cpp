@@ -44,7 +44,8 @@ constexpr const char* kValidateHelp =
     "      --crds DIR             folder (or file) of the upstream CRDs to check against (repeatable); default: the\n"
     "                             pinned KubeRay, AppWrapper and Kueue schemas that ship with the binary\n"
     "  -o, --output text|json     output format (default text); json is an array with one entry per finding and\n"
-    "                             per skipped object (\"skipped\": true, severity \"info\")\n"
+    "                             per skipped object (\"skipped\": true, severity \"info\"); a finding has the\n"
+    "                             line and column where its field (or its nearest written parent) is written\n"
     "  -n, --namespace NS         namespace for CodeFlareWorkloads that do not name one (default \"default\")\n"
     "      --set                  judge everything given as one closed set (see above)\n"
     "      --kueue-max-podsets N  Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default: what the\n"
@@ -104,8 +105,9 @@ int list_rules(const std::string& output) {
   for (const auto& r : rules)
     std::cout << r.id << std::string(width + 2 - r.id.size(), ' ') << validation::profiles_text(r.profiles)
               << std::string(13 - validation::profiles_text(r.profiles).size(), ' ') << r.source << "\n";
-  std::cout << rules.size() << " rules; besides them, the CRD schemas' own checks (schema:..., cel:...) apply under "
-                               "every profile\n";
+  std::cout << rules.size()
+            << " rules; besides them, the CRD schemas' own checks (schema:..., cel:...) apply under "
+               "every profile\n";
   return 0;
 }
 }  // namespace
@@ -167,11 +169,12 @@ int validate_command(int argc, char** argv, int first) {
       ++unreadable_count;
     else if (has_errors(findings[i]))
       ++invalid_count;
+    const auto& skip = skipped[i];
     if (output == "json") {
-      if (skipped[i]) append_skipped_json(report, report.GetAllocator(), in, *skipped[i]);
+      if (skip) append_skipped_json(report, report.GetAllocator(), in, *skip);
       append_findings_json(report, report.GetAllocator(), in, findings[i]);
     } else {
-      if (skipped[i]) print_skipped_text(std::cout, in, *skipped[i]);
+      if (skip) print_skipped_text(std::cout, in, *skip);
       print_findings_text(std::cout, in, findings[i]);
     }
   }

@@ -1,6 +1,5 @@
 #include "core/condition.hpp"
 
-
 namespace cfo {
 
 bool set_condition(std::vector<Condition>& conditions, Condition c, const std::string& now) {
@@ -65,6 +64,5 @@ std::vector<Condition> conditions_from_json(const json::Value& v) {
   }
   return out;
 }
-
 
 }  // namespace cfo

@@ -139,5 +139,15 @@ const char* type_name(const Value& v) {
   return "object";
 }
 
+Document compact_copy(const Value& v, std::unique_ptr<Pool>& pool) {
+  // A first copy measures the room the value takes; the second goes into a block of that size.
+  Document measure;
+  measure.CopyFrom(v, measure.GetAllocator());
+  pool = std::make_unique<Pool>(measure.GetAllocator().Size() + 64);
+  Document out(pool.get());
+  out.CopyFrom(v, *pool);
+  return out;
+}
+
 }  // namespace json
 }  // namespace cfo

@@ -102,8 +102,10 @@ Result<Document> parse(std::string_view text) {
     rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> is(ms);
     rapidjson::Reader reader;
     NumberConverter converter(handler);
-    // Iterative: the reader keeps its own stack, so no input can exhaust the call stack.
-    result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag>(is, converter);
+    // Iterative: the reader keeps its own stack, so no input can exhaust the call stack. (A named constant: with the
+    // flags spelled inside Parse<...>, clang-format 19 reads the `<` as a comparison.)
+    constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
+    result = reader.Parse<kFlags>(is, converter);
     refusal = converter.refusal();
     return !result.IsError();
   };

@@ -15,7 +15,7 @@ constexpr std::size_t kDNS1035LabelMaxLength = 63;
 constexpr std::size_t kLabelValueMaxLength = 63;
 constexpr std::size_t kQualifiedNameMaxLength = 63;
 /// Total size of all annotation keys and values of one object (apimachinery TotalAnnotationSizeLimitB).
-constexpr std::size_t kTotalAnnotationSizeLimitBytes = 256 * 1024;
+constexpr std::size_t kTotalAnnotationSizeLimitBytes = std::size_t{256} * 1024;
 
 /// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most 63 characters (IsDNS1123Label).
 std::vector<std::string> dns1123_label(std::string_view value);

@@ -93,6 +93,8 @@ Result<Quantity> Quantity::parse(std::string_view s) {
       case 'E':
         exp10 = 18;
         break;
+      default:  // not reached: the condition above admits only the suffixes listed
+        return bad();
     }
   } else if (suf[0] == 'e' || suf[0] == 'E') {
     std::size_t j = 1;

@@ -144,7 +144,7 @@ json::Value resolve_plain(std::string_view s, json::Allocator& a) {
 std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 struct Parser {
-  std::string_view text;  // the whole input, for positions of byte-level errors
+  std::string_view text;           // the whole input, for positions of byte-level errors
   std::size_t document_start = 0;  // byte offset of the current document's first event
   yaml_parser_t p{};
   yaml_event_t ev{};
@@ -181,10 +181,10 @@ struct Parser {
 
   Error error_here(const std::string& what) const {
     // LibYAML's reader (invalid UTF-8, control characters) reports a byte offset and leaves problem_mark unset.
-    const std::string where =
-        p.error == YAML_READER_ERROR
-            ? position_of(p.problem_offset)
-            : "line " + std::to_string(p.problem_mark.line + 1) + ", column " + std::to_string(p.problem_mark.column + 1);
+    const std::string where = p.error == YAML_READER_ERROR
+                                  ? position_of(p.problem_offset)
+                                  : "line " + std::to_string(p.problem_mark.line + 1) + ", column " +
+                                        std::to_string(p.problem_mark.column + 1);
     std::string problem = p.problem ? std::string(": ") + p.problem : "";
     if (p.error == YAML_READER_ERROR && p.problem_value >= 0) {
       char hex[16];
@@ -248,11 +248,10 @@ struct Parser {
         std::string_view text(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
         const char* tag = reinterpret_cast<const char*>(ev.data.scalar.tag);
         std::string t = tag ? tag : "";
-        if (t == YAML_STR_TAG || t == "!") {
-          out = json::str(text, a);
-        } else if (!t.empty() && t != YAML_INT_TAG && t != YAML_FLOAT_TAG && t != YAML_BOOL_TAG && t != YAML_NULL_TAG) {
-          out = json::str(text, a);
-        } else if (ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE || !t.empty()) {
+        // Resolved (null, bool, int, float or string): an untagged plain scalar, or one tagged with a core-schema type.
+        // A string as written: a quoted or block scalar, the !!str and non-specific "!" tags, and any other tag.
+        const bool core_type_tag = t == YAML_INT_TAG || t == YAML_FLOAT_TAG || t == YAML_BOOL_TAG || t == YAML_NULL_TAG;
+        if (core_type_tag || (t.empty() && ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)) {
           out = resolve_plain(text, a);
         } else {
           out = json::str(text, a);
@@ -404,6 +403,14 @@ struct Emitter {
 }  // namespace
 
 Result<std::vector<json::Document>> to_json(std::string_view text) {
+  std::vector<json::Document> docs;
+  auto done = for_each_document(text, [&](json::Document& d, const DocumentStart&) { docs.push_back(std::move(d)); });
+  if (!done) return std::unexpected(done.error());
+  return docs;
+}
+
+Result<void> for_each_document(std::string_view text,
+                               const std::function<void(json::Document&, const DocumentStart&)>& each) {
   if (text.size() > kMaxStreamBytes)
     return fail("YAML text of " + std::to_string(text.size()) + " bytes is larger than " + mib(kMaxStreamBytes) +
                 " (the limit per file)");
@@ -411,12 +418,23 @@ Result<std::vector<json::Document>> to_json(std::string_view text) {
   ps.text = text;
   if (!yaml_parser_initialize(&ps.p)) return fail("cannot initialise the YAML parser");
   yaml_parser_set_input_string(&ps.p, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-  std::vector<json::Document> docs;
+  DocumentStart line_cursor;  // the start of a line at or before the next document's
   for (;;) {
     if (auto r = ps.next(); !r) return std::unexpected(r.error());
     if (ps.ev.type == YAML_STREAM_END_EVENT) break;
     if (ps.ev.type != YAML_DOCUMENT_START_EVENT) continue;
     ps.document_start = ps.ev.start_mark.index;
+    // LibYAML's marks count characters, not bytes: the line's byte offset is found by counting lines, from where the
+    // previous document's was (documents come in order, so the whole text is scanned once).
+    DocumentStart start;
+    start.line = ps.ev.start_mark.line + 1;
+    while (line_cursor.line < start.line && line_cursor.line_offset < text.size()) {
+      const std::size_t eol = text.find('\n', line_cursor.line_offset);
+      if (eol == std::string_view::npos) break;
+      line_cursor.line_offset = eol + 1;
+      ++line_cursor.line;
+    }
+    start.line_offset = line_cursor.line_offset;
     if (auto r = ps.next(); !r) return std::unexpected(r.error());
     if (ps.ev.type == YAML_DOCUMENT_END_EVENT) continue;
     json::Document d;
@@ -424,9 +442,9 @@ Result<std::vector<json::Document>> to_json(std::string_view text) {
     if (auto r = ps.next(); !r) return std::unexpected(r.error());  // DOCUMENT_END
     ps.anchors.clear();
     ps.document_start = ps.ev.end_mark.index;
-    if (!d.IsNull()) docs.push_back(std::move(d));
+    if (!d.IsNull()) each(d, start);
   }
-  return docs;
+  return {};
 }
 
 std::string from_json(const json::Value& v) {

@@ -1,5 +1,8 @@
 #pragma once
 // The one place where YAML enters or leaves the project. Everything inside works on JSON (RapidJSON).
+#include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,9 +34,39 @@ inline constexpr std::size_t kMaxAliasNodes = 1000000;
 /// naming the limit. Mapping keys must be scalars.
 Result<std::vector<json::Document>> to_json(std::string_view text);
 
+/// Where a document begins in its text: the byte offset of the start of the line it begins on, and that line
+/// (1-based). locate() on the text from `line_offset` finds the document as document 0.
+struct DocumentStart {
+  std::size_t line_offset = 0;
+  std::size_t line = 1;
+};
+
+/// to_json's conversion, one document at a time: `each` gets every non-empty document in order, as soon as it is
+/// converted (it may move it away), and where it begins, so that a caller keeping a compact form of each
+/// (json::compact_copy) never holds the whole stream's documents at full size. Errors as to_json's; documents before
+/// an error were already given.
+Result<void> for_each_document(std::string_view text,
+                               const std::function<void(json::Document&, const DocumentStart&)>& each);
+
 /// Converts one JSON value into a YAML document (block style, two-space indent, no `---` marker).
 /// Strings that would read back as another type (`"true"`, `"1"`, `"null"`) are double-quoted, multi-line
 /// strings use literal style, empty objects and arrays are written `{}` and `[]`.
 std::string from_json(const json::Value& v);
+
+/// A place in a text: 1-based line and column (in characters).
+struct Position {
+  std::size_t line = 0;
+  std::size_t column = 0;
+};
+
+/// Where the field at `path` is written in the `document`-th document of `text` (0-based, counted as to_json counts
+/// them: empty documents are not counted): the position of its key for a member of a mapping, of the item for a list
+/// entry. `path` is written as findings name fields: members joined by dots, list indexes and keys with dots in
+/// brackets ("spec.workerGroups[0].resources.limits[nvidia.com/gpu]"). A field that is not written (a missing required
+/// field, a path of a generated object) is told at its nearest written parent, up to the document's root. nullopt when
+/// the text has no such document or a syntax error comes before the field is found. Content reached through an alias or
+/// a `<<` merge key is not followed (the alias itself is the nearest parent). Reads only the events up to the field
+/// found.
+std::optional<Position> locate(std::string_view text, std::size_t document, std::string_view path);
 
 }  // namespace cfo::yaml

@@ -49,8 +49,7 @@ void fill_kueue_facts(const json::Value& wl, const std::string& kueue_version, c
 
 void fill_queue_objects(const json::Value& wl, const KueueCaches& caches, workload::ClusterFacts& facts,
                         std::vector<runtime::ObjectPtr>& keep) {
-  if (!caches.quota_objects || !caches.local_queues_in || !caches.local_queues_synced ||
-      !caches.local_queues_synced())
+  if (!caches.quota_objects || !caches.local_queues_in || !caches.local_queues_synced || !caches.local_queues_synced())
     return;
   auto quota = caches.quota_objects();
   if (!quota) return;

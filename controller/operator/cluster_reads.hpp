@@ -1,8 +1,8 @@
 #pragma once
 // What the CodeFlareWorkload controller knows of Kueue at every reconcile: the Kueue objects a workload names
 // (LocalQueue, default LocalQueue, WorkloadPriorityClass), read from the caches (the API version and MaxPodSets come
-// with the served APIs, served_apis.hpp). An object Kueue does not serve, or that the operator may not read, reads as unknown rather
-// than as absent, as the CodeFlare SDK's checks do.
+// with the served APIs, served_apis.hpp). An object Kueue does not serve, or that the operator may not read, reads as
+// unknown rather than as absent, as the CodeFlare SDK's checks do.
 #include <functional>
 #include <string>
 #include <vector>

@@ -71,5 +71,4 @@ Result<CleanupResult> clean_up_local_queue(const Api& api, const client::Resourc
   return out;
 }
 
-
 }  // namespace cfo::op

@@ -47,8 +47,7 @@ void KueueWorkloadIndex::drop(const runtime::ObjectPtr& wl) {
   std::lock_guard lock(mu_);
   auto it = by_job_uid_.find(uid);
   // Only the entry of this very Workload: a newer one for the same job may have replaced it.
-  if (it != by_job_uid_.end() &&
-      json::string_at(*it->second, "metadata.uid") == json::string_at(*wl, "metadata.uid"))
+  if (it != by_job_uid_.end() && json::string_at(*it->second, "metadata.uid") == json::string_at(*wl, "metadata.uid"))
     by_job_uid_.erase(it);
 }
 

@@ -37,8 +37,8 @@ void kueue_workload_transform(json::Document& wl);
 /// What a cached LocalQueue keeps: metadata (name, namespace, labels, annotations) and spec.clusterQueue.
 void local_queue_transform(json::Document& lq);
 
-/// What a cached ClusterQueue keeps for the admissibility judgement: its name and generation, and of its spec the namespaceSelector,
-/// resourceGroups and cohort (cohortName, or v1beta1 cohort).
+/// What a cached ClusterQueue keeps for the admissibility judgement: its name and generation, and of its spec the
+/// namespaceSelector, resourceGroups and cohort (cohortName, or v1beta1 cohort).
 void cluster_queue_transform(json::Document& cq);
 
 /// What a cached ResourceFlavor keeps for the admissibility judgement: its name, generation, nodeLabels, nodeTaints and

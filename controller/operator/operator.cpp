@@ -58,8 +58,8 @@ std::shared_ptr<runtime::LeaseLock> lease_lock(const OperatorOptions& o, const c
 }
 
 std::string watching(const OperatorOptions& o) {
-  std::string out = o.namespaces.empty() ? std::string("all namespaces")
-                                         : std::to_string(o.namespaces.size()) + " namespace(s)";
+  std::string out =
+      o.namespaces.empty() ? std::string("all namespaces") : std::to_string(o.namespaces.size()) + " namespace(s)";
   if (!o.label_selector.empty()) out += ", workloads matching the label selector \"" + o.label_selector + "\"";
   return out;
 }
@@ -108,7 +108,8 @@ struct Caches {
 // Adds the caches (and what they wake) of every served kind that has none yet. Called before the manager starts and
 // by the served-APIs refresher; never concurrently.
 void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Manager& manager,
-                   const client::RestClient& cache_rest, Caches& caches, const std::shared_ptr<runtime::WorkQueue>& queue) {
+                   const client::RestClient& cache_rest, Caches& caches,
+                   const std::shared_ptr<runtime::WorkQueue>& queue) {
   // Hands `group` to the manager and publishes its size.
   auto add = [&](std::unique_ptr<runtime::InformerGroup> group, const client::ResourceType& type,
                  bool awaited) -> runtime::InformerGroup* {
@@ -123,13 +124,15 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
                         : row.kind == ChildKind::kAppWrapper ? apis.app_wrapper
                                                              : apis.ray_job;
     if (!served || caches.children[i].load()) continue;
-    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(o, *row.type, "", child_transform), o.namespaces);
+    auto group =
+        std::make_unique<runtime::InformerGroup>(cache_rest, proto(o, *row.type, "", child_transform), o.namespaces);
     for (auto* inf : group->informers()) runtime::enqueue_from(*inf, queue, child_to_workload());
     caches.children[i] = add(std::move(group), *row.type, true);
     spdlog::info("watching {} (CRD {})", row.name, row.crd);
   }
   // Kueue's caches are optional for the start (their lists may be forbidden): until synced they read as unknown. A
-  // LocalQueue or a WorkloadPriorityClass wakes the workloads naming it, a Kueue Workload the one whose child it admits.
+  // LocalQueue or a WorkloadPriorityClass wakes the workloads naming it, a Kueue Workload the one whose child it
+  // admits.
   if (apis.kueue_version.empty() || caches.local_queues.load()) return;
   const runtime::InformerGroup& workloads = *caches.workloads;
   auto lq = std::make_unique<runtime::InformerGroup>(
@@ -172,9 +175,13 @@ std::string describe(const ServedApis& a, int max_pod_sets_flag, std::optional<v
          (a.ray_job ? "served" : "not served") + ", AppWrapper " + (a.app_wrapper ? "served" : "not served") +
          ", Kueue API " + (a.kueue_version.empty() ? std::string("not served") : a.kueue_version) + " (MaxPodSets " +
          std::to_string(mps) +
-         (max_pod_sets_flag > 0 ? ", from --kueue-max-podsets)" : a.kueue_max_pod_sets > 0 ? ")" : ", default)") +
+         (max_pod_sets_flag > 0      ? ", from --kueue-max-podsets)"
+          : a.kueue_max_pod_sets > 0 ? ")"
+                                     : ", default)") +
          ", profile " + std::string(validation::profile_name(profile_flag.value_or(a.profile))) +
-         (profile_flag ? " (from --profile)" : a.profile == validation::Profile::kOdh ? " (OpenDataHub CRDs served)" : "");
+         (profile_flag                             ? " (from --profile)"
+          : a.profile == validation::Profile::kOdh ? " (OpenDataHub CRDs served)"
+                                                   : "");
 }
 
 }  // namespace
@@ -250,8 +257,8 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   Caches caches;
   caches.metrics = &metrics;
   {
-    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, proto(o, resources::kCodeFlareWorkloads, o.label_selector),
-                                                          o.namespaces);
+    auto group = std::make_unique<runtime::InformerGroup>(
+        cache_rest, proto(o, resources::kCodeFlareWorkloads, o.label_selector), o.namespaces);
     for (auto* inf : group->informers())
       runtime::enqueue_from(*inf, queue, runtime::own_key(), runtime::spec_or_metadata_changed);
     caches.workloads = &manager.add_informers(std::move(group), true);
@@ -387,9 +394,9 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     webhook::WebhookDependencies deps;
     deps.client = &rest;
     deps.schemas = apis.get()->schemas;
-    deps.profile.kueue_max_pod_sets = o.kueue_max_podsets > 0 ? o.kueue_max_podsets : apis.get()->kueue_max_pod_sets > 0
-                                                                                         ? apis.get()->kueue_max_pod_sets
-                                                                                         : 8;
+    deps.profile.kueue_max_pod_sets = o.kueue_max_podsets > 0              ? o.kueue_max_podsets
+                                      : apis.get()->kueue_max_pod_sets > 0 ? apis.get()->kueue_max_pod_sets
+                                                                           : 8;
     deps.profile.name = o.profile.value_or(apis.get()->profile);
     deps.facts = [&wc](const json::Value& workload, json::Document& storage) {
       return wc.facts_for(workload, storage);
@@ -397,22 +404,24 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     deps.is_leader = [&manager] { return manager.is_leader(); };
     deps.observer = webhook_metrics;
     hooks = std::make_unique<webhook::Webhooks>(o.webhook, std::move(deps));
-    manager.add_runnable(runtime::Runnable{"webhooks", [&hooks] { return hooks->start(); }, [&hooks] { hooks->stop(); },
-                                           false});
+    manager.add_runnable(
+        runtime::Runnable{"webhooks", [&hooks] { return hooks->start(); }, [&hooks] { hooks->stop(); }, false});
     // Readiness waits for the serving certificate where one is on its way (self-managed, or mounted from
     // cert-manager's Secret); a run without any (e.g. on a laptop) serves nothing and is not held back for it.
     std::error_code ec;
-    const bool certificate_expected = !o.webhook.cert_secret.empty() ||
-                                      std::filesystem::exists(std::filesystem::path(o.webhook.cert_dir) / "tls.crt", ec);
+    const bool certificate_expected =
+        !o.webhook.cert_secret.empty() ||
+        std::filesystem::exists(std::filesystem::path(o.webhook.cert_dir) / "tls.crt", ec);
     if (certificate_expected)
       manager.readyz().add("webhooks", [&hooks]() -> std::optional<std::string> {
         if (hooks->ready()) return std::nullopt;
         return "the webhook server has no certificate yet";
       });
     else
-      spdlog::warn("no serving certificate in {} and no --webhook-cert-secret: the admission webhooks are not served "
-                   "until a certificate appears there (--webhook-bind-address=0 turns them off)",
-                   o.webhook.cert_dir);
+      spdlog::warn(
+          "no serving certificate in {} and no --webhook-cert-secret: the admission webhooks are not served "
+          "until a certificate appears there (--webhook-bind-address=0 turns them off)",
+          o.webhook.cert_dir);
   }
   if (o.leader_elect) {
     metrics::track_leader_election(metrics, o.leader_election_id, [&manager] { return manager.is_leader(); });

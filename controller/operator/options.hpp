@@ -8,7 +8,7 @@
 #include "runtime/http_server.hpp"
 #include "runtime/leader_election.hpp"
 #include "runtime/rate_limiter.hpp"
-#include "runtime/token_bucket.hpp"
+#include "core/token_bucket.hpp"
 #include "validation/cluster_facts.hpp"
 #include "webhook/webhook_options.hpp"
 
@@ -33,7 +33,7 @@ struct OperatorOptions {
   std::optional<validation::Profile> profile;
 
   runtime::ItemBackoffOptions backoff;  ///< --workqueue-base-delay / --workqueue-max-delay (5 ms, 1000 s)
-  runtime::TokenBucketOptions bucket;   ///< --workqueue-qps / --workqueue-burst (10, 100)
+  TokenBucketOptions bucket;            ///< --workqueue-qps / --workqueue-burst (10, 100)
 
   bool leader_elect = false;
   std::string leader_election_id = kDefaultLeaderElectionId;

@@ -11,9 +11,7 @@
 namespace cfo::op {
 
 namespace {
-std::string with_article(std::string_view kind) {
-  return (kind == "AppWrapper" ? "an " : "a ") + std::string(kind);
-}
+std::string with_article(std::string_view kind) { return (kind == "AppWrapper" ? "an " : "a ") + std::string(kind); }
 
 // What the operator did to something other than the workload's children it applies: an event, and a log line at
 // info, both once.
@@ -37,11 +35,11 @@ std::optional<std::string> finalize(const ExecutionContext& ctx, const Api& api,
       failure = "deleting LocalQueue " + managed + ": " + done.error().message;
     } else if (done->deleted) {
       tell(events, ctx.workload, "Normal", "LocalQueueDeleted", "Delete",
-                    "LocalQueue " + done->local_queue + " deleted with its last workload");
+           "LocalQueue " + done->local_queue + " deleted with its last workload");
     } else if (done->other_users > 0) {
       tell(events, ctx.workload, "Normal", "LocalQueueKept", "Delete",
-                    "LocalQueue " + done->local_queue + " kept: " + std::to_string(done->other_users) +
-                        " other workload(s) use it");
+           "LocalQueue " + done->local_queue + " kept: " + std::to_string(done->other_users) +
+               " other workload(s) use it");
     }
   }
   if (!failure.empty()) {
@@ -88,7 +86,7 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
         failed = "removing the AppWrapper left from before: " + r.error().message;
       else
         tell(events, ctx.workload, "Normal", "Replacing", "Delete",
-                      "AppWrapper " + ctx.name + " removed: spec.appWrapper is false; its RayCluster goes with it");
+             "AppWrapper " + ctx.name + " removed: spec.appWrapper is false; its RayCluster goes with it");
       waiting = true;
     } else if (const auto* rep = std::get_if<Replacement>(&*plan.blocker)) {
       const ChildKindInfo& k = info(rep->child.kind);
@@ -96,7 +94,7 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
         failed = "replacing " + std::string(k.name) + " " + rep->child.name + ": " + r.error().message;
       } else {
         tell(events, ctx.workload, "Normal", "Replacing", "Delete",
-                      std::string(k.name) + " " + rep->child.name + " is replaced: it cannot be updated in place");
+             std::string(k.name) + " " + rep->child.name + " is replaced: it cannot be updated in place");
         waiting = true;
       }
     }
@@ -137,8 +135,8 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
         break;
       }
       tell(events, ctx.workload, "Normal", "Replaced", "Delete",
-                    std::string(k.name) + " " + s.name + " removed: the workload now runs as " +
-                        with_article(plan.top ? info(*plan.top).name : "another kind"));
+           std::string(k.name) + " " + s.name + " removed: the workload now runs as " +
+               with_article(plan.top ? info(*plan.top).name : "another kind"));
     }
 
   // 6. A LocalQueue this workload managed and no longer uses is deleted unless another workload uses it.
@@ -151,7 +149,7 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
       failed = "releasing LocalQueue " + plan.release_local_queue + ": " + done.error().message;
     else if (done->deleted)
       tell(events, ctx.workload, "Normal", "LocalQueueDeleted", "Delete",
-                    "LocalQueue " + done->local_queue + " deleted: no workload uses it any more");
+           "LocalQueue " + done->local_queue + " deleted: no workload uses it any more");
   }
 
   // 7. A finalizer no longer needed (spec.queue.clusterQueue removed) goes, after the same clean-up as on deletion.

@@ -16,8 +16,7 @@
 namespace cfo::op {
 
 /// Every CodeFlareWorkload of one namespace, or the error that kept them from being read.
-using WorkloadLister =
-    std::function<Result<std::vector<std::shared_ptr<const json::Document>>>(const std::string& ns)>;
+using WorkloadLister = std::function<Result<std::vector<std::shared_ptr<const json::Document>>>(const std::string& ns)>;
 
 // ---- what carrying out a plan came to ------------------------------------------------------------------------
 /// Everything in the plan was done. `top`: the apiserver's answer to the apply of the top-level child, when it was
@@ -47,7 +46,7 @@ struct ExecutionContext {
   const json::Value& workload;  ///< the CodeFlareWorkload as cached (for events and the finalizer's clean-up)
   std::string ns, name, uid;
   std::string field_manager;
-  std::string kueue_version;   ///< "" when Kueue is not served
+  std::string kueue_version;    ///< "" when Kueue is not served
   WorkloadLister workloads_in;  ///< the namespace's workloads, to tell whether a managed LocalQueue is still used
   /// Called after each object applied (its kind), e.g. to count it; may be empty.
   std::function<void(const std::string& kind)> on_applied;

@@ -27,7 +27,8 @@ bool crd_established(const json::Value& crd) {
   const json::Value* conds = json::find_path(crd, "status.conditions");
   if (!conds || !conds->IsArray()) return false;
   for (const auto& c : conds->GetArray())
-    if (json::get_string(c, "type") == std::string("Established")) return json::get_string(c, "status") == std::string("True");
+    if (json::get_string(c, "type") == std::string("Established"))
+      return json::get_string(c, "status") == std::string("True");
   return false;
 }
 

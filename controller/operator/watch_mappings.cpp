@@ -54,7 +54,8 @@ runtime::KeyMapper kueue_workload_to_workload(const runtime::InformerGroup& work
     for (const auto& r : refs->GetArray()) {
       if (!json::get_bool(r, "controller").value_or(false)) continue;
       if (!child_kind_named(json::get_string(r, "kind").value_or(""))) return std::nullopt;
-      const std::string key = json::string_at(wl, "metadata.namespace") + "/" + json::get_string(r, "name").value_or("");
+      const std::string key =
+          json::string_at(wl, "metadata.namespace") + "/" + json::get_string(r, "name").value_or("");
       return workloads.get(key) ? std::optional<std::string>(key) : std::nullopt;
     }
     return std::nullopt;

@@ -105,7 +105,7 @@ const json::Value* labelled_for(const json::Value* child, const std::string& nam
 }  // namespace
 
 workload::ClusterFacts WorkloadController::facts_of(const json::Value& wl, const ServedApis& apis,
-                                                   runtime::ObjectPtr& local_queue) const {
+                                                    runtime::ObjectPtr& local_queue) const {
   workload::ClusterFacts facts;
   facts.profile.kueue_max_pod_sets = opts_.kueue_max_pod_sets > 0  ? opts_.kueue_max_pod_sets
                                      : apis.kueue_max_pod_sets > 0 ? apis.kueue_max_pod_sets
@@ -169,9 +169,10 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   for (const json::Value* c : {observed.ray_cluster, observed.app_wrapper, observed.ray_job}) {
     const json::Value* labels = c ? json::find_path(*c, "metadata.labels") : nullptr;
     if (labels && labels->IsObject() && json::get_string(*labels, "kueue.x-k8s.io/queue-name") &&
-        caches_.kueue.workload_of)
-      if ((kueue_workload = caches_.kueue.workload_of(json::string_at(*c, "metadata.uid"))))
-        observed.kueue_workload = kueue_workload.get();
+        caches_.kueue.workload_of) {
+      kueue_workload = caches_.kueue.workload_of(json::string_at(*c, "metadata.uid"));
+      if (kueue_workload) observed.kueue_workload = kueue_workload.get();
+    }
   }
 
   const json::Value* prev_status = json::find(*wl, "status");
@@ -221,7 +222,9 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     workload::Observed now_seen = observed;
     const json::Value* created = &*applied->top;
     const std::string kind = json::string_at(*created, "kind");
-    (kind == "RayJob" ? now_seen.ray_job : kind == "AppWrapper" ? now_seen.app_wrapper : now_seen.ray_cluster) = created;
+    (kind == "RayJob"       ? now_seen.ray_job
+     : kind == "AppWrapper" ? now_seen.app_wrapper
+                            : now_seen.ray_cluster) = created;
     workload::restatus(outcome, now_seen, prev_status, now);
   }
   if (const auto* blocked = std::get_if<Blocked>(&written)) {

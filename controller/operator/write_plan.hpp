@@ -96,9 +96,9 @@ struct Plan {
   std::string unknown_kind;
 };
 
-/// Decides the plan for the workload `name` (its children share its name) from `outcome` and `seen`. Pure. Writes skip a child that already has all
-/// the desired fields (workload::is_applied, unless it is replaced): an unchanged apply would still wake the
-/// workload again through the child's watch. `server_dry_run` asks for the dry-run gate.
+/// Decides the plan for the workload `name` (its children share its name) from `outcome` and `seen`. Pure. Writes skip
+/// a child that already has all the desired fields (workload::is_applied, unless it is replaced): an unchanged apply
+/// would still wake the workload again through the child's watch. `server_dry_run` asks for the dry-run gate.
 Plan decide(const workload::Outcome& outcome, const Observation& seen, const std::string& name, bool server_dry_run);
 
 /// True when `obj` has a controller owner reference to the CodeFlareWorkload with this uid.

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/random.hpp"
 
 namespace cfo::runtime {
@@ -12,10 +12,10 @@ namespace cfo::runtime {
 /// factor 2.0, jitter 1.0, reset after 2 min); kube-rs watcher DefaultBackoff uses the same numbers.
 struct BackoffOptions {
   int64_t initial_ms = 800;
-  int64_t max_ms = 30 * 1000;
+  int64_t max_ms = int64_t{30} * 1000;
   double factor = 2.0;
   double jitter = 1.0;  ///< each delay is base * (1 + jitter * u), u uniform in [0, 1)
-  int64_t reset_after_ms = 120 * 1000;
+  int64_t reset_after_ms = int64_t{120} * 1000;
 };
 
 /// client-go wait.NewExponentialBackoffManager: each next_delay_ms() returns the current base delay plus jitter

@@ -9,20 +9,16 @@ void strip_managed_fields(json::Document& object) {
 }
 
 namespace {
-// The allocator and the document it serves, kept together: the ObjectPtr handed out points at `doc` and owns both.
+// The pool and the document it serves, kept together: the ObjectPtr handed out points at `doc` and owns both.
 struct CompactHolder {
-  explicit CompactHolder(std::size_t bytes) : allocator(bytes), doc(&allocator) {}
-  rapidjson::MemoryPoolAllocator<> allocator;
+  std::unique_ptr<json::Pool> pool;
   json::Document doc;
 };
 }  // namespace
 
 ObjectPtr compact_object(const json::Value& object) {
-  // A first copy measures the room the object takes; the second goes into a block of that size.
-  json::Document measure;
-  measure.CopyFrom(object, measure.GetAllocator());
-  auto holder = std::make_shared<CompactHolder>(measure.GetAllocator().Size() + 64);
-  holder->doc.CopyFrom(object, holder->allocator);
+  auto holder = std::make_shared<CompactHolder>();
+  holder->doc = json::compact_copy(object, holder->pool);
   return ObjectPtr(holder, &holder->doc);
 }
 

@@ -133,7 +133,7 @@ void enqueue_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeyMappe
 
 void enqueue_all_from(Informer& informer, std::shared_ptr<WorkQueue> queue, KeysMapper mapper,
                       UpdatePredicate on_update) {
-  auto enqueue = [queue, mapper](const ObjectPtr& object) {
+  auto enqueue = [queue = std::move(queue), mapper = std::move(mapper)](const ObjectPtr& object) {
     if (!object) return;
     for (auto& key : mapper(*object)) queue->add(key);
   };

@@ -12,7 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/json.hpp"
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/informer.hpp"
 #include "runtime/object_key.hpp"  // key_of, split_key, controller_owner_key
 #include "runtime/observers.hpp"

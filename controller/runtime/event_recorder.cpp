@@ -207,8 +207,8 @@ EventRecorder::Outcome EventRecorder::record(const json::Value& regarding, std::
 }
 
 EventRecorder::Outcome EventRecorder::post(const std::string& path, const json::Document& body,
-                                           const std::string& dedup_key, TimePoint reserved,
-                                           const std::string& reason, const std::string& object_key) {
+                                           const std::string& dedup_key, TimePoint reserved, const std::string& reason,
+                                           const std::string& object_key) {
   Result<json::Document> posted = post_ ? post_(path, body) : fail("no event poster");
   if (posted) return Outcome::Posted;
   spdlog::warn("event {} about {} not posted: {}", reason, object_key, posted.error().message);

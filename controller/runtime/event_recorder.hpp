@@ -15,22 +15,19 @@
 #include "client/rest_client.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 
 namespace cfo::runtime {
-
-/// Reads the wall clock (eventTime is wall time).
-using WallNowFn = std::function<std::chrono::system_clock::time_point()>;
 
 /// Options of an EventRecorder.
 struct EventRecorderOptions {
   std::string reporting_controller = "codeflare.dev/codeflare-operator";
-  std::string reporting_instance;            ///< empty = this host's name
-  int64_t dedup_window_ms = 5 * 60 * 1000;   ///< identical events within this window are sent once
-  std::size_t dedup_capacity = 4096;         ///< remembered events; the oldest are dropped beyond it
-  NowFn now;                                 ///< monotonic clock for the dedup window; empty = steady clock
-  WallNowFn wall_now;                        ///< clock for eventTime; empty = system clock
-  std::function<std::string()> name_suffix;  ///< unique suffix of metadata.name; empty = 16 random hex digits
+  std::string reporting_instance;                    ///< empty = this host's name
+  int64_t dedup_window_ms = int64_t{5} * 60 * 1000;  ///< identical events within this window are sent once
+  std::size_t dedup_capacity = 4096;                 ///< remembered events; the oldest are dropped beyond it
+  NowFn now;                                         ///< monotonic clock for the dedup window; empty = steady clock
+  WallNowFn wall_now;                                ///< clock for eventTime; empty = system clock
+  std::function<std::string()> name_suffix;          ///< unique suffix of metadata.name; empty = 16 random hex digits
   /// 0: record() posts on the caller's thread. Above 0: record() queues the Event (at most this many waiting; beyond,
   /// an Event is dropped with a warning) and a thread of the recorder posts them, so that a reconcile never waits
   /// for an Event (client-go's broadcaster is asynchronous too). What is still queued at destruction is posted

@@ -113,7 +113,7 @@ HttpHandler probe_handler(std::shared_ptr<const HealthChecks> healthz, std::shar
     for (const auto& [endpoint, checks] :
          {std::pair{std::string("healthz"), healthz.get()}, std::pair{std::string("readyz"), readyz.get()}}) {
       const std::string prefix = "/" + endpoint;
-      if (!checks || req.path.compare(0, prefix.size(), prefix) != 0) continue;
+      if (!checks || !req.path.starts_with(prefix)) continue;
       std::string rest = req.path.substr(prefix.size());
       if (rest == "/") rest.clear();
       if (!rest.empty() && rest.front() != '/') continue;  // e.g. /healthzz

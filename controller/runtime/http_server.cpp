@@ -29,11 +29,11 @@ using tcp = asio::ip::tcp;
 namespace {
 
 constexpr std::uint32_t kMaxHeaderBytes = 8 * 1024;
-constexpr std::uint64_t kMaxBodyBytes = 4 * 1024;
+constexpr std::uint64_t kMaxBodyBytes = std::uint64_t{4} * 1024;
 constexpr auto kIdleTimeout = std::chrono::seconds(10);
 constexpr int kMaxConnections = 64;
 constexpr auto kLingerTimeout = std::chrono::seconds(2);
-constexpr std::size_t kLingerBytes = 64 * 1024;
+constexpr std::size_t kLingerBytes = std::size_t{64} * 1024;
 
 Result<uint16_t> parse_port(std::string_view text, std::string_view whole) {
   unsigned value = 0;
@@ -120,7 +120,8 @@ class Session : public std::enable_shared_from_this<Session> {
       respond(11, false, HttpResponse{400, "text/plain; charset=utf-8", "bad request: " + ec.message() + "\n"});
       return;
     }
-    const auto& req = parser_->get();
+    // on_read is only ever async_read's completion on *parser_, which the read that it completes emplaced.
+    const auto& req = parser_->get();  // NOLINT(bugprone-unchecked-optional-access)
     HttpRequest request;
     request.method = std::string(req.method_string());
     std::string_view target(req.target().data(), req.target().size());

@@ -102,7 +102,9 @@ Result<void> Informer::start() {
 
 void Informer::stop() {
   stop_.request_stop();
-  { std::lock_guard lk(mu_); }
+  {
+    std::lock_guard lk(mu_);
+  }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
@@ -158,8 +160,7 @@ void Informer::do_list(const std::string& target, std::vector<ObjectPtr>& pendin
   const std::string api_version = json::get_string(*page, "apiVersion").value_or("");
   const std::string kind = item_kind(*page);
   if (const json::Value* items = json::find(*page, "items"); items && items->IsArray())
-    for (const auto& item : items->GetArray())
-      pending.push_back(item_object(item, api_version, kind, opts_.transform));
+    for (const auto& item : items->GetArray()) pending.push_back(item_object(item, api_version, kind, opts_.transform));
 
   auto last = watcher_.on_list_page(*page);
   if (!last) {
@@ -177,7 +178,9 @@ void Informer::do_list(const std::string& target, std::vector<ObjectPtr>& pendin
   spdlog::debug("informer {}: listed {} objects at resourceVersion {}", path_, count, watcher_.resource_version());
   for (const auto& change : changes) dispatch(change);
   if (!synced_.exchange(true)) {
-    { std::lock_guard lk(mu_); }
+    {
+      std::lock_guard lk(mu_);
+    }
     cv_.notify_all();
   }
 }

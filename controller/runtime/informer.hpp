@@ -15,7 +15,7 @@
 #include "core/error.hpp"
 #include "core/json.hpp"
 #include "runtime/cached_object.hpp"
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/random.hpp"
 #include "runtime/store.hpp"
 #include "runtime/watcher.hpp"
@@ -48,8 +48,8 @@ struct InformerOptions {
   /// Cached objects are compact copies (compact_object) either way.
   ObjectTransform transform = strip_managed_fields;
   WatcherOptions watcher;  ///< page size, watch timeouts, backoff (its selectors are overridden)
-  NowFn now;                      ///< clock for backoff bookkeeping; empty = steady clock
-  UniformFn uniform;              ///< randomness for jitter and watch timeouts; empty = seeded PRNG
+  NowFn now;               ///< clock for backoff bookkeeping; empty = steady clock
+  UniformFn uniform;       ///< randomness for jitter and watch timeouts; empty = seeded PRNG
 };
 
 /// Counters of what the informer thread did; cumulative, readable from any thread.

@@ -7,7 +7,7 @@
 
 namespace cfo::runtime {
 
-InformerGroup::InformerGroup(client::RestClient client, const InformerOptions& proto,
+InformerGroup::InformerGroup(const client::RestClient& client, const InformerOptions& proto,
                              const std::vector<std::string>& namespaces) {
   const bool one = namespaces.empty() || !proto.resource.namespaced;
   for (const auto& ns : one ? std::vector<std::string>{""} : namespaces) {
@@ -26,19 +26,21 @@ InformerOptions proto_of(const client::ResourceType& type, const std::string& la
 }
 }  // namespace
 
-InformerGroup::InformerGroup(client::RestClient client, const client::ResourceType& type,
+InformerGroup::InformerGroup(const client::RestClient& client, const client::ResourceType& type,
                              const std::vector<std::string>& namespaces, const std::string& label_selector)
-    : InformerGroup(std::move(client), proto_of(type, label_selector), namespaces) {}
+    : InformerGroup(client, proto_of(type, label_selector), namespaces) {}
 
 std::vector<Informer*> InformerGroup::informers() {
   std::vector<Informer*> out;
+  out.reserve(informers_.size());
   for (auto& [ns, inf] : informers_) out.push_back(inf.get());
   return out;
 }
 
 Result<void> InformerGroup::start() {
   for (auto& [ns, inf] : informers_)
-    if (auto r = inf->start(); !r) return std::unexpected(Error{"starting informer " + inf->path() + ": " + r.error().message});
+    if (auto r = inf->start(); !r)
+      return std::unexpected(Error{"starting informer " + inf->path() + ": " + r.error().message});
   return {};
 }
 
@@ -53,7 +55,8 @@ bool InformerGroup::synced() const {
 bool InformerGroup::wait_for_sync(int64_t timeout_ms) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   for (auto& [ns, inf] : informers_) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (!inf->wait_for_sync(std::max<int64_t>(left.count(), 0))) return false;
   }
   return true;

@@ -15,10 +15,11 @@ namespace cfo::runtime {
 /// key's namespace, else the all-namespaces one.
 class InformerGroup {
  public:
-  InformerGroup(client::RestClient client, const InformerOptions& proto, const std::vector<std::string>& namespaces);
+  InformerGroup(const client::RestClient& client, const InformerOptions& proto,
+                const std::vector<std::string>& namespaces);
   /// Same, with proto {type, label_selector} and the default transform.
-  InformerGroup(client::RestClient client, const client::ResourceType& type, const std::vector<std::string>& namespaces,
-                const std::string& label_selector);
+  InformerGroup(const client::RestClient& client, const client::ResourceType& type,
+                const std::vector<std::string>& namespaces, const std::string& label_selector);
 
   /// Every informer of the group (to register handlers before start).
   std::vector<Informer*> informers();

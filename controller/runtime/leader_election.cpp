@@ -92,7 +92,8 @@ bool LeaderElector::try_acquire_or_renew() {
     spdlog::warn("leader election: reading lease {}: {}", lock_->describe(), current.error().message);
     return false;
   }
-  if (!current->has_value()) {
+  const std::optional<ObservedLease>& lease = *current;
+  if (!lease) {
     auto created = lock_->create(desired);
     if (!created) {
       spdlog::warn("leader election: creating lease {}: {}", lock_->describe(), created.error().message);
@@ -102,7 +103,7 @@ bool LeaderElector::try_acquire_or_renew() {
     return true;
   }
 
-  const ObservedLease& old = **current;
+  const ObservedLease& old = *lease;
   observe(old, now);
   const bool mine = old.record.holder_identity == opts_.identity;
   if (!old.record.holder_identity.empty() && !mine) {
@@ -165,7 +166,9 @@ void LeaderElector::sleep_ms(int64_t ms) {
 
 void LeaderElector::stop() {
   stop_ = true;
-  { std::lock_guard lk(sleep_mu_); }
+  {
+    std::lock_guard lk(sleep_mu_);
+  }
   sleep_cv_.notify_all();
 }
 

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "runtime/clock.hpp"
-#include "runtime/event_recorder.hpp"  // WallNowFn
+#include "core/clock.hpp"
+#include "runtime/event_recorder.hpp"
 #include "runtime/lease_lock.hpp"
 #include "runtime/random.hpp"
 

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
+#include <ranges>
 
 namespace cfo::runtime {
 
@@ -10,8 +11,8 @@ Manager::Manager(ManagerOptions opts)
     : opts_(std::move(opts)),
       probe_server_("health probe", probe_handler(healthz_, readyz_)),
       metrics_server_("metrics", opts_.metrics_handler ? opts_.metrics_handler : HttpHandler([](const HttpRequest&) {
-        return HttpResponse{404, "text/plain; charset=utf-8", "no metrics\n"};
-      })) {
+                        return HttpResponse{404, "text/plain; charset=utf-8", "no metrics\n"};
+                      })) {
   readyz_->add("informers", [this]() -> std::optional<std::string> {
     if (synced_.load()) return std::nullopt;
     return "the caches have not synced yet";
@@ -104,16 +105,16 @@ void Manager::start_leading() {
 void Manager::stop() {
   if (stopped_.exchange(true)) return;
   for (auto& c : controllers_) c->stop();
-  for (auto it = runnables_.rbegin(); it != runnables_.rend(); ++it)
-    if (it->needs_leader_election && it->stop) it->stop();
+  for (auto& r : std::views::reverse(runnables_))
+    if (r.needs_leader_election && r.stop) r.stop();
   if (elector_) elector_->stop();
   if (election_thread_.joinable()) election_thread_.join();
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto it = groups_.rbegin(); it != groups_.rend(); ++it) (*it)->stop();
+    for (auto& group : std::views::reverse(groups_)) group->stop();
   }
-  for (auto it = runnables_.rbegin(); it != runnables_.rend(); ++it)
-    if (!it->needs_leader_election && it->stop) it->stop();
+  for (auto& r : std::views::reverse(runnables_))
+    if (!r.needs_leader_election && r.stop) r.stop();
   metrics_server_.stop();
   probe_server_.stop();
 }

@@ -11,7 +11,7 @@ namespace cfo::runtime {
 /// uses alone with its default priority queue.
 struct ItemBackoffOptions {
   int64_t base_delay_ms = 5;
-  int64_t max_delay_ms = 1000 * 1000;
+  int64_t max_delay_ms = int64_t{1000} * 1000;
 };
 
 /// client-go ItemExponentialFailureRateLimiter: the n-th failure of a key (n counted from 0) waits

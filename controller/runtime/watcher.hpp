@@ -8,7 +8,7 @@
 #include "core/json.hpp"
 #include "core/watch_event.hpp"
 #include "runtime/backoff.hpp"
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/random.hpp"
 
 namespace cfo::runtime {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace cfo::runtime {
 
@@ -64,7 +65,8 @@ void WorkQueue::add_rate_limited(const std::string& key) {
   if (shutting_down_) return;
   if (observer_) observer_->on_retry();
   const int64_t backoff_ms = backoff_.when_ms(key);
-  const int64_t bucket_ms = bucket_.enabled() ? bucket_.reserve_ms(now_()) : 0;
+  // The bucket's exact wait, rounded up to whole milliseconds like the backoff.
+  const int64_t bucket_ms = static_cast<int64_t>(std::ceil(bucket_.reserve(now_()).count() * 1000.0));
   const int64_t delay_ms = std::max(backoff_ms, bucket_ms);
   if (delay_ms <= 0) {
     add_locked(key);

@@ -13,10 +13,10 @@
 #include <unordered_set>
 #include <utility>
 
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/observers.hpp"
 #include "runtime/rate_limiter.hpp"
-#include "runtime/token_bucket.hpp"
+#include "core/token_bucket.hpp"
 
 namespace cfo::runtime {
 

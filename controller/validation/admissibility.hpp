@@ -12,20 +12,28 @@ namespace cfo::validation {
 
 /// The Kueue objects (and Namespaces) a workload's queue chain is read from: every object of these kinds the judge
 /// may know of. Objects of other kinds, or null pointers, are ignored.
-struct QueueObjects {
-  std::vector<const json::Value*> local_queues;      ///< kueue.x-k8s.io LocalQueue
-  std::vector<const json::Value*> cluster_queues;    ///< kueue.x-k8s.io ClusterQueue
-  std::vector<const json::Value*> resource_flavors;  ///< kueue.x-k8s.io ResourceFlavor
-  std::vector<const json::Value*> cohorts;           ///< kueue.x-k8s.io Cohort (hierarchical cohorts)
-  std::vector<const json::Value*> namespaces;        ///< v1 Namespace (their labels)
+/// add() is the only way in, so the LocalQueues' index by name always covers them all.
+class QueueObjects {
+ public:
   /// False when Cohort objects may exist that are not listed (the controller does not read them): the capacity a
   /// ClusterQueue may borrow from its cohort is then taken as unbounded unless its borrowingLimit bounds it.
   bool cohorts_known = true;
-  /// The LocalQueues added by add(), by metadata.name (a lookup per job instead of a scan: sets of thousands of
-  /// LocalQueues and jobs stay linear). Used when it indexes every member of local_queues.
-  std::unordered_multimap<std::string, const json::Value*> local_queues_by_name;
-  /// Sorts a list of objects of any kind into the members above.
+
+  /// Sorts an object of any kind into the lists below (the objects must outlive this); others are ignored.
   void add(const json::Value* obj);
+
+  const std::vector<const json::Value*>& local_queues() const { return local_queues_; }          ///< LocalQueue
+  const std::vector<const json::Value*>& cluster_queues() const { return cluster_queues_; }      ///< ClusterQueue
+  const std::vector<const json::Value*>& resource_flavors() const { return resource_flavors_; }  ///< ResourceFlavor
+  const std::vector<const json::Value*>& cohorts() const { return cohorts_; }        ///< Cohort (hierarchical cohorts)
+  const std::vector<const json::Value*>& namespaces() const { return namespaces_; }  ///< v1 Namespace (their labels)
+  /// The LocalQueues named `name`, in any namespace, from an index (a lookup per job instead of a scan: sets of
+  /// thousands of LocalQueues and jobs stay linear).
+  std::vector<const json::Value*> local_queues_named(const std::string& name) const;
+
+ private:
+  std::vector<const json::Value*> local_queues_, cluster_queues_, resource_flavors_, cohorts_, namespaces_;
+  std::unordered_multimap<std::string, const json::Value*> local_queues_by_name_;
 };
 
 /// Why `job` (a RayCluster, RayJob or AppWrapper with the kueue.x-k8s.io/queue-name label) can never be admitted by

@@ -37,11 +37,11 @@ namespace rapidjson::internal {
 template <typename Encoding, typename Allocator = CrtAllocator>
 class GenericRegex {
  public:
-  typedef typename Encoding::Ch Ch;
+  using Ch = typename Encoding::Ch;
   explicit GenericRegex(const Ch* source, std::size_t length) {
     if (auto r = cfo::validation::Regex::compile(std::string_view(source, length))) re_ = std::move(*r);
   }
-  explicit GenericRegex(const Ch* source, Allocator* = 0) : GenericRegex(source, std::strlen(source)) {}
+  explicit GenericRegex(const Ch* source, Allocator* = nullptr) : GenericRegex(source, std::strlen(source)) {}
   bool IsValid() const { return re_ != nullptr; }
   bool Search(const Ch* s, std::size_t length) const { return re_->search(std::string_view(s, length)); }
   bool Search(const Ch* s) const { return Search(s, std::strlen(s)); }
@@ -61,12 +61,12 @@ namespace rapidjson::internal {
 template <>
 template <>
 inline Schema<SchemaDocument>::RegexType* Schema<SchemaDocument>::CreatePattern<Value>(const Value& value) {
-  if (!value.IsString()) return 0;
+  if (!value.IsString()) return nullptr;
   RegexType* r = new (allocator_->Malloc(sizeof(RegexType))) RegexType(value.GetString(), value.GetStringLength());
   if (!r->IsValid()) {
     r->~RegexType();
     AllocatorType::Free(r);
-    r = 0;
+    r = nullptr;
   }
   return r;
 }

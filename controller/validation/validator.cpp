@@ -275,8 +275,9 @@ std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vecto
     for (std::size_t k; (k = next.fetch_add(1)) < to_judge.size();)
       out[to_judge[k]] = validate_object(schemas, *objects[to_judge[k]], profile);
   };
-  const std::size_t threads = to_judge.size() < kParallelFrom ? 1 : std::clamp<std::size_t>(
-                                                                       std::thread::hardware_concurrency(), 1, kMaxThreads);
+  const std::size_t threads = to_judge.size() < kParallelFrom
+                                  ? 1
+                                  : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxThreads);
   std::vector<std::jthread> helpers;
   for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
   work();
@@ -285,12 +286,25 @@ std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vecto
   sinks.reserve(objects.size());
   for (auto& f : out) sinks.emplace_back(f);
   rules::validate_kueue_references(objects, sinks);
+  std::vector<const json::Value*> own(objects.size(), nullptr);  // the set's own objects, not generated or context
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    if (!entries[i].judged) own[i] = objects[i];
+  rules::argocd_repeated_resource_warning(own, sinks);
   for (std::size_t i = 0; i < objects.size(); ++i)
     if (objects[i]) sinks[i].append(judge_admissibility(*objects[i], queues));
   for (std::size_t i = 0; i < objects.size(); ++i) {
     keep_profile(out[i], profile.name);
     if (objects[i]) order_findings(*objects[i], out[i]);
   }
+  return out;
+}
+
+std::vector<FieldErrors> repeated_objects(const std::vector<const json::Value*>& objects) {
+  std::vector<FieldErrors> out(objects.size());
+  std::vector<Sink> sinks;
+  sinks.reserve(out.size());
+  for (auto& f : out) sinks.emplace_back(f);
+  rules::argocd_repeated_resource_warning(objects, sinks);
   return out;
 }
 

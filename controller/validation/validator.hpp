@@ -68,10 +68,17 @@ struct SetEntry {
 ///   a job's kueue.x-k8s.io/priority-class -> a WorkloadPriorityClass of the set ("PriorityClassExists").
 /// Then each queued job (RayCluster, RayJob, AppWrapper) whose LocalQueue -> ClusterQueue -> ResourceFlavor chain
 /// is in the set is judged by judge_admissibility() (admissibility.hpp) against the set's Kueue objects and
-/// Namespaces. A null object yields one error finding for that position. A set of 64 objects or more is judged on
+/// Namespaces. The objects not yet `judged` that repeat an earlier one get a warning (repeated_objects). A null
+/// object yields one error finding for that position. A set of 64 objects or more is judged on
 /// up to 8 threads (one per core); the result does not depend on it.
 std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vector<SetEntry>& entries,
                                       const ClusterProfile& profile = {});
+
+/// Argo CD's RepeatedResourceWarning over `objects` (the same API group, kind, namespace and name as an earlier
+/// object): one FieldErrors per object, a "RepeatedResource" warning at metadata.name on each repeat. validate_set
+/// runs it on the entries not yet judged; `validate` runs it on the CodeFlareWorkloads of a set. Null objects are
+/// skipped.
+std::vector<FieldErrors> repeated_objects(const std::vector<const json::Value*>& objects);
 
 /// validate_set() of objects none of which is judged yet.
 std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vector<const json::Value*>& objects,

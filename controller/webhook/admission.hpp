@@ -16,7 +16,7 @@ namespace cfo::webhook {
 /// (apiserver MaxRequestBodyBytes), and an UPDATE's review carries both the new object and the stored one, plus the
 /// request's metadata: 7 MiB leaves room for both, as controller-runtime's webhook server allows. A larger body is
 /// refused with HTTP 413 before it is parsed.
-inline constexpr std::size_t kMaxReviewBytes = 7 * 1024 * 1024;
+inline constexpr std::size_t kMaxReviewBytes = std::size_t{7} * 1024 * 1024;
 
 /// The admission operations the apiserver sends (AdmissionRequest.operation).
 enum class Operation { Create, Update, Delete, Connect };

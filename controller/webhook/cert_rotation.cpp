@@ -1,6 +1,7 @@
 #include "webhook/cert_rotation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace cfo::webhook {
@@ -106,7 +107,7 @@ RotationDecision decide_rotation(const CertificateSet& s, Clock::time_point now,
   const auto lifetime = serving->not_after - serving->not_before;
   const auto left = serving->not_after - now;
   if (left < std::chrono::duration_cast<Clock::duration>(lifetime * policy.renew_fraction))
-    return {RotationStep::Stage, "less than " + std::to_string(static_cast<int>(policy.renew_fraction * 100 + 0.5)) +
+    return {RotationStep::Stage, "less than " + std::to_string(std::lround(policy.renew_fraction * 100)) +
                                      "% of the serving certificate's validity is left"};
   if (!covers(*serving, names)) return {RotationStep::Stage, "the serving certificate does not cover every name"};
   if (signer->not_after < serving->not_after) return {RotationStep::Stage, "the CA expires before the certificate"};

@@ -55,9 +55,9 @@ Result<std::chrono::milliseconds> parse_go_duration(std::string_view text) {
       ++digits;
     if (digits == 0) return fail("duration \"" + std::string(text) + "\": expected a number");
     double value = 0;
-    auto [end, ec] = std::from_chars(rest.data(), rest.data() + digits, value);
-    if (ec != std::errc() || end != rest.data() + digits)
-      return fail("duration \"" + std::string(text) + "\": bad number");
+    const char* const first = rest.data();
+    auto [end, ec] = std::from_chars(first, first + digits, value);
+    if (ec != std::errc() || end != first + digits) return fail("duration \"" + std::string(text) + "\": bad number");
     rest.remove_prefix(digits);
     std::size_t unit_len = 0;
     while (unit_len < rest.size() && !std::isdigit(static_cast<unsigned char>(rest[unit_len])) && rest[unit_len] != '.')
@@ -168,7 +168,8 @@ class Session : public std::enable_shared_from_this<Session> {
       return close_now();
     if (ec) return reply_error(400, "bad request: " + ec.message(), false);
 
-    const auto& req = parser_->get();
+    // on_read is only ever async_read's completion on *parser_, which read_request emplaced.
+    const auto& req = parser_->get();  // NOLINT(bugprone-unchecked-optional-access)
     version_ = req.version();
     keep_alive_ = req.keep_alive();
     std::string_view target(req.target().data(), req.target().size());

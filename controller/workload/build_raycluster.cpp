@@ -44,16 +44,18 @@ std::vector<EnvVar> container_env(const WorkloadSpec& s, const Group& g, PathOri
     const EnvVar& e = g.pod.env[j];
     std::size_t k = 0;
     while (k < env.size() && env[k].name != e.name) ++k;
-    if (k == env.size()) env.push_back(e);
-    else env[k] = e;
+    if (k == env.size())
+      env.push_back(e);
+    else
+      env[k] = e;
     origins.push_back({index_path("spec.containers[0].env", k), index_path(g.path + ".env", j)});
   }
   env.push_back(EnvVar{"RAY_USAGE_STATS_ENABLED", s.usage_stats ? "1" : "0", std::nullopt});
   return env;
 }
 
-Container ray_container(const WorkloadSpec& s, std::string name, const ResourceRequirements& resources,
-                        const Group& g, PathOrigins& origins) {
+Container ray_container(const WorkloadSpec& s, std::string name, const ResourceRequirements& resources, const Group& g,
+                        PathOrigins& origins) {
   Container c;
   c.name = std::move(name);
   c.image = g.pod.image.empty() ? s.image : g.pod.image;
@@ -75,7 +77,8 @@ PodTemplateSpec pod_template(const WorkloadSpec& s, Container c, const std::vect
   PodTemplateSpec t;
   t.origins = std::move(origins);
   t.labels = g.pod.labels;
-  for (const auto& [k, v] : g.pod.labels) t.origins.push_back({key_path("metadata.labels", k), key_path(g.path + ".labels", k)});
+  for (const auto& [k, v] : g.pod.labels)
+    t.origins.push_back({key_path("metadata.labels", k), key_path(g.path + ".labels", k)});
   t.annotations = s.annotations;
   for (const auto& [k, v] : g.pod.annotations) {
     t.annotations[k] = v;
@@ -200,8 +203,8 @@ RayClusterSpec build_ray_cluster_spec(const Workload& w) {
 void add_template_overlays(const WorkloadSpec& s, const std::optional<Fragment>& own, const std::string& own_path,
                            PodTemplateSpec& t) {
   if (s.template_)
-    t.overlays.push_back(
-        TemplateOverlay{*s.template_, "spec.template", {kHeadContainerName, kWorkerContainerName, kSubmitterContainerName}});
+    t.overlays.push_back(TemplateOverlay{
+        *s.template_, "spec.template", {kHeadContainerName, kWorkerContainerName, kSubmitterContainerName}});
   if (own) t.overlays.push_back(TemplateOverlay{*own, own_path, {}});
 }
 

@@ -54,8 +54,8 @@ PodTemplateSpec submitter_template(const WorkloadSpec& s, const JobSpec& job, co
     t.origins.push_back({key_path("metadata.annotations", k), "spec.job.submitter.topology"});
   }
   const WorkloadSpec no_all;  // with an existing cluster spec.template is refused, and only the submitter's applies
-  add_template_overlays(job.cluster_selector.empty() ? s : no_all, job.submitter.template_, "spec.job.submitter.template",
-                        t);
+  add_template_overlays(job.cluster_selector.empty() ? s : no_all, job.submitter.template_,
+                        "spec.job.submitter.template", t);
   return t;
 }
 

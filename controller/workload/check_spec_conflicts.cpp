@@ -99,7 +99,8 @@ void check_autoscaling(const json::Value& spec, const WorkloadSpec& s, FieldErro
 void check_spec_conflicts(const json::Value& spec, const WorkloadSpec& s, FieldErrors& errs) {
   if (!spec.IsObject()) return;
   check_env(spec, "spec", s, errs);
-  if (const json::Value* head = json::find(spec, "head"); head && head->IsObject()) check_env(*head, "spec.head", s, errs);
+  if (const json::Value* head = json::find(spec, "head"); head && head->IsObject())
+    check_env(*head, "spec.head", s, errs);
   if (const json::Value* groups = json::find(spec, "workerGroups"); groups && groups->IsArray())
     for (rapidjson::SizeType i = 0; i < groups->Size(); ++i)
       if ((*groups)[i].IsObject()) check_env((*groups)[i], index_path("spec.workerGroups", i), s, errs);

@@ -37,7 +37,8 @@ void check_image_version(const std::string& image, const std::string& path, cons
   static const std::regex tag(R"((^|/)ray(-ml)?:([0-9]+\.[0-9]+\.[0-9]+))");
   std::smatch m;
   if (std::regex_search(image, m, tag) && m[3].str() != ray_version)
-    add_warning(errs, path, "RayVersionMatchesImage", "image is Ray " + m[3].str() + " but spec.rayVersion is " + ray_version,
+    add_warning(errs, path, "RayVersionMatchesImage",
+                "image is Ray " + m[3].str() + " but spec.rayVersion is " + ray_version,
                 "codeflare-sdk:validate_ray_version_compatibility");
 }
 
@@ -78,6 +79,12 @@ FieldErrors check_workload(const Workload& w) {
         check_image_version(s.worker_groups[i].pod.image, index_path("spec.workerGroups", i) + ".image", s.ray_version,
                             errs);
   }
+  return errs;
+}
+
+FieldErrors check_written_resources(const Workload& w) {
+  FieldErrors errs;
+  const WorkloadSpec& s = w.spec;
   check_memory(w, s.head.resources, "spec.head.resources", errs);
   for (std::size_t i = 0; i < s.worker_groups.size(); ++i)
     check_memory(w, s.worker_groups[i].resources, index_path("spec.workerGroups", i) + ".resources", errs);

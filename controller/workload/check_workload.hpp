@@ -20,12 +20,16 @@ inline constexpr std::size_t kAppWrapperMaxWorkerGroups = 7;
 ///    47 (`MaxRayJobNameLength`, KubeRay ValidateRayJobMetadata);
 ///  - `spec.workerGroups` with more than 7 groups when spec.appWrapper is true (`AppWrapperMaxPodSets`, AppWrapper
 ///    webhook validateAppWrapperCreate);
+/// Warnings:
+///  - `spec.image` whose tag names another Ray version than spec.rayVersion (`RayVersionMatchesImage`,
+///    codeflare-sdk validation.py ray version check), unless the codeflare.dev/ignore-checks annotation names it.
+FieldErrors check_workload(const Workload& w);
+
+/// The checks of the resources as the user wrote them, before the SDK's defaults fill the rest (a request that only
+/// copies a limit is not the user's and is not reported again). Errors:
 ///  - a memory quantity under 1Mi written as a bare number, almost surely a unit mistake (`MemoryUnits`; the SDK reads
 ///    a bare number as gigabytes, Kubernetes as bytes), unless the workload's codeflare.dev/ignore-checks annotation
 ///    names MemoryUnits.
-/// Warnings:
-///  - `spec.image` whose tag names another Ray version than spec.rayVersion (`RayVersionMatchesImage`,
-///    codeflare-sdk validation.py ray version check), unless ignored the same way.
-FieldErrors check_workload(const Workload& w);
+FieldErrors check_written_resources(const Workload& w);
 
 }  // namespace cfo::workload

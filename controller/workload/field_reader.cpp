@@ -39,7 +39,9 @@ std::string hint(const json::Value& v, std::string_view want, std::string_view p
 }  // namespace
 
 bool expect_type(const json::Value& v, bool ok, const char* want, const std::string& path, FieldErrors& errs) {
-  if (!ok) add_error(errs, path, "schema:type", std::string("must be ") + want + ", not " + a_type_name(v) + hint(v, want, path));
+  if (!ok)
+    add_error(errs, path, "schema:type",
+              std::string("must be ") + want + ", not " + a_type_name(v) + hint(v, want, path));
   return ok;
 }
 

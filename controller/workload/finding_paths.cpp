@@ -1,6 +1,8 @@
 #include "workload/finding_paths.hpp"
 
 #include <cctype>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cfo::workload {
@@ -118,21 +120,33 @@ std::optional<std::string> in_cluster_spec(const std::vector<Step>& s, std::size
   if (is(s, i, "autoscalerOptions") && i + 1 < s.size()) return "spec.autoscaling." + join_steps(s, i + 1);
   if (is(s, i, "authOptions") || is(s, i, "upgradeStrategy")) return "spec." + join_steps(s, i);
   if (is(s, i, "managedBy")) return std::string("spec.queue.multiKueue");
+  if (is(s, i, "workerGroupSpecs") && i + 1 == s.size()) return std::string("spec.workerGroups");  // the whole list
   return std::nullopt;
 }
 
 // The candidate spec path for a member of a RayJob's spec outside rayClusterSpec (steps after "spec").
 std::optional<std::string> in_job_spec(const std::vector<Step>& s, std::size_t i) {
-  for (const char* same : {"entrypoint", "runtimeEnvYAML", "shutdownAfterJobFinishes", "ttlSecondsAfterFinished",
-                           "activeDeadlineSeconds", "backoffLimit", "submissionMode", "preRunningDeadlineSeconds",
-                           "entrypointNumCpus", "entrypointNumGpus", "entrypointResources", "metadata", "jobId",
-                           "clusterSelector"})
+  for (const char* same :
+       {"entrypoint", "runtimeEnvYAML", "shutdownAfterJobFinishes", "ttlSecondsAfterFinished", "activeDeadlineSeconds",
+        "backoffLimit", "submissionMode", "preRunningDeadlineSeconds", "entrypointNumCpus", "entrypointNumGpus",
+        "entrypointResources", "metadata", "jobId", "clusterSelector"})
     if (is(s, i, same)) return "spec.job." + join_steps(s, i);
   if (is(s, i, "deletionStrategy") && is(s, i + 1, "deletionRules")) return "spec.job." + join_steps(s, i + 1);
-  if (is(s, i, "submitterConfig") && is(s, i + 1, "backoffLimit")) return std::string("spec.job.submitter.backoffLimit");
+  if (is(s, i, "submitterConfig") && is(s, i + 1, "backoffLimit"))
+    return std::string("spec.job.submitter.backoffLimit");
   if (is(s, i, "managedBy")) return std::string("spec.queue.multiKueue");
   if (is(s, i, "suspend")) return std::string("spec.suspend");
   return std::nullopt;
+}
+
+// Rules of a generated object that report a fault the workload's own rule (the second) already reports, under
+// another name: Kueue's limit of PodSets, judged on the CodeFlareWorkload (KueueMaxPodSets, which also counts a
+// RayJob's submitter) and again on the RayCluster or RayJob (MaxPodSets).
+bool same_fault(const std::string& child_rule, const std::string& workload_rule) {
+  static constexpr std::pair<std::string_view, std::string_view> kSame[] = {{"MaxPodSets", "KueueMaxPodSets"}};
+  for (const auto& [child, own] : kSame)
+    if (child_rule == child && workload_rule == own) return true;
+  return false;
 }
 
 }  // namespace
@@ -175,8 +189,8 @@ std::optional<std::string> spec_path_of(std::string_view kind, std::string_view 
   for (const auto& step : rest)
     if (step.bracket && all_digits(step.name)) return std::nullopt;
   if (group != "spec.head" && !exists(workload, group)) return std::nullopt;
-  const bool count = rest.size() == 1 && (rest[0].name == "replicas" || rest[0].name == "minReplicas" ||
-                                          rest[0].name == "maxReplicas");
+  const bool count = rest.size() == 1 &&
+                     (rest[0].name == "replicas" || rest[0].name == "minReplicas" || rest[0].name == "maxReplicas");
   const bool tolerations = rest.size() == 1 && rest[0].name == "tolerations";
   // A resource missing from resources the user wrote (the SDK's defaults stay the operator's own).
   const bool resource = rest.size() == 3 && rest[0].name == "resources" && exists(workload, group + ".resources");
@@ -211,7 +225,8 @@ void add_child_findings(FieldErrors found, std::string_view kind, const std::str
     if (user) {
       bool told = false;
       for (const auto& prior : errs)
-        told = told || (prior.path == *user && prior.rule == e.rule && prior.severity == e.severity);
+        told = told || (prior.path == *user && (prior.rule == e.rule || same_fault(e.rule, prior.rule)) &&
+                        prior.severity == e.severity);
       if (told) continue;
       e.path = *user;
     } else {

@@ -30,6 +30,7 @@ Fragment fragment(const std::string& text) {
 const std::vector<Fragment>& odh_ca_bundle_volumes() {
   static const std::vector<Fragment> volumes = [] {
     std::vector<Fragment> out;
+    out.reserve(kFiles.size());
     for (const auto& f : kFiles)
       out.push_back(fragment(R"({"name": ")" + std::string(f.volume) + R"(", "configMap": {"name": ")" +
                              std::string(kOdhCaBundleConfigMap) + R"(", "items": [{"key": ")" + std::string(f.key) +

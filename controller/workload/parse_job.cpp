@@ -154,7 +154,6 @@ void JobInAppWrapper(const JobView& v, FieldErrors& errs) {
               "cannot be true with spec.job: the RayJob is queued with Kueue directly, not wrapped in an AppWrapper");
 }
 
-
 // KubeRay v1.7 DeletionRule (rayjob_types.go, CRD enums and CEL): policy DeleteCluster | DeleteWorkers | DeleteSelf |
 // DeleteNone; the condition names exactly one of jobStatus (SUCCEEDED | FAILED) and jobDeploymentStatus (Failed)
 // (validateDeletionCondition); ttlSeconds >= 0.
@@ -190,8 +189,10 @@ std::vector<DeletionRule> read_deletion_rules(const json::Value& v, const std::s
                          : "needs jobStatus or jobDeploymentStatus",
                   "kuberay:validateDeletionCondition");
     } else if (r.is_object()) {
-      add_error(errs, r.child("condition"), "schema:required", "is required (jobStatus or jobDeploymentStatus, and "
-                "ttlSeconds)", "crd:ray.io/v1/RayJob");
+      add_error(errs, r.child("condition"), "schema:required",
+                "is required (jobStatus or jobDeploymentStatus, and "
+                "ttlSeconds)",
+                "crd:ray.io/v1/RayJob");
     }
     r.reject_unknown();
     if (r.is_object()) out.push_back(std::move(rule));
@@ -277,11 +278,13 @@ void SubmitterRestartPolicy(const JobView& v, const json::Value* submitter, Fiel
   const json::Value* all = v.selector_given ? nullptr : json::find_path(v.spec, "template.spec.restartPolicy");
   const json::Value* policy = own ? own : all;
   if (!policy || !policy->IsString() || std::string_view(policy->GetString()) != "Always") return;
-  add_error(errs, own ? v.at("submitter") + ".template.spec.restartPolicy" : v.spec_at("template") + ".spec.restartPolicy",
+  add_error(errs,
+            own ? v.at("submitter") + ".template.spec.restartPolicy" : v.spec_at("template") + ".spec.restartPolicy",
             "SubmitterRestartPolicy",
             "the submitter runs as a Kubernetes Job, whose Pods restart Never or OnFailure, not Always" +
-                std::string(own ? "" : " (spec.template reaches the submitter's Pod too; set the submitter's own "
-                                       "restartPolicy in spec.job.submitter.template)"),
+                std::string(own ? ""
+                                : " (spec.template reaches the submitter's Pod too; set the submitter's own "
+                                  "restartPolicy in spec.job.submitter.template)"),
             "batch/v1:ValidateJobSpec (KubeRay's submitter Job)");
 }
 
@@ -300,7 +303,8 @@ std::optional<JobSpec> parse_job(const json::Value& job, const json::Value& spec
   if (!r.is_object()) return std::nullopt;
   JobSpec j;
   auto entrypoint = r.string("entrypoint");
-  if (entrypoint && entrypoint->empty()) add_error(errs, r.child("entrypoint"), "schema:minLength", "must not be empty");
+  if (entrypoint && entrypoint->empty())
+    add_error(errs, r.child("entrypoint"), "schema:minLength", "must not be empty");
   j.entrypoint = entrypoint.value_or("");
   j.runtime_env_yaml = r.string("runtimeEnvYAML").value_or("");
   if (!j.runtime_env_yaml.empty()) RuntimeEnvYAML(j.runtime_env_yaml, r.child("runtimeEnvYAML"), errs);
@@ -320,7 +324,8 @@ std::optional<JobSpec> parse_job(const json::Value& job, const json::Value& spec
   if (auto b = r.integer("backoffLimit", 0, kInt32Max)) j.backoff_limit = static_cast<int32_t>(*b);
   const json::Value* submitter = r.get("submitter");
   if (submitter) j.submitter = read_submitter(*submitter, r.child("submitter"), selector != nullptr, errs);
-  if (const json::Value* x = r.get("deletionRules")) j.deletion_rules = read_deletion_rules(*x, r.child("deletionRules"), errs);
+  if (const json::Value* x = r.get("deletionRules"))
+    j.deletion_rules = read_deletion_rules(*x, r.child("deletionRules"), errs);
   if (auto d = r.integer("preRunningDeadlineSeconds", 1, kInt32Max))
     j.pre_running_deadline_seconds = static_cast<int32_t>(*d);
   j.entrypoint_num_cpus = read_amount(r, "entrypointNumCpus", errs);

@@ -30,7 +30,8 @@ std::string reserved_reason(LabelMapKind kind, const std::string& key) {
       if (is_reserved_annotation(key))
         return "annotation \"" + key + "\" is set by the operator; use spec.autoscaling.elasticJob instead";
       if (kind == LabelMapKind::PodAnnotations && is_topology_annotation(key))
-        return "annotation \"" + key + "\" is set by the operator; use the `topology` field of the head, the group or "
+        return "annotation \"" + key +
+               "\" is set by the operator; use the `topology` field of the head, the group or "
                "the submitter instead";
       return "";
   }

@@ -13,7 +13,8 @@ PodFields parse_pod_fields(FieldReader& r, const TemplateScope& scope, FieldErro
     check_image(p.image, r.child("image"), errs);
   }
   if (const json::Value* x = r.get("env")) p.env = parse_env(*x, r.child("env"), errs);
-  if (const json::Value* x = r.get("labels")) p.labels = parse_label_map(*x, r.child("labels"), LabelMapKind::PodLabels, errs);
+  if (const json::Value* x = r.get("labels"))
+    p.labels = parse_label_map(*x, r.child("labels"), LabelMapKind::PodLabels, errs);
   if (const json::Value* x = r.get("annotations"))
     p.annotations = parse_label_map(*x, r.child("annotations"), LabelMapKind::PodAnnotations, errs);
   if (const json::Value* x = r.get("template")) p.template_ = parse_pod_template(*x, r.child("template"), scope, errs);

@@ -63,8 +63,7 @@ void check_metadata(const json::Value& meta, const std::string& path, FieldError
 }
 
 // The checks on one container of a template that is the Ray container of a group owned by `owner`.
-void check_ray_container(const json::Value& c, const std::string& at, const std::string& owner,
-                         FieldErrors& errs) {
+void check_ray_container(const json::Value& c, const std::string& at, const std::string& owner, FieldErrors& errs) {
   for (const char* f : {"command", "args"})
     if (json::find(c, f))
       add_error(errs, join_path(at, f), "RayContainerCommand",
@@ -74,8 +73,9 @@ void check_ray_container(const json::Value& c, const std::string& at, const std:
     for (const char* side : {"requests", "limits"})
       if (json::find(*res, side))
         add_error(errs, join_path(join_path(at, "resources"), side), "RayContainerResources",
-                  "the Ray container's resources are set by " + owner + ".resources (they also size `ray start` and "
-                  "the Kueue quota); set them there");
+                  "the Ray container's resources are set by " + owner +
+                      ".resources (they also size `ray start` and "
+                      "the Kueue quota); set them there");
   if (json::find(c, "image"))
     add_error(errs, join_path(at, "image"), "RayContainerImage",
               "the Ray container's image is set by " + owner + ".image (or spec.image); set it there");
@@ -86,8 +86,7 @@ void check_ray_container(const json::Value& c, const std::string& at, const std:
   });
 }
 
-void check_containers(const json::Value& spec, const std::string& path, const TemplateScope& scope,
-                      FieldErrors& errs) {
+void check_containers(const json::Value& spec, const std::string& path, const TemplateScope& scope, FieldErrors& errs) {
   for (const char* list : {"containers", "initContainers"}) {
     unique_keys(spec, list, "name", path, errs);
     each_item(spec, list, path, [&](const json::Value& c, const std::string& at) {
@@ -112,8 +111,8 @@ void check_containers(const json::Value& spec, const std::string& path, const Te
 
 void check_spec(const json::Value& spec, const std::string& path, const TemplateScope& scope, FieldErrors& errs) {
   check_containers(spec, path, scope, errs);
-  for (const char* list : {"volumes", "imagePullSecrets", "hostAliases", "topologySpreadConstraints",
-                           "resourceClaims", "schedulingGates"})
+  for (const char* list :
+       {"volumes", "imagePullSecrets", "hostAliases", "topologySpreadConstraints", "resourceClaims", "schedulingGates"})
     unique_keys(spec, list, pod_spec_merge_key(list), path, errs);
   if (const json::Value* e = json::find(spec, "ephemeralContainers"); e && !(e->IsArray() && e->Empty()))
     add_error(errs, join_path(path, "ephemeralContainers"), "EphemeralContainers",
@@ -123,8 +122,9 @@ void check_spec(const json::Value& spec, const std::string& path, const Template
     std::string fields;
     for (const auto& f : scope.tolerations_given) fields += (fields.empty() ? "" : ", ") + f;
     add_error(errs, join_path(path, "tolerations"), "TemplateTolerations",
-              "would replace the tolerations of " + fields + " (a list without a merge key is replaced whole); set "
-              "them in one place");
+              "would replace the tolerations of " + fields +
+                  " (a list without a merge key is replaced whole); set "
+                  "them in one place");
   }
   if (scope.odh_trusted_ca_bundle)
     each_item(spec, "volumes", path, [&](const json::Value& v, const std::string& at) {

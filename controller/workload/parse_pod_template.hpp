@@ -33,9 +33,9 @@ struct TemplateScope {
 ///  - metadata.labels of is_reserved_pod_label (`ReservedLabel`); metadata.annotations kueue.x-k8s.io/elastic-job
 ///    and the topology annotations (`ReservedAnnotation`: spec.autoscaling.elasticJob, the `topology` fields);
 ///  - in a Ray container (named as in `scope`): command or args (`RayContainerCommand`: KubeRay runs `ray start`
-///    from <owner>.rayStartParams), resources.requests or resources.limits (`RayContainerResources`: <owner>.resources),
-///    image (`RayContainerImage`: <owner>.image), an env var RAY_USAGE_STATS_ENABLED (`ReservedEnvVar`:
-///    spec.usageStats);
+///    from <owner>.rayStartParams), resources.requests or resources.limits (`RayContainerResources`:
+///    <owner>.resources), image (`RayContainerImage`: <owner>.image), an env var RAY_USAGE_STATS_ENABLED
+///    (`ReservedEnvVar`: spec.usageStats);
 ///  - spec.tolerations while a field of `scope.tolerations_given` is set (`TemplateTolerations`);
 ///  - spec.ephemeralContainers (`EphemeralContainers`: core/v1 ValidatePodTemplateSpec);
 ///  - with odh_trusted_ca_bundle, a volume named like a CA-bundle volume (`ReservedVolumeName`) or a mount at a

@@ -15,12 +15,12 @@ constexpr const char* kSdkMapping = "codeflare-sdk:ClusterConfiguration._combine
 std::vector<std::string> extended_resource_name(const std::string& name) {
   std::vector<std::string> out;
   if (name.find('/') == std::string::npos) {
-    out.push_back("must have a domain prefix, e.g. example.com/fpga (names without one are native resources)");
+    out.emplace_back("must have a domain prefix, e.g. example.com/fpga (names without one are native resources)");
     return out;
   }
   if (name.find("kubernetes.io/") != std::string::npos)
-    out.push_back("must not be in the kubernetes.io domain, which holds the native resources");
-  if (name.starts_with("requests.")) out.push_back("must not start with \"requests.\"");
+    out.emplace_back("must not be in the kubernetes.io domain, which holds the native resources");
+  if (name.starts_with("requests.")) out.emplace_back("must not start with \"requests.\"");
   for (const auto& m : names::qualified_name("requests." + name)) out.push_back(m);
   return out;
 }

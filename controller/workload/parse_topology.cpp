@@ -48,11 +48,12 @@ TopologyRequest parse_topology(const json::Value& v, const std::string& path, Fi
   if (!r.is_object()) return t;
 
   int kinds = 0;
-  for (auto [given, name] : {std::pair{!t.required.empty(), "required"}, {!t.preferred.empty(), "preferred"},
+  for (auto [given, name] : {std::pair{!t.required.empty(), "required"},
+                             {!t.preferred.empty(), "preferred"},
                              {t.unconstrained, "unconstrained"}})
     if (given && ++kinds > 1)
-      add_error(errs, r.child(name), "TopologyRequestOne",
-                "give only one of required, preferred and unconstrained", kTasSource);
+      add_error(errs, r.child(name), "TopologyRequestOne", "give only one of required, preferred and unconstrained",
+                kTasSource);
   if (!t.required.empty()) level(t.required, r.child("required"), errs);
   if (!t.preferred.empty()) level(t.preferred, r.child("preferred"), errs);
   if (!t.slice_required.empty()) level(t.slice_required, r.child("sliceRequired"), errs);
@@ -62,8 +63,7 @@ TopologyRequest parse_topology(const json::Value& v, const std::string& path, Fi
     add_error(errs, r.child("sliceSize"), "TopologySlice", "needs sliceRequired", kTasSource);
   if (!t.pod_set_group.empty()) {
     const std::string at = r.child("podSetGroup");
-    if (all_digits(t.pod_set_group))
-      add_error(errs, at, "TopologyPodSetGroup", "must not be a number", kTasSource);
+    if (all_digits(t.pod_set_group)) add_error(errs, at, "TopologyPodSetGroup", "must not be a number", kTasSource);
     if (t.required.empty() && t.preferred.empty())
       add_error(errs, at, "TopologyPodSetGroup", "needs required or preferred", kTasSource);
     if (!t.slice_required.empty() || t.slice_size)
@@ -74,9 +74,10 @@ TopologyRequest parse_topology(const json::Value& v, const std::string& path, Fi
 
 void check_topology_pod_count(const TopologyRequest& t, int64_t pods, const std::string& path, FieldErrors& errs) {
   if (t.slice_size && *t.slice_size > pods)
-    add_error(errs, join_path(path, "sliceSize"), "TopologySlice",
-              "is " + std::to_string(*t.slice_size) + ", more than the " + std::to_string(pods) + " Pod(s) of the group",
-              "kueue:ValidateSliceSizeAnnotationUpperBound (v0.19.2)");
+    add_error(
+        errs, join_path(path, "sliceSize"), "TopologySlice",
+        "is " + std::to_string(*t.slice_size) + ", more than the " + std::to_string(pods) + " Pod(s) of the group",
+        "kueue:ValidateSliceSizeAnnotationUpperBound (v0.19.2)");
 }
 
 }  // namespace cfo::workload

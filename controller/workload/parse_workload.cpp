@@ -180,10 +180,10 @@ QueueSpec parse_queue(const json::Value& v, const std::string& path, FieldErrors
 // The scope of spec.template: every Pod of the workload (the Ray containers of the head and of every group, whose
 // tolerations it would replace).
 TemplateScope all_pods_scope(const json::Value& spec, const WorkloadSpec& s) {
-  TemplateScope scope{{{"ray-head", "spec.head"}, {"machine-learning", "spec.workerGroups[*]"}}, {},
-                      s.odh_trusted_ca_bundle};
+  TemplateScope scope{
+      {{"ray-head", "spec.head"}, {"machine-learning", "spec.workerGroups[*]"}}, {}, s.odh_trusted_ca_bundle};
   if (const json::Value* head = json::find(spec, "head"); head && json::find(*head, "tolerations"))
-    scope.tolerations_given.push_back("spec.head.tolerations");
+    scope.tolerations_given.emplace_back("spec.head.tolerations");
   if (const json::Value* groups = json::find(spec, "workerGroups"); groups && groups->IsArray())
     for (rapidjson::SizeType i = 0; i < groups->Size(); ++i)
       if (json::find((*groups)[i], "tolerations"))
@@ -264,7 +264,8 @@ void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
   if (const json::Value* x = r.get("workerGroups"))
     s.worker_groups = parse_groups(*x, r.child("workerGroups"), s.resource_mapping, s.autoscaling.enabled,
                                    s.odh_trusted_ca_bundle, errs);
-  if (const json::Value* x = r.get("template")) s.template_ = parse_pod_template(*x, r.child("template"), all_pods_scope(v, s), errs);
+  if (const json::Value* x = r.get("template"))
+    s.template_ = parse_pod_template(*x, r.child("template"), all_pods_scope(v, s), errs);
   if (const json::Value* x = r.get("env")) s.env = parse_env(*x, r.child("env"), errs);
   if (const json::Value* x = r.get("volumes")) s.volumes = parse_volumes(*x, r.child("volumes"), errs);
   if (const json::Value* x = r.get("volumeMounts")) {
@@ -284,7 +285,8 @@ void parse_spec(const json::Value& v, WorkloadSpec& s, FieldErrors& errs) {
   s.usage_stats = r.boolean("usageStats").value_or(false);
   s.suspend = r.boolean("suspend").value_or(false);
   if (const json::Value* x = r.get("job")) s.job = parse_job(*x, v, r.child("job"), errs);
-  if (const json::Value* x = r.get("authOptions")) s.auth_options = parse_auth_options(*x, r.child("authOptions"), errs);
+  if (const json::Value* x = r.get("authOptions"))
+    s.auth_options = parse_auth_options(*x, r.child("authOptions"), errs);
   if (const json::Value* x = r.get("upgradeStrategy"))
     s.upgrade_strategy = parse_upgrade_strategy(*x, r.child("upgradeStrategy"), errs);
   r.reject_unknown();
@@ -329,8 +331,18 @@ void parse_metadata(const json::Value& obj, Workload& w, FieldErrors& errs) {
   w.namespace_ = json::get_string(*meta, "namespace").value_or("");
   w.uid = json::get_string(*meta, "uid").value_or("");
   w.generation = json::get_int(*meta, "generation").value_or(0);
-  if (w.name.empty()) add_error(errs, "metadata.name", "schema:required", "is required");
-  if (w.namespace_.empty()) add_error(errs, "metadata.namespace", "schema:required", "is required");
+  // A name written as another type (`name: 5`, or a YAML tag such as !!int) is a type error, not a missing name:
+  // the apiserver refuses to decode it.
+  auto check = [&](const char* key, const std::string& value) {
+    const json::Value* v = json::find(*meta, key);
+    if (v && !v->IsString() && !v->IsNull())
+      add_error(errs, std::string("metadata.") + key, "schema:type",
+                std::string("must be a string, not ") + json::type_name(*v));
+    else if (value.empty())
+      add_error(errs, std::string("metadata.") + key, "schema:required", "is required");
+  };
+  check("name", w.name);
+  check("namespace", w.namespace_);
   parse_ignored_checks(*meta, w, errs);
 }
 
@@ -434,6 +446,8 @@ ParsedWorkload parse_workload_pruned(const json::Value& obj) {
   static const json::Value empty_spec(rapidjson::kObjectType);
   const json::Value* spec = json::find(obj, "spec");
   parse_spec(spec && !spec->IsNull() ? *spec : empty_spec, out.workload.spec, out.errors);
+  auto written = check_written_resources(out.workload);
+  out.errors.insert(out.errors.end(), written.begin(), written.end());
   apply_defaults(out.workload);
   check_image(out.workload.spec.image, "spec.image", out.errors);
   auto more = check_workload(out.workload);

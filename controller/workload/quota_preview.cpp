@@ -23,21 +23,27 @@ struct Amounts {
     return nullptr;
   }
   void add(const std::string& name, Nanos v) {
-    if (Nanos* have = find(name)) *have += v;
-    else items.emplace_back(name, v);
+    if (Nanos* have = find(name))
+      *have += v;
+    else
+      items.emplace_back(name, v);
   }
   void add(const Amounts& o) {
     for (const auto& [n, v] : o.items) add(n, v);
   }
   void max_with(const Amounts& o) {
     for (const auto& [n, v] : o.items) {
-      if (Nanos* have = find(n)) *have = std::max(*have, v);
-      else items.emplace_back(n, v);
+      if (Nanos* have = find(n))
+        *have = std::max(*have, v);
+      else
+        items.emplace_back(n, v);
     }
   }
   void set(const std::string& name, Nanos v) {
-    if (Nanos* have = find(name)) *have = v;
-    else items.emplace_back(name, v);
+    if (Nanos* have = find(name))
+      *have = v;
+    else
+      items.emplace_back(name, v);
   }
 };
 
@@ -86,7 +92,7 @@ Amounts amounts_of(const json::Value* list) {
   Amounts out;
   if (!list || !list->IsObject()) return out;
   for (const auto& m : list->GetObject()) {
-    std::string text = m.value.IsString() ? std::string(m.value.GetString(), m.value.GetStringLength())
+    std::string text = m.value.IsString()   ? std::string(m.value.GetString(), m.value.GetStringLength())
                        : m.value.IsNumber() ? json::dump(m.value)
                                             : "";
     auto q = Quantity::parse(text);

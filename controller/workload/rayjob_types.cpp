@@ -58,7 +58,8 @@ json::Value RayJob::to_json(json::Allocator& a) const {
 json::Value RayJobDeletionRule::to_json(json::Allocator& a) const {
   json::Value condition(rapidjson::kObjectType);
   if (!job_status.empty()) condition.AddMember("jobStatus", json::str(job_status, a), a);
-  if (!job_deployment_status.empty()) condition.AddMember("jobDeploymentStatus", json::str(job_deployment_status, a), a);
+  if (!job_deployment_status.empty())
+    condition.AddMember("jobDeploymentStatus", json::str(job_deployment_status, a), a);
   if (ttl_seconds) condition.AddMember("ttlSeconds", ttl_seconds, a);
   json::Value o(rapidjson::kObjectType);
   o.AddMember("policy", json::str(policy, a), a);

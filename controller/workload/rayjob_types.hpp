@@ -18,13 +18,12 @@ inline constexpr const char* kRayJobKind = "RayJob";
 
 /// A whole RayJob object (apiVersion, kind, metadata, spec; no status).
 ///
-/// JSON shape (to_json): spec.entrypoint when non-empty (always but in InteractiveMode); spec.runtimeEnvYAML only when non-empty;
-/// spec.shutdownAfterJobFinishes always; spec.ttlSecondsAfterFinished only when shutdownAfterJobFinishes is true
-/// (KubeRay ValidateRayJobSpec refuses a positive TTL without it, and 0 is the CRD default); spec.activeDeadlineSeconds
-/// only when set; spec.suspend only when true (Kueue suspends a queued job and unsuspends it on admission, so the
-/// operator never writes false); spec.rayClusterSpec when ray_cluster_spec is set, else spec.clusterSelector when
-/// non-empty.
-/// deletionStrategy.deletionRules[i] (KubeRay v1.7 DeletionRule).
+/// JSON shape (to_json): spec.entrypoint when non-empty (always but in InteractiveMode); spec.runtimeEnvYAML only when
+/// non-empty; spec.shutdownAfterJobFinishes always; spec.ttlSecondsAfterFinished only when shutdownAfterJobFinishes is
+/// true (KubeRay ValidateRayJobSpec refuses a positive TTL without it, and 0 is the CRD default);
+/// spec.activeDeadlineSeconds only when set; spec.suspend only when true (Kueue suspends a queued job and unsuspends it
+/// on admission, so the operator never writes false); spec.rayClusterSpec when ray_cluster_spec is set, else
+/// spec.clusterSelector when non-empty. deletionStrategy.deletionRules[i] (KubeRay v1.7 DeletionRule).
 struct RayJobDeletionRule {
   std::string policy;
   std::string job_status;

@@ -100,9 +100,7 @@ void check_queued(const Workload& w, const ClusterFacts& facts, FieldErrors& err
 std::optional<std::string> queue_label_of(const json::Value* obj);
 
 // The live top-level child's value of a field the apiserver or Kueue will not let change on it.
-std::string managed_by_of(const json::Value* live) {
-  return live ? json::string_at(*live, "spec.managedBy") : "";
-}
+std::string managed_by_of(const json::Value* live) { return live ? json::string_at(*live, "spec.managedBy") : ""; }
 
 bool elastic_of(const json::Value* obj) {
   const json::Value* ann = obj ? json::find_path(*obj, "metadata.annotations") : nullptr;
@@ -130,8 +128,7 @@ void check_immutable_on_live(const WorkloadSpec& s, const std::optional<std::str
               "crd:ray.io/v1 managedBy (self == oldSelf)");
   if (queue_label_of(live) && elastic_of(live) != elastic_of(&desired))
     add_error(errs, "spec.autoscaling.elasticJob", "ElasticJobImmutable",
-              std::string("Kueue does not let a queued workload ") +
-                  (elastic_of(&desired) ? "become" : "stop being") +
+              std::string("Kueue does not let a queued workload ") + (elastic_of(&desired) ? "become" : "stop being") +
                   " an elastic job; delete the workload and create it again",
               "kueue:validatedUpdateForEnabledWorkloadSlice (v0.19.2)");
 }
@@ -312,7 +309,7 @@ bool app_wrapper_template_changed(const json::Value& desired, const json::Value*
 
 // The apiserver stores objects up to etcd's request limit (1.5 MiB by default), managedFields included, which
 // roughly repeat the field structure; 1 MiB of JSON leaves room for them.
-constexpr std::size_t kMaxObjectBytes = 1024 * 1024;
+constexpr std::size_t kMaxObjectBytes = std::size_t{1024} * 1024;
 
 // `bytes`: the size of the child's JSON (from stamp_spec_hash).
 void check_size(std::size_t bytes, const std::string& label, const WorkloadSpec& s, FieldErrors& errs) {
@@ -459,7 +456,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo,
                      origins);
       check_size(bytes, label, s, out.errors);
-      if (queue && facts.queue_objects) in.admissibility = judge_child(children.back(), label, workload, *facts.queue_objects);
+      if (queue && facts.queue_objects)
+        in.admissibility = judge_child(children.back(), label, workload, *facts.queue_objects);
     }
     in.finished_job = run.finished && !run.rerun;
     in.wrapped = s.app_wrapper && !s.job;
@@ -532,10 +530,10 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   if (out.valid && in.admissibility && !in.admissibility->admissible &&
       !(admissible_before && admissible_before->status == "False" &&
         admissible_before->message == in.admissibility->message))
-    out.events.push_back(EventSpec{"Warning", in.admissibility->reason,
-                                   truncate("LocalQueue " + in.queue.value_or("") + " can never admit the workload: " +
-                                                in.admissibility->message,
-                                            kMaxEventMessage)});
+    out.events.push_back(EventSpec{
+        "Warning", in.admissibility->reason,
+        truncate("LocalQueue " + in.queue.value_or("") + " can never admit the workload: " + in.admissibility->message,
+                 kMaxEventMessage)});
   if (out.held && held_before != in.held_reason)
     out.events.push_back(EventSpec{"Warning", in.held_reason, truncate(in.held_message, kMaxEventMessage)});
   if (!held_before.empty() && out.valid && !out.held)

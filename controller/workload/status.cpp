@@ -35,8 +35,9 @@ std::optional<Readiness> silent_child(const std::string& what, bool reported, co
   }
   // The message stays the same from one look to the next (no running age), or every look would write the status.
   return Readiness{phase::kPending, false, reason,
-                   what + " has no status more than " + std::to_string(kSilentChildSeconds) + " s after its creation (" +
-                       created + "): is " + controller + " running (and watching this namespace)?"};
+                   what + " has no status more than " + std::to_string(kSilentChildSeconds) +
+                       " s after its creation (" + created + "): is " + controller +
+                       " running (and watching this namespace)?"};
 }
 
 Readiness from_ray_cluster(const StatusInput& in, const RayClusterView& rc, bool admitted, const std::string& now,
@@ -292,8 +293,9 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   if (in.valid)
     valid = in.warnings_message.empty()
                 ? Condition{kConditionValid, "True", in.generation, "", "Valid", "the spec is valid"}
-                : Condition{kConditionValid, "True", in.generation, "", "ValidWithWarnings",
-                            "the spec is valid, with warnings: " + in.warnings_message};
+                : Condition{kConditionValid,     "True",
+                            in.generation,       "",
+                            "ValidWithWarnings", "the spec is valid, with warnings: " + in.warnings_message};
   set_condition(st.conditions, std::move(valid), now);
 
   Readiness r = readiness(in, observed, admission, previous_status, now, st.recheck_after_seconds);

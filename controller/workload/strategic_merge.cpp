@@ -37,7 +37,8 @@ ListRule list_rule(Shape parent, std::string_view field) {
 
 // The shape of member `field` of an object of shape `parent` (objects only; lists use list_rule).
 Shape member_shape(Shape parent, std::string_view field) {
-  if (parent == Shape::Template) return field == "metadata" ? Shape::Meta : field == "spec" ? Shape::PodSpec : Shape::Plain;
+  if (parent == Shape::Template)
+    return field == "metadata" ? Shape::Meta : field == "spec" ? Shape::PodSpec : Shape::Plain;
   return Shape::Plain;
 }
 
@@ -46,8 +47,7 @@ class Merger {
   Merger(json::Allocator& a, PathOrigins* out, const std::vector<std::string>& existing_only)
       : a_(a), out_(out), existing_only_(existing_only) {}
 
-  void object(json::Value& base, const json::Value& patch, Shape shape, const std::string& bp,
-              const std::string& pp) {
+  void object(json::Value& base, const json::Value& patch, Shape shape, const std::string& bp, const std::string& pp) {
     for (auto it = patch.MemberBegin(); it != patch.MemberEnd(); ++it) {
       const std::string key(it->name.GetString(), it->name.GetStringLength());
       const std::string bkey = trace_ ? key_path(bp, key) : "", pkey = trace_ ? key_path(pp, key) : "";

@@ -52,9 +52,11 @@ std::string needed_kind(const json::Value& wl) {
 ::testing::AssertionResult invariant(const std::string& ns, std::string* summary) {
   // One list per kind (a failed list is a failure of the check, not an empty list).
   std::map<std::string, std::vector<json::Document>> lists;
-  const std::pair<const char*, const client::ResourceType*> kinds[] = {
-      {"CodeFlareWorkload", &kWorkloads}, {"RayCluster", &kRayClusters}, {"RayJob", &kRayJobs},
-      {"AppWrapper", &kAppWrappers},      {"LocalQueue", &kLocalQueues}};
+  const std::pair<const char*, const client::ResourceType*> kinds[] = {{"CodeFlareWorkload", &kWorkloads},
+                                                                       {"RayCluster", &kRayClusters},
+                                                                       {"RayJob", &kRayJobs},
+                                                                       {"AppWrapper", &kAppWrappers},
+                                                                       {"LocalQueue", &kLocalQueues}};
   for (const auto& [kind, type] : kinds) {
     auto r = api().get_json(type->collection_path(ns));
     if (!r) return ::testing::AssertionFailure() << "list " << kind << ": " << r.error().message;
@@ -97,18 +99,19 @@ std::string needed_kind(const json::Value& wl) {
         for (const auto& ref : refs->GetArray())
           if (json::get_bool(ref, "controller").value_or(false)) {
             ++controllers;
-            ours = json::get_string(ref, "uid") == uid && json::get_string(ref, "kind") == std::string("CodeFlareWorkload");
+            ours = json::get_string(ref, "uid") == uid &&
+                   json::get_string(ref, "kind") == std::string("CodeFlareWorkload");
           }
       if (controllers != 1 || !ours)
-        return ::testing::AssertionFailure() << want << " " << name << ": " << controllers
-                                             << " controller owner reference(s), ours: " << ours;
+        return ::testing::AssertionFailure()
+               << want << " " << name << ": " << controllers << " controller owner reference(s), ours: " << ours;
     }
     const int64_t generation = json::get_int(wl["metadata"], "generation").value_or(-1);
     const json::Value* status = json::find(wl, "status");
     const int64_t observed = status ? json::get_int(*status, "observedGeneration").value_or(-2) : -2;
     if (observed != generation)
-      return ::testing::AssertionFailure() << name << ": status.observedGeneration " << observed << " != generation "
-                                           << generation;
+      return ::testing::AssertionFailure()
+             << name << ": status.observedGeneration " << observed << " != generation " << generation;
     if (const json::Value* cq = json::find_path(wl, "spec.queue.clusterQueue"); cq && cq->IsString())
       queues_in_use.insert(cq->GetString());
   }
@@ -122,7 +125,8 @@ std::string needed_kind(const json::Value& wl) {
     ++managed;
     managed_names.insert(name_of(lq));
     if (!queues_in_use.count(name_of(lq)))
-      return ::testing::AssertionFailure() << "managed LocalQueue " << name_of(lq) << " is orphaned (no workload uses it)";
+      return ::testing::AssertionFailure()
+             << "managed LocalQueue " << name_of(lq) << " is orphaned (no workload uses it)";
   }
   for (const auto& q : queues_in_use)
     if (!managed_names.count(q)) return ::testing::AssertionFailure() << "no managed LocalQueue " << q;
@@ -142,8 +146,9 @@ std::string needed_kind(const json::Value& wl) {
   if (summary)
     *summary = "workloads=" + std::to_string(workloads) + " rayclusters=" + std::to_string(lists["RayCluster"].size()) +
                " rayjobs=" + std::to_string(lists["RayJob"].size()) +
-               " appwrappers=" + std::to_string(lists["AppWrapper"].size()) + " managed_localqueues=" +
-               std::to_string(managed) + " children_of_deleted_workloads=" + std::to_string(left_to_gc);
+               " appwrappers=" + std::to_string(lists["AppWrapper"].size()) +
+               " managed_localqueues=" + std::to_string(managed) +
+               " children_of_deleted_workloads=" + std::to_string(left_to_gc);
   return ::testing::AssertionSuccess();
 }
 
@@ -162,8 +167,9 @@ std::string needed_kind(const json::Value& wl) {
 }
 
 std::string burst_workload(const std::string& prefix, int i, int replicas) {
-  std::string spec = "  workerGroups:\n  - name: workers\n    replicas: " + std::to_string(replicas) +
-                     "\n    resources:\n      requests: {cpu: \"1\", memory: 1Gi}\n      limits: {cpu: \"1\", memory: 1Gi}\n";
+  std::string spec =
+      "  workerGroups:\n  - name: workers\n    replicas: " + std::to_string(replicas) +
+      "\n    resources:\n      requests: {cpu: \"1\", memory: 1Gi}\n      limits: {cpu: \"1\", memory: 1Gi}\n";
   switch (i % 4) {
     case 1:
       spec += "  appWrapper: true\n";

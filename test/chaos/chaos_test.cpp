@@ -82,7 +82,8 @@ TEST(Chaos, ApiserverRestartedMidBurst) {
 // Gone, and relists. The apiserver runs without its watch cache here, so that watches are served by etcd itself.
 TEST(Chaos, EtcdCompactedWatchResumesTooOld) {
   std::string out;
-  ASSERT_EQ(control_plane({"restart-apiserver", ""}, {"CFO_APISERVER_EXTRA_FLAGS=--watch-cache=false"}, &out), 0) << out;
+  ASSERT_EQ(control_plane({"restart-apiserver", ""}, {"CFO_APISERVER_EXTRA_FLAGS=--watch-cache=false"}, &out), 0)
+      << out;
   struct Restore {
     ~Restore() {
       std::string o;
@@ -126,7 +127,8 @@ TEST(Chaos, SecondFieldManagerFightsOverAField) {
   while (std::chrono::steady_clock::now() - t0 < 20s) {
     json::Document body = rt::from_yaml(
         "apiVersion: ray.io/v1\nkind: RayCluster\nmetadata:\n  name: w-0\nspec:\n  autoscalerOptions:\n"
-        "    idleTimeoutSeconds: " + std::to_string(100 + changes) + "\n");
+        "    idleTimeoutSeconds: " +
+        std::to_string(100 + changes) + "\n");
     if (rt::api().apply(kRayClusters.object_path(ns, "w-0"), body, wo)) ++changes;
     std::this_thread::sleep_for(200ms);
   }
@@ -160,9 +162,12 @@ TEST(Chaos, SecondFieldManagerFightsOverAField) {
 // Two replicas with --leader-elect; the leader is killed with SIGKILL during a burst; the standby takes over.
 TEST(Chaos, LeaderKilledMidBurst) {
   const std::string ns = rt::create_namespace("chaos-leader");
-  const std::vector<std::string> elect{"--leader-elect", "--leader-election-namespace=" + ns,
-                                       "--leader-election-id=chaos-lock", "--leader-elect-lease-duration=4s",
-                                       "--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms"};
+  const std::vector<std::string> elect{"--leader-elect",
+                                       "--leader-election-namespace=" + ns,
+                                       "--leader-election-id=chaos-lock",
+                                       "--leader-elect-lease-duration=4s",
+                                       "--leader-elect-renew-deadline=3s",
+                                       "--leader-elect-retry-period=500ms"};
   OperatorProcess a("chaos-leader-a", on(ns, elect));
   OperatorProcess b("chaos-leader-b", on(ns, elect));
   OperatorProcess* leader = nullptr;

@@ -16,7 +16,7 @@ fi
 packages=(
   # C++ toolchain and libraries
   build-essential cmake pkg-config
-  libboost-dev libboost-system-dev rapidjson-dev libyaml-dev libyaml-cpp-dev prometheus-cpp-dev libspdlog-dev libre2-dev
+  libboost-dev libboost-system-dev rapidjson-dev libyaml-dev prometheus-cpp-dev libspdlog-dev libre2-dev
   libgtest-dev libgmock-dev libssl-dev
   # local control plane: openssl for certificates, etcd (etcdctl: the chaos suite's compaction), and what
   # build-kube-apiserver.sh needs
@@ -25,6 +25,10 @@ packages=(
   python3 python3-jsonschema python3-yaml jq
   # deployment tests: helm-render (test/helm) builds on these Go libraries; lua5.1 runs the Argo CD health check
   golang-github-masterminds-sprig-dev golang-k8s-sigs-yaml-dev lua5.1
+  # guardrails (test/lint, README "Guardrails"): clang-tidy and clang-format from LLVM 19, Debian bookworm's own
+  # packages (clang 14, bookworm's default, cannot parse libstdc++ 12's <expected>); setarch (util-linux) runs the
+  # ThreadSanitizer tests with a fixed memory layout
+  clang-tidy-19 clang-format-19 util-linux
 )
 command -v kubectl >/dev/null || packages+=(kubernetes-client)
 

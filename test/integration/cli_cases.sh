@@ -122,6 +122,10 @@ run pss-cfw validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --pod-s
 expect "a CodeFlareWorkload judged by the Pods of its RayCluster at restricted" 1 "[CheckRunAsNonRoot"
 run pss-bad-level validate -f "$work/pss-rc.yaml" "${crds[@]}" --pod-security-level strict
 expect "an unknown level is a usage error" 2
+run bad-namespace validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" -n Bad_NS
+expect "a namespace name the apiserver refuses (-n Bad_NS) is a usage error" 2
+run bad-namespace-render render -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --namespace Bad_NS
+expect "render -n Bad_NS is a usage error too" 2
 
 # --- a file that is not YAML next to an invalid object ---
 mkdir "$work/broken"
@@ -136,6 +140,9 @@ expect "validate of a folder with two unparsable files and an invalid RayCluster
 run broken-json validate -f "$work/broken" "${crds[@]}" -o json
 expect "validate -o json of the same folder" 1
 json_check broken-json 'sorted((e["file"].split("/")[-1], e["document"], e["rule"]) for e in f if e["severity"] == "error") == [("a-syntax.yaml", None, "yaml:syntax"), ("b-duplicate-key.yaml", None, "yaml:syntax"), ("c-invalid.yaml", 0, "schema:unknownField")]'
+# The finding names where its field is written: line 1, at bogusField (the RayCluster is written on a few lines).
+bogus_column=$(( $(head -1 "$work/broken/c-invalid.yaml" | grep -bo "bogusField" | cut -d: -f1) + 1 ))
+json_check broken-json "[(e['line'], e['column']) for e in f if e['file'].endswith('c-invalid.yaml')] == [(1, $bogus_column)]"
 
 # --- I/O errors stay exit 2 ---
 run missing validate -f "$work/no-such-file.yaml" "${crds[@]}"
@@ -169,6 +176,51 @@ else
 fi
 run validate-wrong-version validate -f "$work/wrong-version.yaml" "${crds[@]}"
 expect "validate of a CodeFlareWorkload of another version" 1 "[schema:unknownKind, crd:codeflare.dev]"
+# A queued workload its set's ClusterQueue can never admit (7 + 2 cpu against a quota of 8): render refuses it as
+# validate does, and renders it once the quota holds it.
+cat >"$work/inadmissible.yaml" <<'YAML'
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default-flavor}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cluster-queue}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: ["cpu", "memory"]
+    flavors:
+    - name: default-flavor
+      resources:
+      - {name: cpu, nominalQuota: 8}
+      - {name: memory, nominalQuota: 32Gi}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: team-a-queue, namespace: team-a}
+spec: {clusterQueue: cluster-queue}
+---
+apiVersion: codeflare.dev/v1alpha1
+kind: CodeFlareWorkload
+metadata: {name: sum-too-big, namespace: team-a}
+spec:
+  head: {resources: {limits: {cpu: "2", memory: 4Gi}}}
+  workerGroups: [{name: w, replicas: 1, resources: {limits: {cpu: "7", memory: 8Gi}}}]
+  queue: {localQueue: team-a-queue}
+YAML
+run validate-inadmissible validate -f "$work/inadmissible.yaml" "${crds[@]}"
+expect "validate of a workload its set's ClusterQueue can never admit" 1 "[FitsResourceQuota"
+run render-inadmissible render -f "$work/inadmissible.yaml" "${crds[@]}"
+if [[ $rc -eq 1 ]] && grep -qF "[FitsResourceQuota" "$work/render-inadmissible.err" &&
+  ! grep -qF "kind: RayCluster" "$work/render-inadmissible.out"; then
+  pass "render refuses the same workload, as validate does (a GitOps sync must not apply what Kueue never admits)"
+else
+  fail "render of an inadmissible workload: exit $rc: $(head -c 400 "$work/render-inadmissible.err")"
+fi
+sed 's/nominalQuota: 8}/nominalQuota: 9}/' "$work/inadmissible.yaml" >"$work/admissible.yaml"
+run render-admissible render -f "$work/admissible.yaml" "${crds[@]}"
+expect "render of the same workload once the quota holds it" 0 "kind: RayCluster" "name: sum-too-big"
 run bundled validate -f "$repo/config/samples"
 expect "validate without --crds uses the schemas that ship with the binary" 0 "object(s) valid" \
   "kustomization.yaml: skipped: kustomize.config.k8s.io/v1beta1 Kustomization <no name> (a kustomize file"

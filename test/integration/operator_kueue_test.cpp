@@ -320,17 +320,22 @@ TEST(Lifecycle, InadmissibleWorkloadIsAConditionUntilItsQueueGrows) {
   const ResourceType cqs{"kueue.x-k8s.io", "v1beta2", "clusterqueues", false};
   const ResourceType rfs{"kueue.x-k8s.io", "v1beta2", "resourceflavors", false};
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
-  ASSERT_NO_FATAL_FAILURE(create(rfs, "", "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n"
-                                          "  name: " + ns + "-rf\n"));
+  ASSERT_NO_FATAL_FAILURE(create(rfs, "",
+                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n"
+                                 "  name: " +
+                                     ns + "-rf\n"));
   ASSERT_NO_FATAL_FAILURE(create(cqs, "",
                                  "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: " + ns +
                                      "-cq\nspec:\n  namespaceSelector: {}\n  resourceGroups:\n"
-                                     "  - coveredResources: [cpu, memory]\n    flavors:\n    - name: " + ns + "-rf\n"
+                                     "  - coveredResources: [cpu, memory]\n    flavors:\n    - name: " +
+                                     ns +
+                                     "-rf\n"
                                      "      resources:\n      - {name: cpu, nominalQuota: 4}\n"
                                      "      - {name: memory, nominalQuota: 64Gi}\n"));
   ASSERT_NO_FATAL_FAILURE(create(kLocalQueues, ns,
                                  "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: small\n"
-                                 "spec:\n  clusterQueue: " + ns + "-cq\n"));
+                                 "spec:\n  clusterQueue: " +
+                                     ns + "-cq\n"));
   ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("big", 8, "  queue: {localQueue: small}\n")));
   std::string message;
   ASSERT_TRUE(eventually([&] {
@@ -343,10 +348,11 @@ TEST(Lifecycle, InadmissibleWorkloadIsAConditionUntilItsQueueGrows) {
   EXPECT_EQ(condition_status(*w, "Valid"), "True");
   EXPECT_TRUE(get(kRayClusters, ns, "big").has_value()) << "the child is applied: the queue may still grow";
   // The ClusterQueue grows: the workload is woken and can be admitted.
-  ASSERT_NO_FATAL_FAILURE(patch_spec(
-      cqs, "", ns + "-cq",
-      "spec:\n  resourceGroups:\n  - coveredResources: [cpu, memory]\n    flavors:\n    - name: " + ns +
-          "-rf\n      resources:\n      - {name: cpu, nominalQuota: 64}\n      - {name: memory, nominalQuota: 64Gi}\n"));
+  ASSERT_NO_FATAL_FAILURE(
+      patch_spec(cqs, "", ns + "-cq",
+                 "spec:\n  resourceGroups:\n  - coveredResources: [cpu, memory]\n    flavors:\n    - name: " + ns +
+                     "-rf\n      resources:\n      - {name: cpu, nominalQuota: 64}\n      - {name: memory, "
+                     "nominalQuota: 64Gi}\n"));
   EXPECT_TRUE(eventually([&] {
     auto now = get(kWorkloads, ns, "big");
     return now && condition_status(*now, "Admissible") == "True";

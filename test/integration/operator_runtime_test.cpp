@@ -318,9 +318,7 @@ TEST(DryRunGate, AServerRejectionIsReportedAndNothingIsWritten) {
   EXPECT_EQ(condition(*w, "Valid"), "True") << "our validation accepts it: the disagreement is the server's";
   EXPECT_FALSE(get(kRayClusters, ns, "gated").has_value());
   ASSERT_TRUE(eventually(
-      [&] {
-        return sample(op.scrape(), "codeflare_dryrun_disagreements_total", {{"kind", "RayCluster"}}) >= 1.0;
-      },
+      [&] { return sample(op.scrape(), "codeflare_dryrun_disagreements_total", {{"kind", "RayCluster"}}) >= 1.0; },
       10s));
   const std::string text = op.scrape();
   EXPECT_EQ(sample(text, "codeflare_objects_applied_total", {{"kind", "RayCluster"}}), 0.0);

@@ -1473,6 +1473,26 @@ def admissibility(base, i, idx):
                   [(i, setter(container + ("requests", "cpu"), "5000"))], "one Pod asks for more cpu than the queue holds")
 
 
+REPEATABLE_KINDS = ("RayCluster", "RayJob", "AppWrapper", "LocalQueue", "ClusterQueue", "ResourceFlavor",
+                    "WorkloadPriorityClass", "CodeFlareWorkload")
+
+
+@rule
+def repeated_resources(c):
+    """The same object twice in one file: a warning on the repeat (Argo CD's RepeatedResourceWarning)."""
+    base = c.base
+    if base.is_set or not base.docs or not isinstance(base.docs[0], dict):
+        return
+    if base.docs[0].get("kind") not in REPEATABLE_KINDS or not get_at(base.docs[0], ("metadata", "name")):
+        return
+    docs = base.copy_docs()
+    docs.append(copy.deepcopy(docs[0]))
+    yield Mutation(base.id, "argocd:repeated", "valid", "metadata.name", ("RepeatedResource",), docs, len(docs) - 1,
+                   "the same object twice in one file (kubectl apply keeps the later; Argo CD warns)", True,
+                   "not sent: kubectl apply of the file applies the same object twice",
+                   warn=("metadata.name", "RepeatedResource"))
+
+
 @rule
 def kueue_references(c):
     base = c.base

@@ -198,8 +198,9 @@ Value matches(const Value& subject, const Value& pattern, const Regex* precompil
   std::shared_ptr<const Regex> compiled;
   if (!precompiled) {
     auto r = compile_regex(pattern.as_string());
-    if (!r) return Value::error("invalid regular expression '" + std::string(pattern.as_string()) + "': " +
-                                r.error().message);
+    if (!r)
+      return Value::error("invalid regular expression '" + std::string(pattern.as_string()) +
+                          "': " + r.error().message);
     compiled = std::move(*r);
     precompiled = compiled.get();
   }

@@ -77,7 +77,6 @@ bool exists(const json::Value& tmpl, const std::string& aw_path) {
   return resolve(tmpl, aw_path, why) != nullptr;
 }
 
-
 static void infer_ray(const json::Value& tmpl, const std::string& prefix, Inference& inf) {
   inf.pod_sets.push_back({prefix + "headGroupSpec.template", 1});
   std::string why;
@@ -146,6 +145,5 @@ Inference infer_pod_sets(const json::Value& tmpl) {
   }
   return inf;
 }
-
 
 }  // namespace cfo::validation::rules

@@ -37,12 +37,12 @@ void CodeFlareCertMounts(const json::Value& spec, const std::string& spec_path, 
     for (rapidjson::SizeType i = 0; i < mounts->Size(); ++i) {
       const std::string path = string_at((*mounts)[i], "mountPath").value_or("");
       const std::string name = string_at((*mounts)[i], "name").value_or("");
-      const std::string injected = path == "/home/ray/workspace/ca" ? "ca-vol"
+      const std::string injected = path == "/home/ray/workspace/ca"    ? "ca-vol"
                                    : path == "/home/ray/workspace/tls" ? "server-cert"
                                                                        : "";
       if (injected.empty() || name == "ca-vol" || name == "server-cert") continue;
-      sink.error(index_path(gp + ".template.spec.containers[0].volumeMounts", i) + ".mountPath",
-                 "CodeFlareCertMounts", kWebhook,
+      sink.error(index_path(gp + ".template.spec.containers[0].volumeMounts", i) + ".mountPath", "CodeFlareCertMounts",
+                 kWebhook,
                  "the CodeFlare operator mounts its " + injected + " volume at " + path +
                      ", so this mount makes the path taken twice and the Pods are refused");
     }

@@ -302,8 +302,8 @@ bool has_backstep(const std::string& p) {
 // core/v1 validateLocalDescendingPath: a relative path without '..' elements.
 std::vector<std::string> local_descending_path(const std::string& p) {
   std::vector<std::string> out;
-  if (!p.empty() && p.front() == '/') out.push_back("must be a relative path");
-  if (has_backstep(p)) out.push_back("must not contain '..'");
+  if (!p.empty() && p.front() == '/') out.emplace_back("must be a relative path");
+  if (has_backstep(p)) out.emplace_back("must not contain '..'");
   return out;
 }
 

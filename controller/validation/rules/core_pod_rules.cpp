@@ -63,16 +63,16 @@ std::optional<Quantity> quantity(const json::Value& v) {
 
 std::vector<std::string> is_valid_port_name(std::string_view v) {
   std::vector<std::string> out;
-  if (v.size() > 15) out.push_back("must be no more than 15 characters");
+  if (v.size() > 15) out.emplace_back("must be no more than 15 characters");
   bool charset = !v.empty(), letter = false;
   for (char c : v) {
     if (c >= 'a' && c <= 'z') letter = true;
     if (!(c >= 'a' && c <= 'z') && !(c >= '0' && c <= '9') && c != '-') charset = false;
   }
-  if (!charset) out.push_back("must contain only lower-case letters, digits and '-'");
-  if (!letter) out.push_back("must contain at least one letter (a-z)");
-  if (v.find("--") != std::string_view::npos) out.push_back("must not contain consecutive hyphens");
-  if (!v.empty() && (v.front() == '-' || v.back() == '-')) out.push_back("must not begin or end with a hyphen");
+  if (!charset) out.emplace_back("must contain only lower-case letters, digits and '-'");
+  if (!letter) out.emplace_back("must contain at least one letter (a-z)");
+  if (v.find("--") != std::string_view::npos) out.emplace_back("must not contain consecutive hyphens");
+  if (!v.empty() && (v.front() == '-' || v.back() == '-')) out.emplace_back("must not begin or end with a hyphen");
   return out;
 }
 
@@ -94,7 +94,7 @@ std::vector<std::string> is_env_var_name(std::string_view v) {
   std::vector<std::string> out;
   bool ok = !v.empty() && !std::isdigit(static_cast<unsigned char>(v[0]));
   for (char c : v) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_');
-  if (!ok) out.push_back("must consist of letters, digits, '_', '-' or '.', and must not start with a digit");
+  if (!ok) out.emplace_back("must consist of letters, digits, '_', '-' or '.', and must not start with a digit");
   auto more = chdir_prefix(v);
   out.insert(out.end(), more.begin(), more.end());
   return out;
@@ -110,10 +110,10 @@ std::vector<std::string> is_relaxed_env_var_name(std::string_view v) {
 
 std::vector<std::string> is_config_map_key(std::string_view v) {
   std::vector<std::string> out;
-  if (v.size() > 253) out.push_back("must be no more than 253 characters");
+  if (v.size() > 253) out.emplace_back("must be no more than 253 characters");
   bool ok = !v.empty();
   for (char c : v) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_');
-  if (!ok) out.push_back("a valid config key must consist of letters, digits, '-', '_' or '.'");
+  if (!ok) out.emplace_back("a valid config key must consist of letters, digits, '-', '_' or '.'");
   auto more = chdir_prefix(v);
   out.insert(out.end(), more.begin(), more.end());
   return out;
@@ -157,7 +157,7 @@ std::vector<std::string> is_valid_ip(std::string_view v) {
 
 std::vector<std::string> is_dns1123_subdomain_with_underscore(std::string_view v) {
   std::vector<std::string> out;
-  if (v.size() > 253) out.push_back("must be no more than 253 characters");
+  if (v.size() > 253) out.emplace_back("must be no more than 253 characters");
   auto label_ok = [](std::string_view l) {
     if (!l.empty() && l[0] == '_') l.remove_prefix(1);
     if (l.empty()) return false;
@@ -175,7 +175,8 @@ std::vector<std::string> is_dns1123_subdomain_with_underscore(std::string_view v
     if (j == std::string_view::npos) break;
     i = j + 1;
   }
-  if (!ok) out.push_back("must be lower-case RFC 1123 subdomain labels (letters, digits, '-', '_'), separated by '.'");
+  if (!ok)
+    out.emplace_back("must be lower-case RFC 1123 subdomain labels (letters, digits, '-', '_'), separated by '.'");
   return out;
 }
 

@@ -90,7 +90,7 @@ void validateWindowsSecurityContextOptions(const json::Value& sc, const std::str
   if (auto s = string_at(*w, "gmsaCredentialSpec")) {
     if (s->empty())
       sink.error(at + ".gmsaCredentialSpec", rule, kSource, "gmsaCredentialSpec cannot be an empty string");
-    else if (s->size() > 64 * 1024)
+    else if (s->size() > std::size_t{64} * 1024)
       sink.error(at + ".gmsaCredentialSpec", rule, kSource, "gmsaCredentialSpec must be under 64 KiB");
   }
   auto u = string_at(*w, "runAsUserName");
@@ -118,7 +118,6 @@ void validateWindowsSecurityContextOptions(const json::Value& sc, const std::str
       if (domain.empty() || domain.size() > 15 || domain.front() == '.') return false;
       return domain.find_first_of("\\/:*?\"<>|") == std::string::npos;
     }();
-    std::string lower = domain;
     bool dns = !domain.empty();
     for (char c : domain) dns = dns && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.');
     if (dns) {  // labels of [a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?

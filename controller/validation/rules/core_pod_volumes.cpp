@@ -45,7 +45,7 @@ void file_mode(const json::Value& o, const char* key, const std::string& path, s
 void ValidateLocalNonReservedPath(const std::string& p, const std::string& path, std::string_view rule,
                                   const Sink& sink) {
   auto msgs = local_descending_path(p);
-  if (p.starts_with("..") && !p.starts_with("../")) msgs.push_back("must not start with '..'");
+  if (p.starts_with("..") && !p.starts_with("../")) msgs.emplace_back("must not start with '..'");
   if (!msgs.empty()) sink.error(path, rule, kSource, "path " + dq(p) + " " + joined(msgs));
 }
 

@@ -65,7 +65,7 @@ struct ClusterSpec {
   std::string annotation(std::string_view key) const { return annotation_of(owner, key).value_or(""); }
   /// The path of the head Ray container's env entry `name` (the first), the field at fault when it may not be set.
   std::string head_env_path(std::string_view name) const {
-    const std::string env = head_path() + ".template.spec.containers[0].env";
+    std::string env = head_path() + ".template.spec.containers[0].env";
     const json::Value* c = head_container();
     const json::Value* list = c ? array_at(*c, "env") : nullptr;
     if (list)
@@ -308,8 +308,7 @@ void GcsFTForbiddenSetting(const ClusterSpec& cs, const Sink& sink) {
   if (const json::Value* c = cs.head_container())
     for (const char* env : {"REDIS_PASSWORD", "RAY_REDIS_ADDRESS"})
       if (env_entry(*c, env))
-        sink.error(cs.head_env_path(env), "GcsFTForbiddenSetting", kClusterSpec,
-                   std::string("env ") + env + " " + why);
+        sink.error(cs.head_env_path(env), "GcsFTForbiddenSetting", kClusterSpec, std::string("env ") + env + " " + why);
   if (!cs.annotation(kExternalStorageNSAnnotation).empty())
     sink.error(std::string("metadata.annotations[") + std::string(kExternalStorageNSAnnotation) + "]",
                "GcsFTForbiddenSetting", kClusterSpec, "annotation ray.io/external-storage-namespace " + why);
@@ -346,7 +345,8 @@ void GcsFTBackend(const ClusterSpec& cs, const Sink& sink) {
   for (const char* f : {"redisAddress", "redisPassword", "redisUsername", "externalStorageNamespace"})
     if (member(*ft, f) && !(member(*ft, f)->IsString() && member(*ft, f)->GetStringLength() == 0))
       sink.error(at + "." + f, "GcsFTBackend", kClusterSpec, std::string(f) + " does not apply to the rocksdb backend");
-  if (const json::Value* storage = object_at(*ft, "storage"); storage && !string_at(*storage, "claimName").value_or("").empty())
+  if (const json::Value* storage = object_at(*ft, "storage");
+      storage && !string_at(*storage, "claimName").value_or("").empty())
     for (const char* f : {"size", "storageClassName", "accessModes"})
       if (member(*storage, f) && !(member(*storage, f)->IsArray() && member(*storage, f)->Empty()))
         sink.error(at + ".storage." + f, "GcsFTBackend", kClusterSpec,
@@ -527,8 +527,9 @@ void HeadServiceType(const ClusterSpec& cs, const Sink& sink) {
   if (type.empty()) return;
   if (type != "ClusterIP" && type != "NodePort" && type != "LoadBalancer" && type != "ExternalName") {
     sink.error(at, "HeadServiceType", kHeadService,
-               "service type " + dq(type) + " is not ClusterIP, NodePort, LoadBalancer or ExternalName, so the "
-               "head Service cannot be created");
+               "service type " + dq(type) +
+                   " is not ClusterIP, NodePort, LoadBalancer or ExternalName, so the "
+                   "head Service cannot be created");
     return;
   }
   if (type == "ExternalName" && (!svc_spec || string_at(*svc_spec, "externalName").value_or("").empty()))

@@ -113,14 +113,14 @@ Node node_of(const json::Value& obj, std::string_view parent_field, std::string_
 class Capacity {
  public:
   Capacity(const QueueObjects& q) : cohorts_known_(q.cohorts_known) {
-    for (const json::Value* cq : q.cluster_queues)
+    for (const json::Value* cq : q.cluster_queues())
       if (is_kind(cq, "kueue.x-k8s.io/", "ClusterQueue")) {
         Node n = node_of(*cq, "cohortName", "cohort");
         const std::string name = "cq/" + meta_string(*cq, "name");
         if (!n.parent.empty()) children_["cohort/" + n.parent].push_back(name);
         nodes_[name] = std::move(n);
       }
-    for (const json::Value* c : q.cohorts)
+    for (const json::Value* c : q.cohorts())
       if (is_kind(c, "kueue.x-k8s.io/", "Cohort")) {
         Node n = node_of(*c, "parentName", "parent");
         const std::string name = "cohort/" + meta_string(*c, "name");
@@ -155,8 +155,10 @@ class Capacity {
     const Node* n = node(name);
     if (!n) return 0;
     auto it = n->quotas.find(fr);
-    if (it == n->quotas.end() || !it->second.lending || subtree_quota == kInf) return 0;
-    return std::max<int64_t>(0, subtree_quota - *it->second.lending);
+    if (it == n->quotas.end() || subtree_quota == kInf) return 0;
+    const std::optional<int64_t>& lending = it->second.lending;
+    if (!lending) return 0;
+    return std::max<int64_t>(0, subtree_quota - *lending);
   }
   int64_t potential(const std::string& name, const FlavorResource& fr, int depth) const {
     if (depth > 32) return kInf;
@@ -169,8 +171,9 @@ class Capacity {
     const int64_t from_parent = (!cohorts_known_ && !node(parent_node)) ? kInf : potential(parent_node, fr, depth + 1);
     int64_t avail = sat_add(local(name, fr, sub), from_parent);
     if (n)
-      if (auto it = n->quotas.find(fr); it != n->quotas.end() && it->second.borrowing)
-        avail = std::min(avail, sat_add(sub, *it->second.borrowing));
+      if (auto it = n->quotas.find(fr); it != n->quotas.end())
+        if (const std::optional<int64_t>& borrowing = it->second.borrowing)
+          avail = std::min(avail, sat_add(sub, *borrowing));
     return avail;
   }
 
@@ -185,7 +188,7 @@ struct Chain {
   const json::Value* local_queue = nullptr;
   const json::Value* cluster_queue = nullptr;
   std::map<std::string, const json::Value*> flavors;  // every flavor the ClusterQueue names, found
-  std::string ns;                                      // the namespace the job is admitted from
+  std::string ns;                                     // the namespace the job is admitted from
 };
 
 std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
@@ -193,14 +196,7 @@ std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
   if (!queue || queue->empty()) return std::nullopt;
   Chain c;
   const std::string job_ns = meta_string(job, "namespace");
-  std::vector<const json::Value*> named;
-  if (q.local_queues_by_name.size() == q.local_queues.size()) {
-    auto [from, to] = q.local_queues_by_name.equal_range(*queue);
-    for (auto it = from; it != to; ++it) named.push_back(it->second);
-  } else {
-    named = q.local_queues;
-  }
-  for (const json::Value* lq : named) {
+  for (const json::Value* lq : q.local_queues_named(*queue)) {
     if (!is_kind(lq, "kueue.x-k8s.io/", "LocalQueue") || meta_string(*lq, "name") != *queue) continue;
     const std::string lq_ns = meta_string(*lq, "namespace");
     if (!job_ns.empty() && !lq_ns.empty() && lq_ns != job_ns) continue;
@@ -211,7 +207,7 @@ std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
   if (!c.local_queue) return std::nullopt;
   const json::Value* lq_spec = object_at(*c.local_queue, "spec");
   const std::string cq_name = lq_spec ? string_at(*lq_spec, "clusterQueue").value_or("") : "";
-  for (const json::Value* cq : q.cluster_queues)
+  for (const json::Value* cq : q.cluster_queues())
     if (is_kind(cq, "kueue.x-k8s.io/", "ClusterQueue") && meta_string(*cq, "name") == cq_name) c.cluster_queue = cq;
   if (!c.cluster_queue) return std::nullopt;
   const json::Value* spec = object_at(*c.cluster_queue, "spec");
@@ -222,7 +218,7 @@ std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
         for (const auto& f : flavors->GetArray()) {
           const std::string name = string_at(f, "name").value_or("");
           const json::Value* found = nullptr;
-          for (const json::Value* rf : q.resource_flavors)
+          for (const json::Value* rf : q.resource_flavors())
             if (is_kind(rf, "kueue.x-k8s.io/", "ResourceFlavor") && meta_string(*rf, "name") == name) found = rf;
           if (!found) return std::nullopt;  // an inactive ClusterQueue: ClusterQueueFlavorExists reports it
           c.flavors[name] = found;
@@ -261,7 +257,7 @@ void ValidateAdmissibility(const Chain& c, const QueueObjects& q, const Sink& si
   const json::Value* selector = spec ? rules::member(*spec, "namespaceSelector") : nullptr;
   Labels labels{{"kubernetes.io/metadata.name", c.ns}};
   bool all_known = false;
-  for (const json::Value* ns : q.namespaces)
+  for (const json::Value* ns : q.namespaces())
     if (is_kind(ns, "v1", "Namespace") && meta_string(*ns, "name") == c.ns) {
       const json::Value* meta = object_at(*ns, "metadata");
       for (auto& [k, v] : rules::string_map(meta ? object_at(*meta, "labels") : nullptr)) labels[k] = v;
@@ -295,8 +291,8 @@ std::optional<FlavorMiss> flavor_miss(const KueuePodSet& ps, const std::string& 
       const std::string effect = string_at(taint, "effect").value_or("");
       if (effect != "NoSchedule" && effect != "NoExecute") continue;
       bool ok = false;
-      for (const json::Value* list : {pod ? array_at(*pod, "tolerations") : nullptr,
-                                      fspec ? array_at(*fspec, "tolerations") : nullptr})
+      for (const json::Value* list :
+           {pod ? array_at(*pod, "tolerations") : nullptr, fspec ? array_at(*fspec, "tolerations") : nullptr})
         if (list)
           for (const auto& t : list->GetArray()) ok = ok || rules::tolerates(t, taint);
       if (!ok)
@@ -354,7 +350,12 @@ struct Judge {
   std::string cq;
 
   Judge(const Chain& c, const QueueObjects& q, const Sink& s, std::vector<KueuePodSet> ps)
-      : chain(c), queues(q), sink(s), pod_sets(std::move(ps)), groups(groups_of(*c.cluster_queue)), capacity(q),
+      : chain(c),
+        queues(q),
+        sink(s),
+        pod_sets(std::move(ps)),
+        groups(groups_of(*c.cluster_queue)),
+        capacity(q),
         cq(meta_string(*c.cluster_queue, "name")) {}
 
   int64_t cap(const std::string& flavor, const std::string& resource) const {
@@ -368,8 +369,7 @@ struct Judge {
     for (std::size_t p = 0; p < pod_sets.size(); ++p) {
       KueuePodSet& ps = pod_sets[p];
       if (ps.count <= 0) continue;
-      if (pods_covered)
-        ps.requests["pods"] = {1, ps.count_path.empty() ? ps.template_path : ps.count_path};
+      if (pods_covered) ps.requests["pods"] = {1, ps.count_path.empty() ? ps.template_path : ps.count_path};
       std::map<std::size_t, Need> by_group;
       for (const auto& [resource, r] : ps.requests) {
         std::optional<std::size_t> g;
@@ -508,13 +508,20 @@ struct Judge {
 
 void QueueObjects::add(const json::Value* obj) {
   if (is_kind(obj, "kueue.x-k8s.io/", "LocalQueue")) {
-    local_queues.push_back(obj);
-    local_queues_by_name.emplace(meta_string(*obj, "name"), obj);
+    local_queues_.push_back(obj);
+    local_queues_by_name_.emplace(meta_string(*obj, "name"), obj);
   }
-  if (is_kind(obj, "kueue.x-k8s.io/", "ClusterQueue")) cluster_queues.push_back(obj);
-  if (is_kind(obj, "kueue.x-k8s.io/", "ResourceFlavor")) resource_flavors.push_back(obj);
-  if (is_kind(obj, "kueue.x-k8s.io/", "Cohort")) cohorts.push_back(obj);
-  if (is_kind(obj, "v1", "Namespace")) namespaces.push_back(obj);
+  if (is_kind(obj, "kueue.x-k8s.io/", "ClusterQueue")) cluster_queues_.push_back(obj);
+  if (is_kind(obj, "kueue.x-k8s.io/", "ResourceFlavor")) resource_flavors_.push_back(obj);
+  if (is_kind(obj, "kueue.x-k8s.io/", "Cohort")) cohorts_.push_back(obj);
+  if (is_kind(obj, "v1", "Namespace")) namespaces_.push_back(obj);
+}
+
+std::vector<const json::Value*> QueueObjects::local_queues_named(const std::string& name) const {
+  std::vector<const json::Value*> out;
+  auto [from, to] = local_queues_by_name_.equal_range(name);
+  for (auto it = from; it != to; ++it) out.push_back(it->second);
+  return out;
 }
 
 FieldErrors judge_admissibility(const json::Value& job, const QueueObjects& queues) {

@@ -65,7 +65,7 @@ void max_into(Requests& acc, const Requests& other) {
 
 /// What the pod template adds besides its own containers.
 struct Extras {
-  Requests first_container_floor;   // merged into containers[0]'s requests (Redis clean-up)
+  Requests first_container_floor;    // merged into containers[0]'s requests (Redis clean-up)
   std::vector<Requests> containers;  // appended containers (autoscaler sidecar, sidecar submitter)
   bool sidecars_as_init = false;     // AppWrapper's copy drops initContainers[].restartPolicy
 };
@@ -139,13 +139,13 @@ void ray_pod_sets(const json::Value& cs, const std::string& cs_path, const json:
   Extras extras;
   const std::string head_path = cs_path + ".headGroupSpec.template";
   if (gcs_ft(cs, owner))
-    extras.first_container_floor =
-        fixed({{"cpu", "200m"}, {"memory", "256Mi"}}, cs_path + ".gcsFaultToleranceOptions");
+    extras.first_container_floor = fixed({{"cpu", "200m"}, {"memory", "256Mi"}}, cs_path + ".gcsFaultToleranceOptions");
   if (true_at(cs, "enableInTreeAutoscaling")) {
     const json::Value* opts = object_at(cs, "autoscalerOptions");
     const json::Value* res = opts ? object_at(*opts, "resources") : nullptr;
-    extras.containers.push_back(res ? effective(res, cs_path + ".autoscalerOptions.resources")
-                                    : fixed({{"cpu", "500m"}, {"memory", "512Mi"}}, cs_path + ".enableInTreeAutoscaling"));
+    extras.containers.push_back(
+        res ? effective(res, cs_path + ".autoscalerOptions.resources")
+            : fixed({{"cpu", "500m"}, {"memory", "512Mi"}}, cs_path + ".enableInTreeAutoscaling"));
   }
   if (!sidecar_submitter_path.empty())
     extras.containers.push_back(fixed({{"cpu", "500m"}, {"memory", "200Mi"}}, sidecar_submitter_path));
@@ -206,8 +206,8 @@ void appwrapper_pod_sets(const json::Value& aw, std::vector<KueuePodSet>& out) {
     if (declared && !declared->Empty()) {
       for (rapidjson::SizeType j = 0; j < declared->Size(); ++j) {
         const std::string dp = index_path(cp + ".podSets", j);
-        sets.push_back({string_at((*declared)[j], "path").value_or(""), int_or((*declared)[j], "replicas", 1),
-                        dp + ".replicas"});
+        sets.push_back(
+            {string_at((*declared)[j], "path").value_or(""), int_or((*declared)[j], "replicas", 1), dp + ".replicas"});
       }
     } else {
       for (const auto& p : infer_pod_sets(*tmpl).pod_sets) {

@@ -75,8 +75,9 @@ void PrebuiltWorkloadName(const json::Value& obj, const Sink& sink) {
   auto v = by_annotation ? annotation : label_of(obj, kPrebuiltWorkloadLabel);
   if (!v) return;
   if (auto msgs = names::dns1123_subdomain(*v); !msgs.empty())
-    sink.error(key_path(by_annotation ? "metadata.annotations" : "metadata.labels", std::string(kPrebuiltWorkloadLabel)),
-               "PrebuiltWorkloadName", kJobFramework, "prebuilt workload name " + dq(*v) + " " + joined(msgs));
+    sink.error(
+        key_path(by_annotation ? "metadata.annotations" : "metadata.labels", std::string(kPrebuiltWorkloadLabel)),
+        "PrebuiltWorkloadName", kJobFramework, "prebuilt workload name " + dq(*v) + " " + joined(msgs));
 }
 
 /// apimachinery validation.IsDomainPrefixedPath: "<DNS-1123 subdomain>/<http path characters>".
@@ -88,7 +89,7 @@ std::vector<std::string> domain_prefixed_path(std::string_view v) {
   const std::string_view allowed = "/-._~%!$&'()*+,;=:";
   bool ok = !path.empty();
   for (char c : path) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || allowed.find(c) != allowed.npos);
-  if (!ok) msgs.push_back("the path after the domain must be one or more URL path characters");
+  if (!ok) msgs.emplace_back("the path after the domain must be one or more URL path characters");
   return msgs;
 }
 
@@ -365,13 +366,15 @@ void NonNegativeQuota(const QueueView& q, const Sink& sink) {
 // Kueue ClusterQueue CEL + webhook: borrowingLimit and lendingLimit need a cohort.
 void LimitsNeedCohort(const QueueView& q, const Sink& sink) {
   if (q.has_cohort()) return;
-  const std::string where = q.cohort_object ? "under a parent cohort; set parentName" : "inside a cohort; set cohortName";
+  const std::string where =
+      q.cohort_object ? "under a parent cohort; set parentName" : "inside a cohort; set cohortName";
   for_each_quota(q, [&](const json::Value& r, const std::string& rp) {
     if (member(r, "borrowingLimit"))
       sink.error(rp + ".borrowingLimit", "LimitsNeedCohort", q.cohort_object ? kWebhook : kCEL,
                  "borrowingLimit only applies " + where + " or drop it");
     if (member(r, "lendingLimit"))
-      sink.error(rp + ".lendingLimit", "LimitsNeedCohort", kWebhook, "lendingLimit only applies " + where + " or drop it");
+      sink.error(rp + ".lendingLimit", "LimitsNeedCohort", kWebhook,
+                 "lendingLimit only applies " + where + " or drop it");
   });
 }
 

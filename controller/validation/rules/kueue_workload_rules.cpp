@@ -81,8 +81,9 @@ void TASPodSetRequest(const KueuePodSet& ps, const json::Value& tmpl, const Sink
   const auto slice_required = get(kSliceRequired), slice_size = get(kSliceSize), group = get(kGroupName);
   const auto constraints = get(kSliceConstraints);
   if (int(required.has_value()) + int(preferred.has_value()) + int(unconstrained.has_value()) > 1)
-    err(at, "at most one of the podset-required-topology, podset-preferred-topology and "
-            "podset-unconstrained-topology annotations may be set");
+    err(at,
+        "at most one of the podset-required-topology, podset-preferred-topology and "
+        "podset-unconstrained-topology annotations may be set");
   for (auto [key, value] : {std::pair{kRequired, required}, {kPreferred, preferred}, {kSliceRequired, slice_required}})
     if (value)
       if (auto msgs = names::qualified_name(*value); !msgs.empty())
@@ -92,8 +93,7 @@ void TASPodSetRequest(const KueuePodSet& ps, const json::Value& tmpl, const Sink
       err(path(kGroupName), "the group name must not be a number");
     if (slice_size) err(path(kGroupName), "may not be set together with podset-slice-size");
     if (slice_required) err(path(kGroupName), "may not be set together with podset-slice-required-topology");
-    if (!required && !preferred)
-      err(path(kGroupName), "needs podset-required-topology or podset-preferred-topology");
+    if (!required && !preferred) err(path(kGroupName), "needs podset-required-topology or podset-preferred-topology");
   }
   if (unconstrained && *unconstrained != "true" && *unconstrained != "false" && *unconstrained != "1" &&
       *unconstrained != "0" && *unconstrained != "t" && *unconstrained != "f" && *unconstrained != "TRUE" &&
@@ -150,8 +150,8 @@ void TASPodSetRequest(const KueuePodSet& ps, const json::Value& tmpl, const Sink
       err(lp + ".size", "must evenly divide the size " + std::to_string(layers[i - 1].size) + " of the layer above");
   }
   if (layers[0].size > ps.count)
-    err(path(kSliceConstraints), "the first layer's size must not be greater than the PodSet's " +
-                                     std::to_string(ps.count) + " Pods");
+    err(path(kSliceConstraints),
+        "the first layer's size must not be greater than the PodSet's " + std::to_string(ps.count) + " Pods");
 }
 
 // Kueue ValidatePodSetGroupingTopology: PodSets with the same podset-group-name come in pairs, one of them a single
@@ -187,8 +187,9 @@ void PodSetGrouping(const std::vector<KueuePodSet>& sets, const std::vector<cons
     if (!ok)
       for (auto i : members)
         sink.error(at(i), "TASPodSetRequest", kTAS,
-                   "the PodSets of group " + dq(name) + " need the same podset-required-topology or "
-                   "podset-preferred-topology");
+                   "the PodSets of group " + dq(name) +
+                       " need the same podset-required-topology or "
+                       "podset-preferred-topology");
   }
 }
 

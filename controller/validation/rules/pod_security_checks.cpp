@@ -1,5 +1,6 @@
 // The Pod Security Standards checks (pod-security-admission policy/check_*.go, policy version 1.36: the newest of a
-// released Kubernetes); see pod_security_checks.hpp. Messages are our own; each names the level whose check refuses the field.
+// released Kubernetes); see pod_security_checks.hpp. Messages are our own; each names the level whose check refuses the
+// field.
 #include "validation/rules/pod_security_checks.hpp"
 
 #include <algorithm>
@@ -35,7 +36,7 @@ std::string str_at(const json::Value* o, std::string_view key) {
   return o ? string_at(*o, key).value_or("") : std::string();
 }
 
-void error(const Sink& sink, const std::string& path, std::string_view rule, std::string reason,
+void error(const Sink& sink, const std::string& path, std::string_view rule, const std::string& reason,
            std::string_view level) {
   sink.error(path, rule, kSource, reason + std::string(level));
 }
@@ -47,17 +48,24 @@ bool one_of(std::string_view v, const std::array<std::string_view, N>& set) {
 
 // The capabilities every container runtime grants by default (check_capabilities_baseline.go).
 constexpr std::array<std::string_view, 13> kDefaultCapabilities = {
-    "AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE", "SETFCAP",
-    "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT"};
+    "AUDIT_WRITE",      "CHOWN",   "DAC_OVERRIDE", "FOWNER",  "FSETID", "KILL",      "MKNOD",
+    "NET_BIND_SERVICE", "SETFCAP", "SETGID",       "SETPCAP", "SETUID", "SYS_CHROOT"};
 
 // The safe sysctls of policy 1.36 (check_sysctls.go: the 1.0 set, ip_local_reserved_ports from 1.27, the TCP
 // keepalive and fin timeout settings from 1.29, tcp_rmem and tcp_wmem from 1.32; the 1.37 additions,
 // tcp_slow_start_after_idle and tcp_notsent_lowat, are not in a released Kubernetes yet).
-constexpr std::array<std::string_view, 12> kSafeSysctls = {
-    "kernel.shm_rmid_forced",        "net.ipv4.ip_local_port_range",        "net.ipv4.tcp_syncookies",
-    "net.ipv4.ping_group_range",     "net.ipv4.ip_unprivileged_port_start", "net.ipv4.ip_local_reserved_ports",
-    "net.ipv4.tcp_keepalive_time",   "net.ipv4.tcp_fin_timeout",            "net.ipv4.tcp_keepalive_intvl",
-    "net.ipv4.tcp_keepalive_probes", "net.ipv4.tcp_rmem",                   "net.ipv4.tcp_wmem"};
+constexpr std::array<std::string_view, 12> kSafeSysctls = {"kernel.shm_rmid_forced",
+                                                           "net.ipv4.ip_local_port_range",
+                                                           "net.ipv4.tcp_syncookies",
+                                                           "net.ipv4.ping_group_range",
+                                                           "net.ipv4.ip_unprivileged_port_start",
+                                                           "net.ipv4.ip_local_reserved_ports",
+                                                           "net.ipv4.tcp_keepalive_time",
+                                                           "net.ipv4.tcp_fin_timeout",
+                                                           "net.ipv4.tcp_keepalive_intvl",
+                                                           "net.ipv4.tcp_keepalive_probes",
+                                                           "net.ipv4.tcp_rmem",
+                                                           "net.ipv4.tcp_wmem"};
 
 // SELinux types a Pod may ask for (check_seLinuxOptions.go; "" = unset; container_engine_t from policy 1.31).
 constexpr std::array<std::string_view, 5> kSELinuxTypes = {"", "container_t", "container_init_t", "container_kvm_t",
@@ -66,7 +74,7 @@ constexpr std::array<std::string_view, 5> kSELinuxTypes = {"", "container_t", "c
 // The volume sources the restricted level allows (check_restrictedVolumes.go); a volume with no source is defaulted
 // to an emptyDir before admission.
 constexpr std::array<std::string_view, 9> kRestrictedVolumeSources = {
-    "configMap", "csi",       "downwardAPI", "emptyDir", "ephemeral", "image", "persistentVolumeClaim",
+    "configMap", "csi",   "downwardAPI", "emptyDir", "ephemeral", "image", "persistentVolumeClaim",
     "projected", "secret"};
 
 // Calls f(securityContext or null, path of that securityContext, container name) for the pod and every container.
@@ -79,8 +87,8 @@ void each_security_context(const PodView& pod, F f) {
 // runAsNonRoot / seccompProfile of the restricted level: the pod's setting counts for every container that leaves
 // the field unset; `ok` says whether a value passes; `set_hint` what to set.
 template <class Ok>
-void pod_or_containers(const PodView& pod, const Sink& sink, std::string_view rule, std::string_view field,
-                       Ok ok, const std::string& set_hint) {
+void pod_or_containers(const PodView& pod, const Sink& sink, std::string_view rule, std::string_view field, Ok ok,
+                       const std::string& set_hint) {
   const json::Value* psc = pod_sc(pod);
   const json::Value* pv = psc ? member(*psc, field) : nullptr;
   bool pod_sets = pv && !pv->IsNull();
@@ -385,10 +393,10 @@ void CheckCapabilitiesRestricted(const PodView& pod, const Sink& sink) {
     if (!add) continue;
     for (rapidjson::SizeType i = 0; i < add->Size(); ++i)
       if (text((*add)[i]) != "NET_BIND_SERVICE")
-        error(sink, index_path(sc_path(c.path) + ".capabilities.add", i), "CheckCapabilitiesRestricted",
-              "container " + dq(c.name) + " adds capability " + brief((*add)[i]) +
-                  "; only NET_BIND_SERVICE may be added",
-              kRestricted);
+        error(
+            sink, index_path(sc_path(c.path) + ".capabilities.add", i), "CheckCapabilitiesRestricted",
+            "container " + dq(c.name) + " adds capability " + brief((*add)[i]) + "; only NET_BIND_SERVICE may be added",
+            kRestricted);
   }
 }
 

@@ -43,23 +43,24 @@ struct PodView {
 PodView pod_view(const json::Value* spec, const json::Value* meta, std::string spec_path, std::string meta_path);
 
 // ---- baseline ----------------------------------------------------------------------------------------------------
-void CheckHostNamespaces(const PodView& pod, const Sink& sink);      ///< hostNetwork, hostPID, hostIPC unset/false
-void CheckPrivileged(const PodView& pod, const Sink& sink);          ///< securityContext.privileged unset/false
+void CheckHostNamespaces(const PodView& pod, const Sink& sink);        ///< hostNetwork, hostPID, hostIPC unset/false
+void CheckPrivileged(const PodView& pod, const Sink& sink);            ///< securityContext.privileged unset/false
 void CheckCapabilitiesBaseline(const PodView& pod, const Sink& sink);  ///< capabilities.add within the default set
-void CheckHostPathVolumes(const PodView& pod, const Sink& sink);     ///< no hostPath volume
-void CheckHostPorts(const PodView& pod, const Sink& sink);           ///< ports[].hostPort unset/0
-void CheckAppArmorProfile(const PodView& pod, const Sink& sink);     ///< RuntimeDefault/Localhost (fields, annotations)
-void CheckSELinuxOptions(const PodView& pod, const Sink& sink);      ///< allowed types; no user, no role
-void CheckProcMountBaseline(const PodView& pod, const Sink& sink);   ///< procMount Default, unless hostUsers: false
-void CheckSeccompBaseline(const PodView& pod, const Sink& sink);     ///< seccompProfile.type, when set, RuntimeDefault/Localhost
-void CheckSysctls(const PodView& pod, const Sink& sink);             ///< only the safe sysctls
-void CheckWindowsHostProcess(const PodView& pod, const Sink& sink);  ///< windowsOptions.hostProcess unset/false
+void CheckHostPathVolumes(const PodView& pod, const Sink& sink);       ///< no hostPath volume
+void CheckHostPorts(const PodView& pod, const Sink& sink);             ///< ports[].hostPort unset/0
+void CheckAppArmorProfile(const PodView& pod, const Sink& sink);    ///< RuntimeDefault/Localhost (fields, annotations)
+void CheckSELinuxOptions(const PodView& pod, const Sink& sink);     ///< allowed types; no user, no role
+void CheckProcMountBaseline(const PodView& pod, const Sink& sink);  ///< procMount Default, unless hostUsers: false
+void CheckSeccompBaseline(const PodView& pod,
+                          const Sink& sink);              ///< seccompProfile.type, when set, RuntimeDefault/Localhost
+void CheckSysctls(const PodView& pod, const Sink& sink);  ///< only the safe sysctls
+void CheckWindowsHostProcess(const PodView& pod, const Sink& sink);          ///< windowsOptions.hostProcess unset/false
 void CheckHostProbesAndHostLifecycle(const PodView& pod, const Sink& sink);  ///< no host in probes and handlers
 // ---- restricted (each replaces the baseline check it overrides) --------------------------------------------------
-void CheckRestrictedVolumes(const PodView& pod, const Sink& sink);   ///< only the volume types a PV can back
+void CheckRestrictedVolumes(const PodView& pod, const Sink& sink);         ///< only the volume types a PV can back
 void CheckAllowPrivilegeEscalation(const PodView& pod, const Sink& sink);  ///< allowPrivilegeEscalation: false
-void CheckRunAsNonRoot(const PodView& pod, const Sink& sink);        ///< runAsNonRoot: true (pod or container)
-void CheckRunAsUser(const PodView& pod, const Sink& sink);           ///< runAsUser not 0
+void CheckRunAsNonRoot(const PodView& pod, const Sink& sink);              ///< runAsNonRoot: true (pod or container)
+void CheckRunAsUser(const PodView& pod, const Sink& sink);                 ///< runAsUser not 0
 void CheckSeccompProfileRestricted(const PodView& pod, const Sink& sink);  ///< RuntimeDefault or Localhost
 void CheckCapabilitiesRestricted(const PodView& pod, const Sink& sink);    ///< drop ALL; add NET_BIND_SERVICE only
 void CheckProcMountRestricted(const PodView& pod, const Sink& sink);       ///< procMount Default

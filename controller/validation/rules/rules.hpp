@@ -125,4 +125,9 @@ void validate_workloadpriorityclass(const Scope& scope, const json::Value& obj, 
 /// References between the objects of a closed set (a multi-document file); one sink per object.
 void validate_kueue_references(const std::vector<const json::Value*>& objects, const std::vector<Sink>& sinks);
 
+// ---- closed sets (repeated_resources.cpp) --------------------------------------------------------------------
+/// Argo CD's RepeatedResourceWarning: a warning ("RepeatedResource", at metadata.name) on each object whose API
+/// group, kind, namespace and name an earlier object of the set has. Null objects are skipped.
+void argocd_repeated_resource_warning(const std::vector<const json::Value*>& objects, const std::vector<Sink>& sinks);
+
 }  // namespace cfo::validation::rules

@@ -33,8 +33,7 @@ class ConnectionReuse : public ::testing::Test {
 
 // Requests one after the other go over one kept-alive connection (one TCP connect and one TLS handshake in all).
 TEST_F(ConnectionReuse, SequentialRequestsShareOneConnection) {
-  HttpsTestServer server(
-      serving, [](ServerExchange& x) { x.respond(200, "{}"); }, {}, /*keep_alive=*/true);
+  HttpsTestServer server(serving, [](ServerExchange& x) { x.respond(200, "{}"); }, {}, /*keep_alive=*/true);
   RestClient client(config_for(server), RestClientTimeouts{2000ms, 5000ms, 5000ms});
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(client.get_json("/api/v1/namespaces").has_value());
   auto obj = json::parse(R"({"kind":"Event"})");

@@ -1,41 +1,34 @@
 #pragma once
-// A clock that only moves when told to, and a sleep that records its delays and moves that clock instead of
-// waiting: RestClient's rate limiter, retries and file reloads run against them without real waits.
+// The project's ManualClock, and a sleep that records its delays and moves that clock instead of waiting:
+// RestClient's rate limiter, retries and file reloads run against them without real waits.
 #include <chrono>
 #include <mutex>
 #include <vector>
 
 #include "client/rest_client.hpp"
 #include "client/wait.hpp"
+#include "core/clock.hpp"
 
 namespace cfo::client::testing {
 
 class FakeTime {
  public:
-  /// A SteadyNowFn reading this clock. The FakeTime must outlive the client that uses it.
-  SteadyNowFn now_fn() {
-    return [this] {
-      std::lock_guard lock(mu_);
-      return now_;
-    };
-  }
+  /// A NowFn reading this clock. The FakeTime must outlive the client that uses it.
+  NowFn now_fn() const { return clock_.fn(); }
   /// A SleepFn that records `delay`, advances the clock by it and reports "not stopped" unless a stop is requested.
   SleepFn sleep_fn() {
     return [this](std::chrono::nanoseconds delay, std::span<StopToken* const> stops) {
       {
         std::lock_guard lock(mu_);
         sleeps_.push_back(delay);
-        if (delay > std::chrono::nanoseconds::zero()) now_ += delay;
       }
+      clock_.advance(delay);  // a negative delay does not move it
       for (StopToken* s : stops)
         if (s && s->stop_requested()) return false;
       return true;
     };
   }
-  void advance(std::chrono::nanoseconds d) {
-    std::lock_guard lock(mu_);
-    now_ += d;
-  }
+  void advance(std::chrono::nanoseconds d) { clock_.advance(d); }
   /// Every delay passed to sleep_fn so far, in order.
   std::vector<std::chrono::nanoseconds> sleeps() const {
     std::lock_guard lock(mu_);
@@ -44,7 +37,7 @@ class FakeTime {
 
  private:
   mutable std::mutex mu_;
-  std::chrono::steady_clock::time_point now_{};
+  ManualClock clock_;
   std::vector<std::chrono::nanoseconds> sleeps_;
 };
 

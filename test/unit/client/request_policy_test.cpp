@@ -9,7 +9,7 @@
 #include "client/rest_client.hpp"
 #include "client/rest_client_impl.hpp"
 #include "client/retry_policy.hpp"
-#include "client/token_bucket.hpp"
+#include "client/request_throttle.hpp"
 #include "client/wait.hpp"
 #include "fake_time.hpp"
 
@@ -17,11 +17,11 @@ using namespace cfo::client;
 using namespace cfo::client::testing;
 using namespace std::chrono_literals;
 
-// --- TokenBucket ------------------------------------------------------------------------------------------------
+// --- RequestThrottle --------------------------------------------------------------------------------------------
 
-TEST(TokenBucket, BurstGoesAtOnceThenRequestsAreSpacedOneOverQps) {
+TEST(RequestThrottle, BurstGoesAtOnceThenRequestsAreSpacedOneOverQps) {
   FakeTime t;
-  TokenBucket bucket(10, 3, t.now_fn());
+  RequestThrottle bucket(10, 3, t.now_fn());
   EXPECT_EQ(bucket.reserve(), 0ns);
   EXPECT_EQ(bucket.reserve(), 0ns);
   EXPECT_EQ(bucket.reserve(), 0ns);
@@ -33,9 +33,9 @@ TEST(TokenBucket, BurstGoesAtOnceThenRequestsAreSpacedOneOverQps) {
   EXPECT_EQ(bucket.reserve(), 250ms);
 }
 
-TEST(TokenBucket, RefillsUpToBurstOnly) {
+TEST(RequestThrottle, RefillsUpToBurstOnly) {
   FakeTime t;
-  TokenBucket bucket(2, 2, t.now_fn());
+  RequestThrottle bucket(2, 2, t.now_fn());
   EXPECT_EQ(bucket.reserve(), 0ns);
   EXPECT_EQ(bucket.reserve(), 0ns);
   t.advance(1h);  // a long quiet spell refills to 2 tokens, not 7200
@@ -44,13 +44,13 @@ TEST(TokenBucket, RefillsUpToBurstOnly) {
   EXPECT_EQ(bucket.reserve(), 500ms);
 }
 
-TEST(TokenBucket, FractionalQpsAndBadArgumentsAreSafe) {
+TEST(RequestThrottle, FractionalQpsAndBadArgumentsAreSafe) {
   FakeTime t;
-  TokenBucket slow(0.5, 1, t.now_fn());
+  RequestThrottle slow(0.5, 1, t.now_fn());
   EXPECT_EQ(slow.reserve(), 0ns);
   EXPECT_EQ(slow.reserve(), 2s);
 
-  TokenBucket odd(std::numeric_limits<double>::quiet_NaN(), -4, t.now_fn());
+  RequestThrottle odd(std::numeric_limits<double>::quiet_NaN(), -4, t.now_fn());
   EXPECT_EQ(odd.qps(), 1.0);
   EXPECT_EQ(odd.burst(), 1);
   EXPECT_EQ(odd.reserve(), 0ns);

@@ -195,8 +195,7 @@ TEST_F(RestClientPolicy, AWatchRefusedForGoodIsAnError) {
   HttpsTestServer server(serving, answer_in_order({{403, R"({"kind":"Status","reason":"Forbidden","code":403})", {}}}));
   RestClient client(config_for(server), options());
   StopToken stop;
-  auto r = client.watch(
-      "/api/v1/pods?watch=1", [](std::string_view) { return true; }, stop);
+  auto r = client.watch("/api/v1/pods?watch=1", [](std::string_view) { return true; }, stop);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().http_status, 403);
   EXPECT_EQ(server.requests().size(), 1u);
@@ -238,8 +237,7 @@ TEST_F(RestClientPolicy, RetriesAndWatchesPassThroughTheRateLimiter) {
   EXPECT_EQ(waits(), (std::vector<std::chrono::nanoseconds>{1s}));  // the retry waited for a token
 
   StopToken stop;
-  auto w = client.watch(
-      "/api/v1/pods?watch=1", [](std::string_view) { return true; }, stop);
+  auto w = client.watch("/api/v1/pods?watch=1", [](std::string_view) { return true; }, stop);
   EXPECT_TRUE(w.has_value()) << w.error().message;
   EXPECT_EQ(waits().size(), 2u);  // the watch waited for a token too
 }
@@ -323,10 +321,7 @@ TEST_F(RestClientPolicy, WithStopEndsARequestInFlightAndLaterOnes) {
   EXPECT_FALSE(cache_client.get_json("/version").has_value());  // later calls fail at once
   EXPECT_EQ(server.requests().size(), 1u);
   StopToken own;
-  EXPECT_TRUE(cache_client
-                  .watch(
-                      "/api/v1/pods?watch=1", [](std::string_view) { return true; }, own)
-                  .has_value());
+  EXPECT_TRUE(cache_client.watch("/api/v1/pods?watch=1", [](std::string_view) { return true; }, own).has_value());
   EXPECT_EQ(server.requests().size(), 1u);
   EXPECT_TRUE(client.get_json("/version").has_value());  // the original client is not affected
 }

@@ -212,8 +212,7 @@ TEST_F(RestClientTls, ImpersonationHeadersGoWithEveryRequest) {
 TEST_F(RestClientTls, PresentsTheClientCertificate) {
   TestCa client_ca("client-ca");
   TestCert admin = client_ca.issue("kubernetes-admin", {});
-  HttpsTestServer server(
-      serving, [](ServerExchange& x) { x.respond(200, "{}"); }, client_ca.cert_pem());
+  HttpsTestServer server(serving, [](ServerExchange& x) { x.respond(200, "{}"); }, client_ca.cert_pem());
   ClientConfig cfg = config_for(server);
   cfg.bearer_token.clear();
   cfg.client_cert_pem = admin.cert_pem;
@@ -362,8 +361,7 @@ TEST_F(RestClientTls, WatchDeliversLinesWhileTheStreamIsOpen) {
   StopToken stop;
   int seen = 0;
   auto start = std::chrono::steady_clock::now();
-  auto r = client.watch(
-      "/api/v1/pods?watch=1", [&](std::string_view) { return ++seen < 1; }, stop);
+  auto r = client.watch("/api/v1/pods?watch=1", [&](std::string_view) { return ++seen < 1; }, stop);
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(seen, 1);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
@@ -409,8 +407,7 @@ TEST_F(RestClientTls, StoppedTokenReturnsAtOnce) {
   stop.request_stop();
   int lines = 0;
   auto start = std::chrono::steady_clock::now();
-  auto r = client.watch(
-      "/api/v1/pods?watch=1", [&](std::string_view) { return ++lines > 0; }, stop);
+  auto r = client.watch("/api/v1/pods?watch=1", [&](std::string_view) { return ++lines > 0; }, stop);
   EXPECT_TRUE(r.has_value());
   EXPECT_EQ(lines, 0);
   EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
@@ -426,8 +423,7 @@ TEST_F(RestClientTls, SilentWatchIsReportedDead) {
   StopToken stop;
   int lines = 0;
   auto start = std::chrono::steady_clock::now();
-  auto r = client.watch(
-      "/api/v1/pods?watch=1", [&](std::string_view) { return ++lines > 0; }, stop);
+  auto r = client.watch("/api/v1/pods?watch=1", [&](std::string_view) { return ++lines > 0; }, stop);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(lines, 1);
   EXPECT_NE(r.error().message.find("no data for 300 ms"), std::string::npos) << r.error().message;
@@ -442,8 +438,7 @@ TEST_F(RestClientTls, WatchErrorStatusBecomesAnError) {
   RestClient client(config_for(server), quick());
   StopToken stop;
   int lines = 0;
-  auto r = client.watch(
-      "/api/v1/pods?watch=1&resourceVersion=1", [&](std::string_view) { return ++lines > 0; }, stop);
+  auto r = client.watch("/api/v1/pods?watch=1&resourceVersion=1", [&](std::string_view) { return ++lines > 0; }, stop);
   ASSERT_FALSE(r.has_value());
   EXPECT_TRUE(r.error().is_gone());
   EXPECT_EQ(r.error().reason, "Expired");
@@ -476,10 +471,7 @@ TEST_F(RestClientTls, RejectsTargetsAndTokensThatWouldForgeHeaders) {
   EXPECT_NE(no_slash.error().message.find("must start with '/'"), std::string::npos);
   EXPECT_FALSE(client.request("GET", "/api/v1/pods HTTP/1.1\r\nX-Evil: 1").has_value());
   StopToken stop;
-  EXPECT_FALSE(client
-                   .watch(
-                       "pods?watch=1", [](std::string_view) { return true; }, stop)
-                   .has_value());
+  EXPECT_FALSE(client.watch("pods?watch=1", [](std::string_view) { return true; }, stop).has_value());
   EXPECT_FALSE(client.request("BREW", "/coffee").has_value());
 
   ClientConfig cfg = config_for(server);

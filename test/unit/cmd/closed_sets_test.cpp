@@ -11,6 +11,7 @@
 
 #include "cmd/closed_sets.hpp"
 #include "cmd/input_files.hpp"
+#include "test_files.hpp"
 
 using namespace cfo;
 using namespace cfo::cmd;
@@ -29,16 +30,8 @@ void append(std::vector<InputDocument>& to, std::vector<InputDocument> more) {
 
 constexpr const char* kObj = "apiVersion: x/v1\nkind: A\nmetadata: {name: a}\n";
 
-const validation::SchemaSet* upstream_schemas() {
-  static std::unique_ptr<validation::SchemaSet> schemas = []() -> std::unique_ptr<validation::SchemaSet> {
-    const char* dir = std::getenv("UPSTREAM_CRDS");
-    if (!dir || !*dir) return nullptr;
-    auto s = validation::SchemaSet::load_dir(std::string(dir) + "/upstream");
-    if (!s) return nullptr;
-    return std::make_unique<validation::SchemaSet>(std::move(*s));
-  }();
-  return schemas.get();
-}
+// The upstream CRD schemas (cfo_test_support's, loaded once); nullptr when UPSTREAM_CRDS is unset.
+const validation::SchemaSet* upstream_schemas() { return test_support::upstream_schemas().get(); }
 
 bool has_rule(const FieldErrors& errs, const std::string& rule) {
   for (const auto& e : errs)
@@ -98,4 +91,48 @@ TEST(ClosedSets, AQueueNameResolvesWithinTheSetOnly) {
   auto same = judge("lq");
   ASSERT_EQ(same.size(), 2u);
   EXPECT_FALSE(has_rule(same[0], "QueueNameExists"));
+}
+
+// The same object twice in one set (Argo CD's RepeatedResourceWarning; kubectl apply keeps the later one): a warning
+// on the repeat, for the set's own objects and for CodeFlareWorkloads (whose generated children are not told again).
+TEST(ClosedSets, AnObjectGivenTwiceIsWarnedOnceOnTheRepeat) {
+  const validation::SchemaSet* schemas = upstream_schemas();
+  if (!schemas) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRD schemas are needed";
+  const std::string cluster =
+      "apiVersion: ray.io/v1\nkind: RayCluster\nmetadata: {name: rc, namespace: team-a}\nspec:\n  headGroupSpec:\n"
+      "    rayStartParams: {}\n    template:\n      spec:\n        containers: [{name: ray-head, image: "
+      "rayproject/ray:2.41.0}]\n";
+  const std::string workload =
+      "apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: wl, namespace: team-a}\n"
+      "spec: {workerGroups: [{name: w}]}\n";
+  std::vector<InputDocument> docs;
+  append(docs, docs_from("set.yaml", 0, cluster + "---\n" + cluster + "---\n" + workload + "---\n" + workload));
+  ASSERT_EQ(docs.size(), 4u);
+  std::vector<SetMember> members;
+  for (std::size_t i = 0; i < docs.size(); ++i) members.push_back({&docs[i], i >= 2});
+  auto found = judge_closed_set(members, *schemas, {}, "2025-01-01T00:00:00Z");
+  ASSERT_EQ(found.size(), 4u);
+  auto repeats = [](const FieldErrors& errs) {
+    int n = 0;
+    for (const auto& e : errs) n += e.rule == "RepeatedResource" && e.severity == Severity::Warning ? 1 : 0;
+    return n;
+  };
+  EXPECT_EQ(repeats(found[0]), 0);
+  EXPECT_EQ(repeats(found[1]), 1);
+  EXPECT_EQ(repeats(found[2]), 0);
+  EXPECT_EQ(repeats(found[3]), 1);
+  for (const auto& e : found[3]) {
+    if (e.rule == "RepeatedResource") {
+      EXPECT_EQ(e.path, "metadata.name");
+    }
+  }
+  // The same name in another namespace is another object.
+  std::vector<InputDocument> other;
+  std::string elsewhere = cluster;
+  elsewhere.replace(elsewhere.find("team-a"), 6, "team-b");
+  append(other, docs_from("set.yaml", 0, cluster + "---\n" + elsewhere));
+  std::vector<SetMember> other_members;
+  for (auto& d : other) other_members.push_back({&d});
+  for (const auto& errs : judge_closed_set(other_members, *schemas, {}, "2025-01-01T00:00:00Z"))
+    EXPECT_EQ(repeats(errs), 0);
 }

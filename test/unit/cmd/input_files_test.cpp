@@ -13,6 +13,7 @@
 #include "cmd/findings_output.hpp"
 #include "cmd/input_files.hpp"
 #include "cmd/offline_inputs.hpp"
+#include "core/yaml.hpp"
 
 using namespace cfo;
 using namespace cfo::cmd;
@@ -33,6 +34,23 @@ TEST(InputFiles, PlainDocumentsKeepTheirIndex) {
   EXPECT_TRUE(docs[1].problems.empty());
   EXPECT_EQ(kind_of(docs[1]), "B");
   EXPECT_EQ(position(docs[1]), "document 1");
+}
+
+// Each document knows where it begins in its file's text (for the line and column of findings), also after an
+// empty document and a comment, with characters of several bytes before it.
+TEST(InputFiles, DocumentsKnowTheLineTheyBeginOn) {
+  const std::string text = "# é\nkind: A\n---\n---\n# ü\nkind: B\nspec: {x: 1}\n";
+  auto docs = documents_of_text("f.yaml", text);
+  ASSERT_EQ(docs.size(), 2u);
+  ASSERT_TRUE(docs[0].text);
+  EXPECT_EQ(docs[0].text.get(), docs[1].text.get());  // one copy of the text per file
+  EXPECT_EQ(docs[0].start.line, 2u);
+  EXPECT_EQ(docs[1].start.line, 4u);
+  EXPECT_EQ(text.substr(docs[1].start.line_offset, 4), "---\n");
+  auto at = yaml::locate(std::string_view(*docs[1].text).substr(docs[1].start.line_offset), 0, "spec.x");
+  ASSERT_TRUE(at);
+  EXPECT_EQ(at->line + docs[1].start.line - 1, 7u);
+  EXPECT_EQ(at->column, 8u);
 }
 
 TEST(InputFiles, AV1ListIsReplacedByItsItems) {

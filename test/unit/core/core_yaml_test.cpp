@@ -189,8 +189,9 @@ TEST(Yaml, SizeLimitsAreErrorsNamingTheLimit) {
 
   // Below the limits, several documents of 12 MiB each are fine.
   std::string fine;
-  for (int d = 0; d < 3; ++d) fine += "---\nk: " + std::string(3u << 20, 'z') + "\nl: " + std::string(3u << 20, 'z') +
-                                      "\nm: " + std::string(3u << 20, 'z') + "\nn: " + std::string(3u << 20, 'z') + "\n";
+  for (int d = 0; d < 3; ++d)
+    fine += "---\nk: " + std::string(3u << 20, 'z') + "\nl: " + std::string(3u << 20, 'z') +
+            "\nm: " + std::string(3u << 20, 'z') + "\nn: " + std::string(3u << 20, 'z') + "\n";
   auto ok = yaml::to_json(fine);
   ASSERT_TRUE(ok.has_value()) << ok.error().message;
   EXPECT_EQ(ok->size(), 3u);
@@ -204,4 +205,45 @@ TEST(Yaml, MergeKeySpellingRoundTripsAsAPlainKey) {
   auto again = yaml::to_json(yaml::from_json((*docs)[0]));
   ASSERT_TRUE(again.has_value()) << again.error().message;
   EXPECT_EQ((*again)[0], (*docs)[0]) << yaml::from_json((*docs)[0]);
+}
+
+// --- locate: a finding's path back to where it is written ---------------------------------------------------------
+
+TEST(YamlLocate, FindsKeysListItemsAndBracketedKeys) {
+  const std::string text =
+      "# a comment\n"
+      "apiVersion: v1\n"
+      "kind: Thing\n"
+      "---\n"
+      "\n"
+      "---\n"
+      "kind: CodeFlareWorkload\n"
+      "spec:\n"
+      "  workerGroups:\n"
+      "    - name: a\n"
+      "    - name: b\n"
+      "      resources:\n"
+      "        limits: {cpu: \"2\", nvidia.com/gpu: 1}\n";
+  auto at = [&](std::size_t doc, const char* path) {
+    auto p = cfo::yaml::locate(text, doc, path);
+    return p ? std::to_string(p->line) + ":" + std::to_string(p->column) : std::string("none");
+  };
+  EXPECT_EQ(at(0, "kind"), "3:1");
+  EXPECT_EQ(at(0, ""), "2:1");  // the root
+  // The empty document between the two is not counted, as to_json does not count it.
+  EXPECT_EQ(at(1, "kind"), "7:1");
+  EXPECT_EQ(at(1, "spec.workerGroups[1]"), "11:7");
+  EXPECT_EQ(at(1, "spec.workerGroups[1].name"), "11:7");
+  EXPECT_EQ(at(1, "spec.workerGroups[1].resources.limits.cpu"), "13:18");
+  EXPECT_EQ(at(1, "spec.workerGroups[1].resources.limits[nvidia.com/gpu]"), "13:28");
+  // Not written: told at the nearest parent that is.
+  EXPECT_EQ(at(1, "spec.workerGroups[1].resources.requests.memory"), "12:7");
+  EXPECT_EQ(at(1, "spec.workerGroups[5].name"), "9:3");
+  EXPECT_EQ(at(1, "RayCluster/demo: spec.headGroupSpec"), "7:1");
+  EXPECT_EQ(at(2, "kind"), "none");
+}
+
+TEST(YamlLocate, BrokenTextHasNoPosition) {
+  EXPECT_FALSE(cfo::yaml::locate("a: [unclosed\n", 0, "b"));  // read to the error looking for b
+  EXPECT_FALSE(cfo::yaml::locate("", 0, ""));
 }

@@ -13,7 +13,7 @@
 #include "metrics/metrics.hpp"
 #include "metrics/operator_metrics.hpp"
 #include "metrics/rest_client_metrics.hpp"
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/work_queue.hpp"
 
@@ -94,7 +94,7 @@ TEST(ControllerMetrics, ReconcileOutcomesUseControllerRuntimeNamesAndLabels) {
 TEST(ControllerMetrics, WorkQueueEventsAndScrapeTimeGauges) {
   Metrics m;
   auto c = std::make_shared<ControllerMetrics>(m, "cfw");
-  runtime::ManualClock clock;
+  ManualClock clock;
   auto queue = std::make_shared<runtime::WorkQueue>(
       runtime::WorkQueueOptions{.backoff = {}, .now = clock.fn(), .bucket = {}, .observer = c});
   runtime::Controller controller(runtime::ControllerOptions{.name = "cfw", .max_concurrent_reconciles = 3}, queue,
@@ -104,9 +104,9 @@ TEST(ControllerMetrics, WorkQueueEventsAndScrapeTimeGauges) {
   queue->add("ns/a");
   queue->add("ns/b");
   queue->add_after("ns/c", 1000);
-  clock.advance_ms(2);
+  clock.advance(std::chrono::milliseconds(2));
   ASSERT_EQ(queue->try_get(), "ns/a");
-  clock.advance_ms(7);
+  clock.advance(std::chrono::milliseconds(7));
   std::string text = m.scrape();
   EXPECT_EQ(sample(text, "workqueue_adds_total", kQueue), 2.0);
   EXPECT_EQ(sample(text, "workqueue_retries_total", kQueue), 1.0);

@@ -4,19 +4,15 @@
 #include <chrono>
 #include <thread>
 
-#include "core/yaml.hpp"
 #include "operator/kueue_index.hpp"
 #include "runtime/cached_object.hpp"
+#include "test_files.hpp"
 
 using namespace cfo;
 using namespace cfo::op;
 
 namespace {
-json::Document doc(const std::string& text) {
-  auto docs = yaml::to_json(text);
-  EXPECT_TRUE(docs && !docs->empty()) << text;
-  return std::move((*docs)[0]);
-}
+json::Document doc(const std::string& text) { return cfo::test_support::yaml_doc(text); }
 }  // namespace
 
 // A cached Kueue Workload keeps what the status reads; its PodSets (full Pod templates) are dropped.
@@ -51,16 +47,18 @@ status:
 // Someone else's object under a child kind is kept only for the conflict check; ours whole, with managedFields reduced
 // to who wrote when (fieldsV1 dropped: drift.hpp names the other field manager from it).
 TEST(KueueTransforms, AChildOfSomeoneElseKeepsOnlyItsOwners) {
-  json::Document foreign = doc("{kind: RayCluster, metadata: {name: demo, namespace: a, ownerReferences: [{kind: X}], "
-                               "annotations: {big: y}}, spec: {headGroupSpec: {}}, status: {state: ready}}");
+  json::Document foreign =
+      doc("{kind: RayCluster, metadata: {name: demo, namespace: a, ownerReferences: [{kind: X}], "
+          "annotations: {big: y}}, spec: {headGroupSpec: {}}, status: {state: ready}}");
   child_transform(foreign);
   EXPECT_EQ(json::find(foreign, "spec"), nullptr);
   EXPECT_EQ(json::find(foreign, "status"), nullptr);
   EXPECT_EQ(json::find_path(foreign, "metadata.annotations"), nullptr);
   EXPECT_NE(json::find_path(foreign, "metadata.ownerReferences"), nullptr);
-  json::Document ours = doc("{kind: RayCluster, metadata: {name: demo, labels: {codeflare.dev/workload: demo}, "
-                            "managedFields: [{manager: kubectl, operation: Update, time: '2026-12-01T10:00:00Z', "
-                            "fieldsType: FieldsV1, fieldsV1: {f:spec: {}}}]}, spec: {a: 1}, status: {state: ready}}");
+  json::Document ours =
+      doc("{kind: RayCluster, metadata: {name: demo, labels: {codeflare.dev/workload: demo}, "
+          "managedFields: [{manager: kubectl, operation: Update, time: '2026-12-01T10:00:00Z', "
+          "fieldsType: FieldsV1, fieldsV1: {f:spec: {}}}]}, spec: {a: 1}, status: {state: ready}}");
   child_transform(ours);
   const json::Value* mf = json::find_path(ours, "metadata.managedFields");
   ASSERT_NE(mf, nullptr);
@@ -71,9 +69,10 @@ TEST(KueueTransforms, AChildOfSomeoneElseKeepsOnlyItsOwners) {
 }
 
 TEST(KueueTransforms, LocalQueuesAndPriorityClassesKeepWhatReconcileReads) {
-  json::Document lq = doc("{metadata: {name: q, namespace: a, annotations: {kueue.x-k8s.io/default-queue: 'true'}, "
-                          "labels: {app.kubernetes.io/managed-by: codeflare-operator}}, spec: {clusterQueue: cq, "
-                          "stopPolicy: None}, status: {pendingWorkloads: 3}}");
+  json::Document lq =
+      doc("{metadata: {name: q, namespace: a, annotations: {kueue.x-k8s.io/default-queue: 'true'}, "
+          "labels: {app.kubernetes.io/managed-by: codeflare-operator}}, spec: {clusterQueue: cq, "
+          "stopPolicy: None}, status: {pendingWorkloads: 3}}");
   local_queue_transform(lq);
   EXPECT_EQ(json::string_at(lq, "spec.clusterQueue"), "cq");
   EXPECT_EQ(json::find_path(lq, "spec.stopPolicy"), nullptr);
@@ -89,9 +88,10 @@ TEST(KueueWorkloadIndex, FindsAWorkloadByItsJobUidAndForgetsItWhenDeleted) {
   // A scripted list: two Workloads; then a watch stream that deletes one of them and stays open until stopped.
   runtime::ListWatcher io;
   io.list = [](const std::string&) -> Result<json::Document> {
-    return doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadList, metadata: {resourceVersion: '5'}, items: ["
-               "{metadata: {name: w1, namespace: a, uid: u1, labels: {kueue.x-k8s.io/job-uid: job-1}}},"
-               "{metadata: {name: w2, namespace: a, uid: u2, labels: {kueue.x-k8s.io/job-uid: job-2}}}]}");
+    return doc(
+        "{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadList, metadata: {resourceVersion: '5'}, items: ["
+        "{metadata: {name: w1, namespace: a, uid: u1, labels: {kueue.x-k8s.io/job-uid: job-1}}},"
+        "{metadata: {name: w2, namespace: a, uid: u2, labels: {kueue.x-k8s.io/job-uid: job-2}}}]}");
   };
   std::atomic<bool> deleted{false};
   io.watch = [&deleted](const std::string&, const std::function<bool(std::string_view)>& on_line,

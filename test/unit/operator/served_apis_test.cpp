@@ -1,21 +1,17 @@
 // operator/served_apis.hpp: what the served CRDs tell, the profile included.
 #include <gtest/gtest.h>
 
-#include "core/yaml.hpp"
 #include "fake_api.hpp"
 #include "operator/resources.hpp"
 #include "operator/cluster_reads.hpp"
 #include "operator/served_apis.hpp"
+#include "test_files.hpp"
 
 using namespace cfo;
 using namespace cfo::op;
 
 namespace {
-json::Document doc(const std::string& text) {
-  auto docs = yaml::to_json(text);
-  EXPECT_TRUE(docs && !docs->empty()) << text;
-  return std::move((*docs)[0]);
-}
+json::Document doc(const std::string& text) { return cfo::test_support::yaml_doc(text); }
 
 /// A served, Established CRD of `name` (group and kind do not matter here) with one served, stored version.
 void put_crd(test::FakeApi& fake, const std::string& name, const std::string& schema = "{type: object}") {
@@ -90,9 +86,9 @@ TEST(ClusterReads, QueueObjectsOnlyOnceTheCachesHaveListed) {
   listed = true;
   fill_queue_objects(wl, caches, facts, keep);
   ASSERT_TRUE(facts.queue_objects.has_value());
-  EXPECT_EQ(facts.queue_objects->local_queues.size(), 1u);
-  EXPECT_EQ(facts.queue_objects->cluster_queues.size(), 1u);
-  EXPECT_EQ(facts.queue_objects->resource_flavors.size(), 1u);
+  EXPECT_EQ(facts.queue_objects->local_queues().size(), 1u);
+  EXPECT_EQ(facts.queue_objects->cluster_queues().size(), 1u);
+  EXPECT_EQ(facts.queue_objects->resource_flavors().size(), 1u);
   EXPECT_FALSE(facts.queue_objects->cohorts_known);
   EXPECT_EQ(keep.size(), 3u);
 }

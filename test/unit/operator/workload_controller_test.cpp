@@ -2,15 +2,12 @@
 // list. Each test reads what was requested, in order, and what the status says.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <map>
 
 #include "core/condition.hpp"
-#include "core/yaml.hpp"
 #include "fake_api.hpp"
 #include "operator/workload_controller.hpp"
+#include "test_files.hpp"
 
 using namespace cfo;
 using namespace cfo::op;
@@ -23,31 +20,11 @@ constexpr const char* kRc = "/apis/ray.io/v1/namespaces/team-a/rayclusters/demo"
 constexpr const char* kAw = "/apis/workload.codeflare.dev/v1beta2/namespaces/team-a/appwrappers/demo";
 constexpr const char* kLq = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/localqueues/cq-a";
 
-json::Document doc(const std::string& text) {
-  auto docs = yaml::to_json(text);
-  EXPECT_TRUE(docs && !docs->empty()) << text;
-  return std::move((*docs)[0]);
-}
+json::Document doc(const std::string& text) { return test_support::yaml_doc(text); }
 
-// The upstream CRD schemas of $UPSTREAM_CRDS/upstream, loaded once; nullptr when UPSTREAM_CRDS is unset.
-std::shared_ptr<const validation::SchemaSet> schemas() {
-  static std::shared_ptr<const validation::SchemaSet> loaded = [] () -> std::shared_ptr<const validation::SchemaSet> {
-    const char* dir = std::getenv("UPSTREAM_CRDS");
-    if (!dir || !*dir) return nullptr;
-    auto set = std::make_shared<validation::SchemaSet>();
-    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(dir) / "upstream")) {
-      if (e.path().extension() != ".yaml") continue;
-      std::ifstream in(e.path());
-      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      auto docs = yaml::to_json(text);
-      if (!docs) continue;
-      for (auto& d : *docs)
-        if (json::get_string(d, "kind") == "CustomResourceDefinition") EXPECT_TRUE(set->add_crd(d).has_value());
-    }
-    return set;
-  }();
-  return loaded;
-}
+// The upstream CRD schemas of $UPSTREAM_CRDS/upstream (cfo_test_support's, loaded once); nullptr when
+// UPSTREAM_CRDS is unset.
+std::shared_ptr<const validation::SchemaSet> schemas() { return test_support::upstream_schemas(); }
 
 #define CFO_REQUIRE_SCHEMAS() \
   if (!schemas()) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRD schemas are needed"
@@ -66,7 +43,7 @@ struct Rig {
     return d;
   }};
   WorkloadControllerOptions opts;
-  std::string kueue_version;  // "" : Kueue not served
+  std::string kueue_version;                                                  // "" : Kueue not served
   std::map<std::string, std::shared_ptr<const json::Document>> local_queues;  // the LocalQueue cache, by key
   ServedApiState apis;
   std::unique_ptr<WorkloadController> controller;
@@ -162,8 +139,7 @@ TEST(WorkloadController, AReconcileWokenByItsOwnWritesWritesNothing) {
   ASSERT_EQ(rc.size(), 1u);
   json::Document live;
   live.CopyFrom(rc[0], live.GetAllocator());
-  json::set(live["metadata"], "creationTimestamp", json::str(now_rfc3339(), live.GetAllocator()),
-            live.GetAllocator());
+  json::set(live["metadata"], "creationTimestamp", json::str(now_rfc3339(), live.GetAllocator()), live.GetAllocator());
   rig.set_child(ChildKind::kRayCluster, std::move(live));
   json::Document wl;
   wl.CopyFrom(*rig.workloads["team-a/demo"], wl.GetAllocator());
@@ -184,9 +160,10 @@ TEST(WorkloadController, AChildOfSomeoneElseIsNeverTakenOver) {
   Rig rig;
   rig.set_workload("{}");
   // As the cache keeps someone else's object: its owner references only (child_transform).
-  rig.set_child(ChildKind::kRayCluster,
-                doc("{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: demo, namespace: team-a, "
-                    "ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: other, uid: x, controller: true}]}}"));
+  rig.set_child(
+      ChildKind::kRayCluster,
+      doc("{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: demo, namespace: team-a, "
+          "ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: other, uid: x, controller: true}]}}"));
   rig.start();
   auto result = rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 0u);
@@ -228,9 +205,10 @@ TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {
   rig.set_workload("{queue: {clusterQueue: cq-a}}");
   rig.start();
   EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Ok);
-  EXPECT_EQ(rig.fake.log, (std::vector<std::string>{"DRYRUN " + std::string(kLq), "DRYRUN " + std::string(kRc),
-                                                    "APPLY " + std::string(kWl), "APPLY " + std::string(kLq),
-                                                    "APPLY " + std::string(kRc), "APPLY " + std::string(kWl) + "/status"}));
+  EXPECT_EQ(rig.fake.log,
+            (std::vector<std::string>{"DRYRUN " + std::string(kLq), "DRYRUN " + std::string(kRc),
+                                      "APPLY " + std::string(kWl), "APPLY " + std::string(kLq),
+                                      "APPLY " + std::string(kRc), "APPLY " + std::string(kWl) + "/status"}));
   Rig refused;
   refused.kueue_version = "v1beta2";
   refused.set_workload("{queue: {clusterQueue: cq-a}}");

@@ -1,17 +1,13 @@
 #include <gtest/gtest.h>
 
-#include "core/yaml.hpp"
 #include "operator/write_plan.hpp"
+#include "test_files.hpp"
 
 using namespace cfo;
 using namespace cfo::op;
 
 namespace {
-json::Document doc(const std::string& text) {
-  auto docs = yaml::to_json(text);
-  EXPECT_TRUE(docs && !docs->empty()) << text;
-  return std::move((*docs)[0]);
-}
+json::Document doc(const std::string& text) { return cfo::test_support::yaml_doc(text); }
 
 const char* kOwned = "{controller: true, kind: CodeFlareWorkload, name: demo, uid: uid-1}";
 
@@ -70,7 +66,8 @@ TEST(WritePlan, AChildThatAlreadyHasEverythingIsNotWritten) {
   EXPECT_TRUE(plan.writes.empty());
   EXPECT_FALSE(plan.dry_run);  // nothing to judge, no request
   // A changed field is written again.
-  json::Document drifted = doc(std::string("{metadata: {name: demo, ownerReferences: [") + kOwned + "]}, spec: {a: 2}}");
+  json::Document drifted =
+      doc(std::string("{metadata: {name: demo, ownerReferences: [") + kOwned + "]}, spec: {a: 2}}");
   seen.cached[kRc] = &drifted;
   EXPECT_EQ(decide(outcome, seen, "demo", true).writes.size(), 1u);
 }
@@ -89,7 +86,8 @@ TEST(WritePlan, AChildOfSomeoneElseBlocksEverything) {
   EXPECT_TRUE(plan.writes.empty());
   EXPECT_FALSE(plan.dry_run);
   seen.holder = ChildHolder{ChildHolder::Kind::kNoController, "", ""};
-  EXPECT_EQ(describe(std::get<ChildConflict>(*decide(outcome, seen, "demo", true).blocker).holder), "has no controller");
+  EXPECT_EQ(describe(std::get<ChildConflict>(*decide(outcome, seen, "demo", true).blocker).holder),
+            "has no controller");
 }
 
 TEST(WritePlan, OurAppWrapperHoldingTheClusterIsHandedOver) {
@@ -123,8 +121,8 @@ TEST(WritePlan, AChildThatCannotBeUpdatedIsReplacedAfterTheDryRun) {
   Plan plan = decide(outcome, seen, "demo", true);
   ASSERT_TRUE(plan.blocker);
   ASSERT_TRUE(std::holds_alternative<Replacement>(*plan.blocker));
-  EXPECT_TRUE(plan.dry_run);                 // the new object is judged before the old one goes
-  EXPECT_EQ(plan.writes.size(), 1u);         // written even though the live one looks the same
+  EXPECT_TRUE(plan.dry_run);          // the new object is judged before the old one goes
+  EXPECT_EQ(plan.writes.size(), 1u);  // written even though the live one looks the same
 }
 
 TEST(WritePlan, ChildrenOfTheOtherKindsAreRemovedAndTheFinalizerFollowsTheQueue) {

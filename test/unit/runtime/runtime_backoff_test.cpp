@@ -3,10 +3,11 @@
 #include <vector>
 
 #include "runtime/backoff.hpp"
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/random.hpp"
 
 using namespace cfo::runtime;
+using cfo::ManualClock;
 
 TEST(Backoff, DoublesFrom800MsAndCapsAt30sWithoutJitter) {
   ManualClock clock;
@@ -38,9 +39,9 @@ TEST(Backoff, ResetsAfterTwoQuietMinutes) {
   b.next_delay_ms();
   b.next_delay_ms();
   EXPECT_EQ(b.next_delay_ms(), 3200);
-  clock.advance_ms(120 * 1000);  // exactly 2 min: not yet
+  clock.advance(std::chrono::milliseconds(120 * 1000));  // exactly 2 min: not yet
   EXPECT_EQ(b.next_delay_ms(), 6400);
-  clock.advance_ms(120 * 1000 + 1);
+  clock.advance(std::chrono::milliseconds(120 * 1000 + 1));
   EXPECT_EQ(b.next_delay_ms(), 800);
   EXPECT_EQ(b.next_delay_ms(), 1600);
   b.reset();

@@ -18,8 +18,9 @@ TEST(CachedObject, ManagedFieldsAreStripped) {
 
 // A compact copy is equal to the original and holds one block about its own size, not a 64 KiB chunk.
 TEST(CachedObject, ACompactCopyIsEqualAndSmall) {
-  json::Document obj = test::doc(R"({"apiVersion":"ray.io/v1","kind":"RayCluster","metadata":{"name":"demo",)"
-                                 R"("labels":{"a":"b"}},"spec":{"workerGroupSpecs":[{"groupName":"w","replicas":2}]}})");
+  json::Document obj =
+      test::doc(R"({"apiVersion":"ray.io/v1","kind":"RayCluster","metadata":{"name":"demo",)"
+                R"("labels":{"a":"b"}},"spec":{"workerGroupSpecs":[{"groupName":"w","replicas":2}]}})");
   ObjectPtr copy = compact_object(obj);
   ASSERT_NE(copy, nullptr);
   EXPECT_TRUE(*copy == obj);

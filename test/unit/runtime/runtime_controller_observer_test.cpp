@@ -5,10 +5,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/controller.hpp"
 
 using namespace cfo::runtime;
+using cfo::ManualClock;
 
 namespace {
 
@@ -38,7 +39,7 @@ TEST(ControllerObserver, EveryOutcomeIsReportedWithItsDuration) {
       ControllerOptions{.name = "test", .max_concurrent_reconciles = 2, .observer = observer, .now = clock.fn()}, queue,
       [&](const std::string&) -> ReconcileResult {
         active_inside = self->active_workers();
-        clock.advance_ms(40);
+        clock.advance(std::chrono::milliseconds(40));
         switch (step++) {
           case 0:
             return ReconcileResult::ok();

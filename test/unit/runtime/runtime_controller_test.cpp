@@ -9,11 +9,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/work_queue.hpp"
 
 using namespace cfo::runtime;
+using cfo::ManualClock;
 using namespace std::chrono_literals;
 
 namespace {
@@ -48,14 +49,14 @@ TEST(Controller, ErrorRequeuesWithGrowingBackoff) {
   EXPECT_EQ(h.calls["ns/a"], 1);
   EXPECT_EQ(h.queue->num_requeues("ns/a"), 1);
   EXPECT_EQ(h.queue->len(), 0u);
-  h.clock.advance_ms(4);
+  h.clock.advance(std::chrono::milliseconds(4));
   EXPECT_EQ(h.queue->len(), 0u);
-  h.clock.advance_ms(1);  // 5 ms
+  h.clock.advance(std::chrono::milliseconds(1));  // 5 ms
   h.step();
   EXPECT_EQ(h.calls["ns/a"], 2);
-  h.clock.advance_ms(9);
+  h.clock.advance(std::chrono::milliseconds(9));
   EXPECT_EQ(h.queue->len(), 0u);
-  h.clock.advance_ms(1);  // 10 ms
+  h.clock.advance(std::chrono::milliseconds(1));  // 10 ms
   EXPECT_EQ(h.queue->len(), 1u);
   EXPECT_EQ(h.controller.stats().error, 2u);
 }
@@ -65,7 +66,7 @@ TEST(Controller, SuccessForgetsTheFailures) {
   h.next_result = ReconcileResult::failed("x");
   h.queue->add("ns/a");
   h.step();
-  h.clock.advance_ms(5);
+  h.clock.advance(std::chrono::milliseconds(5));
   h.next_result = ReconcileResult::ok();
   h.step();
   EXPECT_EQ(h.queue->num_requeues("ns/a"), 0);
@@ -79,13 +80,13 @@ TEST(Controller, RequeueAfterForgetsAndWaitsTheDelay) {
   h.next_result = ReconcileResult::failed("x");
   h.queue->add("ns/a");
   h.step();
-  h.clock.advance_ms(5);
+  h.clock.advance(std::chrono::milliseconds(5));
   h.next_result = ReconcileResult::requeue_after(2000);
   h.step();
   EXPECT_EQ(h.queue->num_requeues("ns/a"), 0);
-  h.clock.advance_ms(1999);
+  h.clock.advance(std::chrono::milliseconds(1999));
   EXPECT_EQ(h.queue->len(), 0u);
-  h.clock.advance_ms(1);
+  h.clock.advance(std::chrono::milliseconds(1));
   EXPECT_EQ(h.queue->len(), 1u);
   EXPECT_EQ(h.controller.stats().requeue_after, 1u);
 }
@@ -108,7 +109,7 @@ TEST(Controller, ExceptionIsCaughtAndHandledAsAnError) {
   EXPECT_EQ(h.queue->num_requeues("ns/a"), 1);
   EXPECT_EQ(h.controller.stats().exceptions, 1u);
   EXPECT_EQ(h.controller.stats().error, 1u);
-  h.clock.advance_ms(5);
+  h.clock.advance(std::chrono::milliseconds(5));
   h.throw_next = false;
   h.next_result = ReconcileResult::ok();
   h.step();

@@ -9,7 +9,7 @@
 
 #include "core/json.hpp"
 #include "json_doc.hpp"
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/event_recorder.hpp"
 
 using namespace cfo;
@@ -121,14 +121,14 @@ TEST(EventRecorder, PostsToTheObjectsNamespaceAndDeduplicatesForFiveMinutes) {
   EXPECT_EQ(str(poster.bodies[0], "reportingInstance"), "pod-1");
   EXPECT_EQ(str(poster.bodies[0], "reportingController"), "codeflare.dev/codeflare-operator");
 
-  clock.advance_ms(4 * 60 * 1000);
+  clock.advance(std::chrono::milliseconds(4 * 60 * 1000));
   EXPECT_EQ(rec.record(obj, "Warning", "InvalidSpec", "Validate", "bad"), EventRecorder::Outcome::Deduplicated);
   // A different note, reason or type is a different event.
   EXPECT_EQ(rec.record(obj, "Warning", "InvalidSpec", "Validate", "worse"), EventRecorder::Outcome::Posted);
   EXPECT_EQ(rec.record(obj, "Normal", "InvalidSpec", "Validate", "bad"), EventRecorder::Outcome::Posted);
   EXPECT_EQ(poster.paths.size(), 3u);
 
-  clock.advance_ms(60 * 1000);  // 5 minutes after the first one
+  clock.advance(std::chrono::milliseconds(60 * 1000));  // 5 minutes after the first one
   EXPECT_EQ(rec.record(obj, "Warning", "InvalidSpec", "Validate", "bad"), EventRecorder::Outcome::Posted);
   EXPECT_EQ(poster.paths.size(), 4u);
 }
@@ -158,9 +158,9 @@ TEST(EventRecorder, DedupMemoryIsBounded) {
   EventRecorder rec(poster.fn(), {.reporting_instance = "pod-1", .dedup_capacity = 2, .now = clock.fn()});
   auto obj = doc(kWorkload);
   rec.record(obj, "Normal", "R", "A", "1");
-  clock.advance_ms(1);
+  clock.advance(std::chrono::milliseconds(1));
   rec.record(obj, "Normal", "R", "A", "2");
-  clock.advance_ms(1);
+  clock.advance(std::chrono::milliseconds(1));
   rec.record(obj, "Normal", "R", "A", "3");  // evicts "1", the oldest
   EXPECT_EQ(rec.record(obj, "Normal", "R", "A", "3"), EventRecorder::Outcome::Deduplicated);
   EXPECT_EQ(rec.record(obj, "Normal", "R", "A", "1"), EventRecorder::Outcome::Posted);

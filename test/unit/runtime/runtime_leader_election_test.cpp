@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/leader_election.hpp"
 #include "runtime/lease_lock.hpp"
 
@@ -72,11 +72,13 @@ struct Harness {
                           .sleep =
                               [this](int64_t ms) {
                                 sleeps.push_back(ms);
-                                clock.advance_ms(ms);
+                                clock.advance(std::chrono::milliseconds(ms));
                                 if (on_sleep) on_sleep();
                               }});
   }
-  int64_t now_ms() const { return millis_between(TimePoint{}, clock.now()); }
+  int64_t now_ms() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(clock.now() - TimePoint{}).count();
+  }
 
   ManualClock clock;
   std::shared_ptr<FakeLock> lock = std::make_shared<FakeLock>();
@@ -104,10 +106,11 @@ TEST(LeaderElection, AValidLeaseOfAnotherIsTakenOnlyAfterItWasSeenUnchangedForIt
   h.lock->write_as("other", 15, "t0");
   EXPECT_FALSE(h.elector->try_acquire_or_renew());
   EXPECT_EQ(h.elector->observed_holder(), "other");
-  h.clock.advance_ms(14999);
+  h.clock.advance(std::chrono::milliseconds(14999));
   EXPECT_FALSE(h.elector->try_acquire_or_renew());
   EXPECT_EQ(h.lock->updates, 0) << "a valid lease is not even written to";
-  h.clock.advance_ms(1);  // 15 s since the record was first seen: expired, whatever its renewTime says
+  h.clock.advance(
+      std::chrono::milliseconds(1));  // 15 s since the record was first seen: expired, whatever its renewTime says
   EXPECT_TRUE(h.elector->try_acquire_or_renew());
   EXPECT_EQ(h.lock->lease->record.holder_identity, "me");
   EXPECT_EQ(h.lock->lease->record.lease_transitions, 1);
@@ -117,12 +120,12 @@ TEST(LeaderElection, EveryRenewalOfTheHolderRestartsTheExpiryClock) {
   Harness h;
   h.lock->write_as("other", 15, "t0");
   EXPECT_FALSE(h.elector->try_acquire_or_renew());
-  h.clock.advance_ms(10000);
+  h.clock.advance(std::chrono::milliseconds(10000));
   h.lock->write_as("other", 15, "t10");  // the holder renewed
   EXPECT_FALSE(h.elector->try_acquire_or_renew());
-  h.clock.advance_ms(14999);
+  h.clock.advance(std::chrono::milliseconds(14999));
   EXPECT_FALSE(h.elector->try_acquire_or_renew());
-  h.clock.advance_ms(1);
+  h.clock.advance(std::chrono::milliseconds(1));
   EXPECT_TRUE(h.elector->try_acquire_or_renew());
 }
 
@@ -137,9 +140,9 @@ TEST(LeaderElection, RenewalKeepsAcquireTimeAndTransitions) {
   Harness h;
   h.lock->write_as("other", 15, "t0");
   h.lock->lease->record.lease_transitions = 4;
-  h.clock.advance_ms(1000);
+  h.clock.advance(std::chrono::milliseconds(1000));
   ASSERT_FALSE(h.elector->try_acquire_or_renew());
-  h.clock.advance_ms(15000);
+  h.clock.advance(std::chrono::milliseconds(15000));
   ASSERT_TRUE(h.elector->try_acquire_or_renew());
   const LeaderElectionRecord acquired = h.lock->lease->record;
   EXPECT_EQ(acquired.lease_transitions, 5);
@@ -166,7 +169,7 @@ TEST(LeaderElection, RunAcquiresWithJitteredRetriesThenLeadsAndRenewsEveryRetryP
       h.opts, h.lock,
       LeaderElectorDeps{.now = h.clock.fn(), .wall_now = {}, .uniform = fixed_uniform(0.5), .sleep = [&](int64_t ms) {
                           h.sleeps.push_back(ms);
-                          h.clock.advance_ms(ms);
+                          h.clock.advance(std::chrono::milliseconds(ms));
                           if (h.on_sleep) h.on_sleep();
                         }});
   h.lock->write_as("other", 15, "t0");  // never renewed again: expires 15 s after we first saw it

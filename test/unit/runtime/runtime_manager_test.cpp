@@ -44,7 +44,7 @@ TEST(Manager, StartsInOrderAndStopsInReverse) {
   m.stop();
   m.stop();  // idempotent
   EXPECT_EQ(j.lines, (std::vector<std::string>{"start webhook", "start leader-task", "start cert-rotation",
-                                                "stop cert-rotation", "stop leader-task", "stop webhook"}));
+                                               "stop cert-rotation", "stop leader-task", "stop webhook"}));
 }
 
 TEST(Manager, AFailedPartStopsTheStartAndIsReported) {

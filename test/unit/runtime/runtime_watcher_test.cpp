@@ -5,7 +5,7 @@
 #include "core/json.hpp"
 #include "json_doc.hpp"
 #include "core/watch_event.hpp"
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/random.hpp"
 #include "runtime/watcher.hpp"
 
@@ -142,7 +142,7 @@ TEST(Watcher, GoneOnTheWatchRequestRelists) {
   Fixture f;
   f.listed("100");
   f.w.next_request();
-  f.clock.advance_ms(5000);  // the watch ran a while before the server answered 410
+  f.clock.advance(std::chrono::milliseconds(5000));  // the watch ran a while before the server answered 410
   f.w.on_watch_error(Error{"too old resource version", 410, "Expired"});
   EXPECT_EQ(f.w.state(), WatcherState::NeedList);
   auto req = f.w.next_request();
@@ -191,7 +191,7 @@ TEST(Watcher, ReconnectBackoffGrowsCapsAndResetsAfterTwoHealthyMinutes) {
   }
   EXPECT_EQ(delays, (std::vector<int64_t>{800, 1600, 3200, 6400, 12800, 25600, 30000, 30000}));
   // A watch that then stays healthy for more than 2 min: the next failure starts over.
-  f.clock.advance_ms(121 * 1000);
+  f.clock.advance(std::chrono::milliseconds(121 * 1000));
   f.w.on_watch_error(Error{"unavailable", 503});
   EXPECT_EQ(f.w.next_request().delay_ms, 800);
 }
@@ -202,8 +202,8 @@ TEST(Watcher, VeryShortEmptyWatchCountsAsFailure) {
   f.w.next_request();
   f.w.on_watch_closed();  // closed at once without events
   EXPECT_EQ(f.w.next_request().delay_ms, 800);
-  f.clock.advance_ms(800 + 1000);  // the backoff delay, then a watch that lasted a second
-  f.w.on_watch_closed();           // healthy
+  f.clock.advance(std::chrono::milliseconds(800 + 1000));  // the backoff delay, then a watch that lasted a second
+  f.w.on_watch_closed();                                   // healthy
   EXPECT_EQ(f.w.next_request().delay_ms, 0);
   f.w.on_watch_event(object_event("BOOKMARK", "2"));
   f.w.on_watch_closed();  // short but delivered an event: healthy

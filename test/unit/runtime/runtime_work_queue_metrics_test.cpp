@@ -5,10 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/work_queue.hpp"
 
 using namespace cfo::runtime;
+using cfo::ManualClock;
 
 namespace {
 
@@ -46,12 +47,12 @@ TEST(WorkQueueMetrics, AddsAreCountedOnceUntilTheKeyIsTaken) {
 TEST(WorkQueueMetrics, QueueAndWorkDurationsFollowTheClock) {
   Fixture f;
   f.queue.add("ns/a");
-  f.clock.advance_ms(30);
+  f.clock.advance(std::chrono::milliseconds(30));
   ASSERT_EQ(f.queue.try_get(), "ns/a");
   ASSERT_EQ(f.observer->queued.size(), 1u);
   EXPECT_DOUBLE_EQ(f.observer->queued[0], 0.030);
 
-  f.clock.advance_ms(50);
+  f.clock.advance(std::chrono::milliseconds(50));
   WorkQueueSnapshot s = f.queue.snapshot();
   EXPECT_EQ(s.processing, 1u);
   EXPECT_DOUBLE_EQ(s.unfinished_work_seconds, 0.050);
@@ -59,7 +60,7 @@ TEST(WorkQueueMetrics, QueueAndWorkDurationsFollowTheClock) {
 
   f.queue.add("ns/b");
   ASSERT_EQ(f.queue.try_get(), "ns/b");
-  f.clock.advance_ms(10);
+  f.clock.advance(std::chrono::milliseconds(10));
   s = f.queue.snapshot();
   EXPECT_DOUBLE_EQ(s.unfinished_work_seconds, 0.060 + 0.010);
   EXPECT_DOUBLE_EQ(s.longest_running_seconds, 0.060);
@@ -97,12 +98,12 @@ TEST(WorkQueueBucket, RetriesWaitForTheOverallBucketWhenItIsEmpty) {
   WorkQueue queue{WorkQueueOptions{.backoff = {}, .now = clock.fn(), .bucket = {.qps = 1, .burst = 1}}};
   queue.add_rate_limited("ns/a");  // the bucket's one token: the 5 ms backoff decides
   queue.add_rate_limited("ns/b");  // no token left: one second at 1 qps, longer than its backoff
-  clock.advance_ms(5);
+  clock.advance(std::chrono::milliseconds(5));
   EXPECT_EQ(queue.try_get(), "ns/a");
   EXPECT_EQ(queue.try_get(), std::nullopt);
-  clock.advance_ms(994);
+  clock.advance(std::chrono::milliseconds(994));
   EXPECT_EQ(queue.try_get(), std::nullopt);
-  clock.advance_ms(1);
+  clock.advance(std::chrono::milliseconds(1));
   EXPECT_EQ(queue.try_get(), "ns/b");
 }
 
@@ -113,6 +114,6 @@ TEST(WorkQueueBucket, PlainAddsAndRequeueAfterIgnoreTheBucket) {
   for (int i = 0; i < 5; ++i) queue.add("ns/k" + std::to_string(i));
   queue.add_after("ns/late", 20);
   EXPECT_EQ(queue.len(), 5u);
-  clock.advance_ms(20);
+  clock.advance(std::chrono::milliseconds(20));
   EXPECT_EQ(queue.len(), 7u);  // ns/a (5 ms) and ns/late (20 ms): neither waited for a token
 }

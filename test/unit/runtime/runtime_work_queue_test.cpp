@@ -10,10 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 #include "runtime/work_queue.hpp"
 
 using namespace cfo::runtime;
+using cfo::ManualClock;
 using namespace std::chrono_literals;
 
 namespace {
@@ -121,24 +122,24 @@ TEST(WorkQueue, AddRateLimitedWaitsTheBackoffOnTheInjectedClock) {
   EXPECT_EQ(q.num_requeues("a"), 1);
   EXPECT_EQ(q.len(), 0u);
   EXPECT_EQ(q.num_delayed(), 1u);
-  f.clock.advance_ms(4);
+  f.clock.advance(std::chrono::milliseconds(4));
   EXPECT_EQ(q.try_get(), std::nullopt);
-  f.clock.advance_ms(1);
+  f.clock.advance(std::chrono::milliseconds(1));
   EXPECT_EQ(q.len(), 1u);
   ASSERT_EQ(q.try_get(), "a");
   q.done("a");
 
   q.add_rate_limited("a");  // second failure: 10 ms
-  f.clock.advance_ms(9);
+  f.clock.advance(std::chrono::milliseconds(9));
   EXPECT_EQ(q.try_get(), std::nullopt);
-  f.clock.advance_ms(1);
+  f.clock.advance(std::chrono::milliseconds(1));
   ASSERT_EQ(q.try_get(), "a");
   q.done("a");
 
   q.forget("a");
   EXPECT_EQ(q.num_requeues("a"), 0);
   q.add_rate_limited("a");  // back to 5 ms
-  f.clock.advance_ms(5);
+  f.clock.advance(std::chrono::milliseconds(5));
   EXPECT_EQ(q.try_get(), "a");
 }
 
@@ -146,9 +147,9 @@ TEST(WorkQueue, AddAfterBecomesReadyAtItsDeadline) {
   FakeClockQueue f;
   WorkQueue& q = f.queue;
   q.add_after("a", 100);
-  f.clock.advance_ms(99);
+  f.clock.advance(std::chrono::milliseconds(99));
   EXPECT_EQ(q.try_get(), std::nullopt);
-  f.clock.advance_ms(1);
+  f.clock.advance(std::chrono::milliseconds(1));
   EXPECT_EQ(q.try_get(), "a");
 }
 
@@ -160,7 +161,7 @@ TEST(WorkQueue, AddAfterKeepsTheEarlierDeadline) {
   q.add_after("earlier-first", 50);
   q.add_after("earlier-first", 100);
   EXPECT_EQ(q.num_delayed(), 2u);
-  f.clock.advance_ms(50);
+  f.clock.advance(std::chrono::milliseconds(50));
   EXPECT_EQ(q.len(), 2u);
   std::set<std::string> got{*q.try_get(), *q.try_get()};
   EXPECT_EQ(got, (std::set<std::string>{"later-first", "earlier-first"}));
@@ -174,7 +175,7 @@ TEST(WorkQueue, AddAfterOfAWaitingKeyCoalesces) {
   q.add_after("a", 10);
   q.add_after("b", 0);  // no delay: queued at once
   EXPECT_EQ(q.len(), 2u);
-  f.clock.advance_ms(10);
+  f.clock.advance(std::chrono::milliseconds(10));
   EXPECT_EQ(q.try_get(), "a");
   EXPECT_EQ(q.try_get(), "b");
   EXPECT_EQ(q.try_get(), std::nullopt);
@@ -186,7 +187,7 @@ TEST(WorkQueue, DelayedKeyBeingProcessedIsMarkedDirty) {
   q.add("a");
   ASSERT_EQ(q.try_get(), "a");
   q.add_after("a", 10);
-  f.clock.advance_ms(10);
+  f.clock.advance(std::chrono::milliseconds(10));
   EXPECT_EQ(q.try_get(), std::nullopt);  // still processing
   q.done("a");
   EXPECT_EQ(q.try_get(), "a");
@@ -197,7 +198,7 @@ TEST(WorkQueue, BlockedGetterWakesWhenTheFakeClockAdvances) {
   WorkQueue& q = f.queue;
   q.add_after("a", 3600 * 1000);  // an hour: without the wake-up the getter would sleep that long
   auto got = std::async(std::launch::async, [&] { return q.get(); });
-  f.clock.advance_ms(3600 * 1000);
+  f.clock.advance(std::chrono::milliseconds(3600 * 1000));
   ASSERT_EQ(got.wait_for(10s), std::future_status::ready);
   EXPECT_EQ(got.get(), "a");
 }

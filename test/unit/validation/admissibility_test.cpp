@@ -89,10 +89,12 @@ TEST(Admissibility, FindFlavorForPodSetsEveryRequestedResourceIsCovered) {
   auto errs = judge(queued_cluster({{gpu, "1"}}), c);
   ASSERT_TRUE(has(errs, gpu, "FindFlavorForPodSets")) << describe(errs);
   EXPECT_TRUE(judge(queued_cluster({{gpu, "0"}}), c).empty()) << "a zero request of an uncovered resource is skipped";
-  Chain with_gpu = Chain::with({{"spec.resourceGroups[1]", "{coveredResources: [nvidia.com/gpu], flavors: [{name: default-flavor-"
-                                             "gpu, resources: [{name: nvidia.com/gpu, nominalQuota: 8}]}]}"}});
-  with_gpu.extra.push_back(yaml1("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: "
-                                 "default-flavor-gpu}}"));
+  Chain with_gpu = Chain::with({{"spec.resourceGroups[1]",
+                                 "{coveredResources: [nvidia.com/gpu], flavors: [{name: default-flavor-"
+                                 "gpu, resources: [{name: nvidia.com/gpu, nominalQuota: 8}]}]}"}});
+  with_gpu.extra.push_back(
+      yaml1("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: "
+            "default-flavor-gpu}}"));
   auto ok = judge(queued_cluster({{gpu, "1"}}), with_gpu);
   EXPECT_TRUE(ok.empty()) << describe(ok);
 }
@@ -109,8 +111,9 @@ TEST(Admissibility, CheckFlavorForPodSetsTaintsMustBeTolerated) {
                                   {kW0 + ".template.spec.tolerations", tol}}),
                   tainted);
   EXPECT_TRUE(ok.empty()) << describe(ok);
-  Chain self_tolerated = Chain::with({}, {{"spec.nodeTaints", "[{key: nvidia.com/gpu, effect: NoSchedule}]"},
-                            {"spec.tolerations", "[{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]"}});
+  Chain self_tolerated =
+      Chain::with({}, {{"spec.nodeTaints", "[{key: nvidia.com/gpu, effect: NoSchedule}]"},
+                       {"spec.tolerations", "[{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]"}});
   EXPECT_TRUE(judge(queued_cluster(), self_tolerated).empty()) << "the flavor's own tolerations count";
   Chain prefer = Chain::with({}, {{"spec.nodeTaints", "[{key: spot, effect: PreferNoSchedule}]"}});
   EXPECT_TRUE(judge(queued_cluster(), prefer).empty()) << "PreferNoSchedule taints do not block";
@@ -122,17 +125,20 @@ TEST(Admissibility, CheckFlavorForPodSetsNodeLabelsMustMatch) {
   auto errs = judge(queued_cluster({{sel, "{cloud.example.com/pool: cpu}"}}), c);
   EXPECT_TRUE(has(errs, sel + "[cloud.example.com/pool]", "CheckFlavorForPodSets")) << describe(errs);
   EXPECT_TRUE(judge(queued_cluster({{sel, "{cloud.example.com/pool: gpu}"}}), c).empty());
-  EXPECT_TRUE(judge(queued_cluster({{sel, "{zone: a}"}}), c).empty()) << "keys the flavor has no label for are left out";
+  EXPECT_TRUE(judge(queued_cluster({{sel, "{zone: a}"}}), c).empty())
+      << "keys the flavor has no label for are left out";
 
   const std::string aff = kW0 + ".template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution";
-  auto bad_aff = judge(
-      queued_cluster({{aff, "{nodeSelectorTerms: [{matchExpressions: [{key: cloud.example.com/pool, operator: In, "
-                            "values: [cpu]}]}]}"}}),
-      c);
+  auto bad_aff =
+      judge(queued_cluster({{aff,
+                             "{nodeSelectorTerms: [{matchExpressions: [{key: cloud.example.com/pool, operator: In, "
+                             "values: [cpu]}]}]}"}}),
+            c);
   EXPECT_TRUE(has(bad_aff, aff, "CheckFlavorForPodSets")) << describe(bad_aff);
   auto ok_aff = judge(
-      queued_cluster({{aff, "{nodeSelectorTerms: [{matchExpressions: [{key: cloud.example.com/pool, operator: In, "
-                            "values: [cpu]}]}, {matchExpressions: [{key: cloud.example.com/pool, operator: Exists}]}]}"}}),
+      queued_cluster({{aff,
+                       "{nodeSelectorTerms: [{matchExpressions: [{key: cloud.example.com/pool, operator: In, "
+                       "values: [cpu]}]}, {matchExpressions: [{key: cloud.example.com/pool, operator: Exists}]}]}"}}),
       c);
   EXPECT_TRUE(ok_aff.empty()) << "terms are ORed\n" << describe(ok_aff);
 }
@@ -161,8 +167,8 @@ TEST(Admissibility, FitsResourceQuotaCountsWhatTheCohortCanLend) {
   EXPECT_TRUE(has(judge(queued_cluster({{kW0 + ".replicas", "9"}}), alone), kW0 + ".replicas", "FitsResourceQuota"))
       << "a cohort of one lends nothing";
   Chain lender = Chain::with(in_cohort);
-  lender.extra.push_back(patched(yaml1(clusterqueue_yaml()), {{"metadata.name", "team-b-cq"},
-                                                              {"spec.cohortName", "research"}}));
+  lender.extra.push_back(
+      patched(yaml1(clusterqueue_yaml()), {{"metadata.name", "team-b-cq"}, {"spec.cohortName", "research"}}));
   auto ok = judge(queued_cluster({{kW0 + ".replicas", "9"}}), lender);
   EXPECT_TRUE(ok.empty()) << "team-b-cq lends its 16 cpu\n" << describe(ok);
   Chain capped = Chain::with({{"spec.cohortName", "research"}, {kF0 + ".resources[0].borrowingLimit", "\"1\""}});
@@ -177,9 +183,10 @@ TEST(Admissibility, FitsResourceQuotaCountsWhatTheCohortCanLend) {
 
 TEST(Admissibility, FitsResourceQuotaSearchesEveryFlavorAssignment) {
   // Two flavors of 10 cpu: the head (1) and one group of 9 fit in one, a second group of 9 in the other.
-  Chain c = Chain::with({{"spec.resourceGroups[0].flavors",
-            "[{name: a, resources: [{name: cpu, nominalQuota: 10}, {name: memory, nominalQuota: 64Gi}]}, "
-            "{name: b, resources: [{name: cpu, nominalQuota: 10}, {name: memory, nominalQuota: 64Gi}]}]"}});
+  Chain c =
+      Chain::with({{"spec.resourceGroups[0].flavors",
+                    "[{name: a, resources: [{name: cpu, nominalQuota: 10}, {name: memory, nominalQuota: 64Gi}]}, "
+                    "{name: b, resources: [{name: cpu, nominalQuota: 10}, {name: memory, nominalQuota: 64Gi}]}]"}});
   c.extra.push_back(yaml1("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: a}}"));
   c.extra.push_back(yaml1("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: b}}"));
   const std::string g = json::dump(yaml1(raycluster_yaml())["spec"]["workerGroupSpecs"][0]);
@@ -193,7 +200,8 @@ TEST(Admissibility, FitsResourceQuotaSearchesEveryFlavorAssignment) {
                              {"spec.workerGroupSpecs[2].groupName", "third"},
                              {"spec.workerGroupSpecs[2].replicas", "2"}});
   auto errs = judge(three, c);
-  EXPECT_TRUE(!errs.empty() && errs[0].rule == "FitsResourceQuota") << "21 cpu in two flavors of 10\n" << describe(errs);
+  EXPECT_TRUE(!errs.empty() && errs[0].rule == "FitsResourceQuota") << "21 cpu in two flavors of 10\n"
+                                                                    << describe(errs);
 }
 
 // ---- the PodSets Kueue builds -------------------------------------------------------------------------------------
@@ -204,15 +212,15 @@ TEST(Admissibility, AutoscalerSidecarAndSubmitterAreCounted) {
   auto errs = judge(queued_cluster({{"spec.enableInTreeAutoscaling", "true"}}), tight);
   EXPECT_TRUE(has(errs, "spec.enableInTreeAutoscaling", "FitsResourceQuota") ||
               has(errs, "spec.workerGroupSpecs[0].replicas", "FitsResourceQuota"))
-      << "the autoscaler sidecar asks for 500m\n" << describe(errs);
+      << "the autoscaler sidecar asks for 500m\n"
+      << describe(errs);
 
   // A RayJob in K8sJobMode: head 1 + worker 2 + the default submitter 500m.
-  auto job = patched(yaml1(rayjob_yaml()),
-                     {{kQueue, "team-a-queue"},
-                      {"spec.rayClusterSpec.headGroupSpec.template.spec.containers[0].resources",
-                       "{requests: {cpu: \"1\"}}"},
-                      {"spec.rayClusterSpec.workerGroupSpecs[0].template.spec.containers[0].resources",
-                       "{requests: {cpu: \"2\"}}"}});
+  auto job = patched(
+      yaml1(rayjob_yaml()),
+      {{kQueue, "team-a-queue"},
+       {"spec.rayClusterSpec.headGroupSpec.template.spec.containers[0].resources", "{requests: {cpu: \"1\"}}"},
+       {"spec.rayClusterSpec.workerGroupSpecs[0].template.spec.containers[0].resources", "{requests: {cpu: \"2\"}}"}});
   auto sub = judge(job, tight);
   EXPECT_FALSE(sub.empty()) << "the submitter does not fit";
   auto http = judge(patched(job, {{"spec.submissionMode", "HTTPMode"}}), tight);

@@ -132,7 +132,9 @@ TEST_P(PodRuleCase, BadChangeIsFoundAndGoodChangeIsClean) {
     return e.path == at && rule_ok && e.severity == (c.warn ? Severity::Warning : Severity::Error);
   });
   EXPECT_GT(found, 0) << "expected " << (c.warn ? "a warning" : "an error") << " at " << at << "\n" << describe(bad);
-  if (c.warn) EXPECT_EQ(error_count(bad), 0u) << describe(bad);
+  if (c.warn) {
+    EXPECT_EQ(error_count(bad), 0u) << describe(bad);
+  }
   auto good = validate_object(schemas, apply(c, c.good, c0));
   EXPECT_EQ(error_count(good), 0u) << describe(good);
 }

@@ -115,7 +115,8 @@ TEST(KubeRayRules, GcsFaultTolerance) {
   auto conflict = rc(schemas, {{"metadata.annotations[ray.io/ft-enabled]", "\"true\""},
                                {"spec.gcsFaultToleranceOptions.redisAddress", "redis:6379"}});
   EXPECT_TRUE(has(conflict, "metadata.annotations[ray.io/ft-enabled]", "GcsFTAnnotationConflict"))
-      << "the annotation key is the field at fault\n" << describe(conflict);
+      << "the annotation key is the field at fault\n"
+      << describe(conflict);
 
   auto implicit = rc(schemas, {{kHeadEnv, "[{name: RAY_REDIS_ADDRESS, value: \"redis:6379\"}]"}});
   EXPECT_TRUE(has(implicit, kHeadEnv + "[0]", "RedisAddressNeedsGcsFT")) << describe(implicit);
@@ -137,9 +138,8 @@ TEST(KubeRayRules, AutoscalerRules) {
   CFO_REQUIRE_SCHEMAS();
   EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"}, {kW0 + ".suspend", "true"}}), kW0 + ".suspend",
                   "WorkerGroupSuspend"));
-  EXPECT_TRUE(
-      has(rc(schemas, {{kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}), kHeadEnv + "[0]",
-          "AutoscalerV2Env"));
+  EXPECT_TRUE(has(rc(schemas, {{kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}), kHeadEnv + "[0]",
+                  "AutoscalerV2Env"));
   EXPECT_TRUE(has(rc(schemas, {{"spec.enableInTreeAutoscaling", "true"},
                                {"spec.autoscalerOptions.version", "v2"},
                                {kHeadEnv, "[{name: RAY_enable_autoscaler_v2, value: \"1\"}]"}}),
@@ -296,8 +296,9 @@ TEST(KubeRayRules, RayJobDeletionStrategy) {
   EXPECT_TRUE(has(with_shutdown, "spec.shutdownAfterJobFinishes", "DeletionPolicies")) << describe(with_shutdown);
   auto empty = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"}, {"spec.deletionStrategy.deletionRules", "[]"}});
   EXPECT_TRUE(has(empty, "spec.deletionStrategy.deletionRules", "DeletionPolicies")) << describe(empty);
-  auto one = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"},
-                          {"spec.deletionStrategy.deletionRules", "[{policy: DeleteSelf, condition: {jobStatus: FAILED}}]"}});
+  auto one =
+      rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"},
+                   {"spec.deletionStrategy.deletionRules", "[{policy: DeleteSelf, condition: {jobStatus: FAILED}}]"}});
   EXPECT_FALSE(has(one, "spec.deletionStrategy.deletionRules", "DeletionPolicies")) << describe(one);
 }
 
@@ -314,14 +315,14 @@ TEST(KubeRayRules, RocksdbBackendNeedsItsFeatureGateAndNoRedisFields) {
   auto errs = rc(schemas, {{ft + ".backend", "rocksdb"}, {ft + ".redisAddress", "redis:6379"}});
   EXPECT_TRUE(has(errs, ft + ".redisAddress", "GcsFTBackend")) << describe(errs);
   EXPECT_TRUE(has(errs, ft + ".backend", "GcsFTBackend")) << "GCSFaultToleranceEmbeddedStorage is off by default\n"
-                                                         << describe(errs);
-  auto claim = rc(schemas, {{ft + ".backend", "rocksdb"},
-                            {ft + ".storage", "{claimName: gcs, size: 1Gi}"},
-                            {ft + ".externalStorageNamespace", "ns"},
-                            {kHeadEnv, "[{name: RAY_gcs_storage, value: rocksdb}]"},
-                            {"spec.headGroupSpec.template.spec.containers[0].volumeMounts",
-                             "[{name: data, mountPath: /data/gcs}]"},
-                            {"spec.headGroupSpec.template.spec.volumes", "[{name: gcs-storage, emptyDir: {}}]"}});
+                                                          << describe(errs);
+  auto claim = rc(
+      schemas, {{ft + ".backend", "rocksdb"},
+                {ft + ".storage", "{claimName: gcs, size: 1Gi}"},
+                {ft + ".externalStorageNamespace", "ns"},
+                {kHeadEnv, "[{name: RAY_gcs_storage, value: rocksdb}]"},
+                {"spec.headGroupSpec.template.spec.containers[0].volumeMounts", "[{name: data, mountPath: /data/gcs}]"},
+                {"spec.headGroupSpec.template.spec.volumes", "[{name: gcs-storage, emptyDir: {}}]"}});
   EXPECT_TRUE(has(claim, ft + ".storage.size", "GcsFTBackend")) << describe(claim);
   EXPECT_TRUE(has(claim, ft + ".externalStorageNamespace", "GcsFTBackend")) << describe(claim);
   EXPECT_TRUE(has(claim, kHeadEnv + "[0].name", "GcsFTBackend")) << describe(claim);
@@ -349,8 +350,8 @@ TEST(KubeRayRules, HeadServiceType) {
 
 TEST(KubeRayRules, PreRunningDeadlineAndDeletionRulesByDeploymentStatus) {
   CFO_REQUIRE_SCHEMAS();
-  EXPECT_TRUE(has(rj(schemas, {{"spec.preRunningDeadlineSeconds", "0"}}), "spec.preRunningDeadlineSeconds",
-                  "JobDeadlines"));
+  EXPECT_TRUE(
+      has(rj(schemas, {{"spec.preRunningDeadlineSeconds", "0"}}), "spec.preRunningDeadlineSeconds", "JobDeadlines"));
   EXPECT_EQ(error_count(rj(schemas, {{"spec.preRunningDeadlineSeconds", "60"}})), 0u);
   auto dup = rj(schemas, {{"spec.shutdownAfterJobFinishes", "false"},
                           {"spec.deletionStrategy.deletionRules",

@@ -274,10 +274,12 @@ TEST(KueueRules, ReferencesWithinAClosedSet) {
   ASSERT_EQ(ok.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(error_count(ok[i]), 0u) << describe(ok[i]);
   // The set is closed for the kinds it holds: with one WorkloadPriorityClass in it, "high" must be there too.
-  auto low = yaml1("{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadPriorityClass, metadata: {name: low}, "
-                   "value: 10}");
-  auto high = yaml1("{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadPriorityClass, metadata: {name: high}, "
-                    "value: 1000}");
+  auto low = yaml1(
+      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadPriorityClass, metadata: {name: low}, "
+      "value: 10}");
+  auto high = yaml1(
+      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: WorkloadPriorityClass, metadata: {name: high}, "
+      "value: 1000}");
   auto no_class = validate_set(schemas, {&flavor, &queue, &local, &low, &cluster});
   EXPECT_TRUE(has(no_class[4], "metadata.labels[kueue.x-k8s.io/priority-class]", "PriorityClassExists"))
       << describe(no_class[4]);
@@ -391,8 +393,8 @@ TEST(KueueRules, AdmissionGatedByAndPrebuiltAnnotation) {
   EXPECT_EQ(error_count(rc(schemas, {{gate, "example.com/a, example.com/b"}})), 0u);
   const std::string pre = "metadata.annotations[kueue.x-k8s.io/prebuilt-workload-name]";
   EXPECT_TRUE(has(rc(schemas, {{pre, "Bad_Name"}}), pre, "PrebuiltWorkloadName"));
-  EXPECT_EQ(error_count(rc(schemas, {{pre, "good-name"},
-                                     {"metadata.labels[kueue.x-k8s.io/prebuilt-workload-name]", "Bad_Name"}})),
+  EXPECT_EQ(error_count(rc(
+                schemas, {{pre, "good-name"}, {"metadata.labels[kueue.x-k8s.io/prebuilt-workload-name]", "Bad_Name"}})),
             0u)
       << "the annotation takes precedence over the label";
 }
@@ -422,16 +424,18 @@ TEST(KueueRules, TASPodSetRequest) {
   EXPECT_TRUE(has(two, ann, "TASPodSetRequest")) << describe(two);
   EXPECT_EQ(error_count(rc(schemas, {{ann, "{" + p + "required-topology: cloud.example.com/rack}"}})), 0u);
   auto slice = rc(schemas, {{ann, "{" + p + "slice-required-topology: rack, " + p + "slice-size: \"3\"}"}});
-  EXPECT_TRUE(has(slice, ann + "[" + p + "slice-size]", "TASPodSetRequest"))
-      << "a slice of 3 for a group of 1 Pod\n" << describe(slice);
+  EXPECT_TRUE(has(slice, ann + "[" + p + "slice-size]", "TASPodSetRequest")) << "a slice of 3 for a group of 1 Pod\n"
+                                                                             << describe(slice);
   EXPECT_EQ(error_count(rc(schemas, {{ann, "{" + p + "slice-required-topology: rack, " + p + "slice-size: \"1\"}"}})),
             0u);
-  const std::string c = "{" + p + "slice-required-topology-constraints: '[{\"topology\": \"block\", \"size\": 4}, "
+  const std::string c = "{" + p +
+                        "slice-required-topology-constraints: '[{\"topology\": \"block\", \"size\": 4}, "
                         "{\"topology\": \"rack\", \"size\": 3}]'}";
-  auto layers = rc(schemas, {{"spec.workerGroupSpecs[0].replicas", "4"}, {"spec.workerGroupSpecs[0].maxReplicas", "4"},
-                             {ann, c}});
+  auto layers = rc(
+      schemas, {{"spec.workerGroupSpecs[0].replicas", "4"}, {"spec.workerGroupSpecs[0].maxReplicas", "4"}, {ann, c}});
   EXPECT_TRUE(has(layers, ann + "[" + p + "slice-required-topology-constraints][1].size", "TASPodSetRequest"))
-      << "3 does not divide 4\n" << describe(layers);
+      << "3 does not divide 4\n"
+      << describe(layers);
   // A group of two PodSets: the head (1 Pod) and the workers, with one required topology.
   auto grouped = rc(schemas, {{"spec.headGroupSpec.template.metadata.annotations",
                                "{" + p + "group-name: g, " + p + "required-topology: rack}"},

@@ -147,8 +147,8 @@ TEST(PodSecurityLevels, BaselineAllowsWhatOnlyRestrictedForbids) {
   EXPECT_TRUE(pss_findings(validate_object(schemas(), rc, at_level(PodSecurityLevel::kBaseline))).empty());
   const FieldErrors r = validate_object(schemas(), rc, at_level(PodSecurityLevel::kRestricted));
   EXPECT_TRUE(has(r, kHead + ".spec.containers[0].securityContext.runAsNonRoot", "CheckRunAsNonRoot")) << describe(r);
-  EXPECT_TRUE(has(r, "spec.workerGroupSpecs[0].template.spec.containers[0].securityContext.runAsNonRoot",
-                  "CheckRunAsNonRoot"))
+  EXPECT_TRUE(
+      has(r, "spec.workerGroupSpecs[0].template.spec.containers[0].securityContext.runAsNonRoot", "CheckRunAsNonRoot"))
       << describe(r);
   // A pod-level runAsNonRoot: true covers every container; a container's own false is still refused.
   const json::Document pod_level = patched(rc, {{kHead + ".spec.securityContext.runAsNonRoot", "true"}});
@@ -193,9 +193,9 @@ TEST(PodSecurityLevels, BaselineSeccompAllowsOnlyRuntimeDefaultAndLocalhost) {
   // check_seccompProfile_baseline.go: a seccompProfile that is set must be RuntimeDefault or Localhost, not merely
   // "not Unconfined".
   for (const char* type : {"Unconfined", "Bogus"}) {
-    const json::Document rc = patched(yaml1(raycluster_yaml()), {{kHead + ".spec.containers[0].securityContext",
-                                                                  std::string(R"({"seccompProfile": {"type": ")") +
-                                                                      type + R"("}})"}});
+    const json::Document rc =
+        patched(yaml1(raycluster_yaml()), {{kHead + ".spec.containers[0].securityContext",
+                                            std::string(R"({"seccompProfile": {"type": ")") + type + R"("}})"}});
     const FieldErrors b = validate_object(schemas(), rc, at_level(PodSecurityLevel::kBaseline));
     EXPECT_TRUE(has(b, kHead + ".spec.containers[0].securityContext.seccompProfile.type", "CheckSeccompBaseline"))
         << type << "\n"
@@ -207,8 +207,8 @@ TEST(PodSecurityKubeRay, AutoscalerSidecarIsJudgedAtAutoscalerOptions) {
   // KubeRay adds an "autoscaler" container to the head whose securityContext is autoscalerOptions.securityContext.
   json::Document rc = patched(compliant_cluster(), {{"spec.enableInTreeAutoscaling", "true"}});
   const FieldErrors without = validate_object(schemas(), rc, at_level(PodSecurityLevel::kRestricted));
-  EXPECT_TRUE(has(without, "spec.autoscalerOptions.securityContext.allowPrivilegeEscalation",
-                  "CheckAllowPrivilegeEscalation"))
+  EXPECT_TRUE(
+      has(without, "spec.autoscalerOptions.securityContext.allowPrivilegeEscalation", "CheckAllowPrivilegeEscalation"))
       << describe(without);
   EXPECT_TRUE(has(without, "spec.autoscalerOptions.securityContext.capabilities.drop", "CheckCapabilitiesRestricted"));
   rc = patched(rc, {{"spec.autoscalerOptions.securityContext",

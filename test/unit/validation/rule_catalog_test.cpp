@@ -28,8 +28,7 @@ std::set<std::string> reported_ids() {
     std::stringstream ss;
     ss << in.rdbuf();
     const std::string text = ss.str();
-    for (std::sregex_iterator it(text.begin(), text.end(), validate_name), end; it != end; ++it)
-      ids.insert((*it)[1]);
+    for (std::sregex_iterator it(text.begin(), text.end(), validate_name), end; it != end; ++it) ids.insert((*it)[1]);
     for (std::size_t at = text.find("sink.", 0); at != std::string::npos; at = text.find("sink.", at + 1)) {
       std::size_t open = text.find('(', at);
       const std::string verb = text.substr(at + 5, open - at - 5);
@@ -87,7 +86,8 @@ spec:
     - {name: v1beta2, storage: true, schema: {openAPIV3Schema: {properties: {spec: {properties: {podSets: {maxItems: 18}}}}}}}
 )");
   EXPECT_EQ(validation::kueue_max_pod_sets_of(crd), 18) << "the storage version's";
-  auto old = yaml1("{kind: CustomResourceDefinition, spec: {versions: [{name: v1beta1, storage: true, schema: "
-                   "{openAPIV3Schema: {properties: {spec: {properties: {podSets: {}}}}}}}]}}");
+  auto old = yaml1(
+      "{kind: CustomResourceDefinition, spec: {versions: [{name: v1beta1, storage: true, schema: "
+      "{openAPIV3Schema: {properties: {spec: {properties: {podSets: {}}}}}}}]}}");
   EXPECT_EQ(validation::kueue_max_pod_sets_of(old), 0);
 }

@@ -253,12 +253,12 @@ TEST(SchemaSetLoad, RefAndOtherForbiddenKeywordsAreErrorsNamingWhere) {
   struct Case {
     std::string replacement, where;
   };
-  for (const Case& c : {Case{"{$ref: '#/properties/spec/properties/code'}", "properties.code[$ref]"},
-                        Case{"{type: object, default: {$ref: '#/properties/spec/properties/code/default'}}",
-                             "properties.code.default[$ref]"},
-                        Case{"{type: object, patternProperties: {'^x': {type: string}}}",
-                             "properties.code.patternProperties"},
-                        Case{"{type: string, definitions: {}}", "properties.code.definitions"}}) {
+  for (const Case& c :
+       {Case{"{$ref: '#/properties/spec/properties/code'}", "properties.code[$ref]"},
+        Case{"{type: object, default: {$ref: '#/properties/spec/properties/code/default'}}",
+             "properties.code.default[$ref]"},
+        Case{"{type: object, patternProperties: {'^x': {type: string}}}", "properties.code.patternProperties"},
+        Case{"{type: string, definitions: {}}", "properties.code.definitions"}}) {
     SchemaSet set;
     std::string crd = kToyCrd;
     crd.replace(crd.find("{type: string, pattern: '^[a-z]+$'}"), 35, c.replacement);

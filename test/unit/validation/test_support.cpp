@@ -10,41 +10,9 @@
 
 namespace cfo::test {
 
-namespace {
-std::optional<std::string> env(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return std::nullopt;
-  return std::string(v);
-}
-}  // namespace
+const validation::SchemaSet* upstream_schemas() { return test_support::upstream_schemas().get(); }
 
-std::optional<std::string> upstream_crds_dir() { return env("UPSTREAM_CRDS"); }
-std::optional<std::string> shared_dir() { return env("CFO_SHARED_DIR"); }
-
-const validation::SchemaSet* upstream_schemas() {
-  static std::unique_ptr<validation::SchemaSet> loaded;
-  static bool tried = false;
-  if (!tried) {
-    tried = true;
-    if (auto dir = upstream_crds_dir()) {
-      auto set = validation::SchemaSet::load_dir(*dir + "/upstream");
-      if (set)
-        loaded = std::make_unique<validation::SchemaSet>(std::move(*set));
-      else
-        ADD_FAILURE() << "loading " << *dir << "/upstream failed: " << set.error().message;
-    }
-  }
-  return loaded.get();
-}
-
-json::Document yaml1(std::string_view text) {
-  auto docs = yaml::to_json(text);
-  if (!docs || docs->empty()) {
-    ADD_FAILURE() << "test YAML does not parse: " << (docs ? std::string("no document") : docs.error().message);
-    return json::Document(rapidjson::kObjectType);
-  }
-  return std::move((*docs)[0]);
-}
+json::Document yaml1(std::string_view text) { return test_support::yaml_doc(text); }
 
 json::Document example_crd(std::string_view kind, std::string_view properties_yaml, std::string_view root_yaml,
                            std::string_view version_yaml, bool cluster) {

@@ -11,17 +11,18 @@
 
 #include "core/field_error.hpp"
 #include "core/json.hpp"
+#include "test_files.hpp"
 #include "validation/schema_set.hpp"
 #include "validation/validator.hpp"
 
 namespace cfo::test {
 
-/// $UPSTREAM_CRDS / $CFO_SHARED_DIR, or nullopt when unset or empty.
-std::optional<std::string> upstream_crds_dir();
-std::optional<std::string> shared_dir();
+// $UPSTREAM_CRDS / $CFO_SHARED_DIR (nullopt when unset or empty): cfo_test_support's.
+using test_support::shared_dir;
+using test_support::upstream_crds_dir;
 
-/// The SchemaSet of $UPSTREAM_CRDS/upstream, loaded once per process; nullptr when UPSTREAM_CRDS is unset.
-/// A load failure fails the calling test.
+/// The SchemaSet of $UPSTREAM_CRDS/upstream (cfo_test_support's, loaded once per process); nullptr when
+/// UPSTREAM_CRDS is unset. A load failure fails the calling test.
 const validation::SchemaSet* upstream_schemas();
 
 /// The first document of a YAML text (the test fails if it does not parse).

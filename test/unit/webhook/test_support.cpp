@@ -2,60 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
-
-#include "core/yaml.hpp"
 
 namespace cfo::webhook::test {
 
-std::string source_dir() { return CFO_SOURCE_DIR; }
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    ADD_FAILURE() << "cannot read " << path;
-    return "";
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-json::Document yaml_doc(const std::string& text) {
-  auto docs = yaml::to_json(text);
-  if (!docs || docs->empty()) {
-    ADD_FAILURE() << "YAML does not parse: " << (docs ? "no document" : docs.error().message);
-    json::Document d;
-    d.SetObject();
-    return d;
-  }
-  return std::move((*docs)[0]);
-}
-
-std::vector<std::string> yaml_files(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    if (e.path().extension() == ".yaml" && e.path().filename() != "kustomization.yaml")
-      out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::shared_ptr<const validation::SchemaSet> upstream_schemas() {
-  static std::shared_ptr<const validation::SchemaSet> schemas = []() -> std::shared_ptr<const validation::SchemaSet> {
-    const char* dir = std::getenv("UPSTREAM_CRDS");
-    if (!dir || !*dir) return nullptr;
-    auto s = validation::SchemaSet::load_dir(std::string(dir) + "/upstream");
-    if (!s) throw std::runtime_error("cannot load CRDs from $UPSTREAM_CRDS/upstream: " + s.error().message);
-    return std::make_shared<const validation::SchemaSet>(std::move(*s));
-  }();
-  return schemas;
-}
+std::vector<std::string> yaml_files(const std::string& dir) { return test_support::yaml_files(dir, true); }
 
 std::string review_json(const json::Value& object, Operation op, const json::Value* old_object,
                         const std::string& uid) {

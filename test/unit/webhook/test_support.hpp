@@ -5,25 +5,20 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "test_files.hpp"
 #include "validation/schema_set.hpp"
 #include "webhook/admission.hpp"
 
 namespace cfo::webhook::test {
 
-/// The project's source dir (compile definition CFO_SOURCE_DIR).
-std::string source_dir();
+// Project files, YAML and the upstream CRD schemas: cfo_test_support's.
+using test_support::read_text;
+using test_support::source_dir;
+using test_support::upstream_schemas;
+using test_support::yaml_doc;
 
-/// Reads a file; fails the current test (and returns "") when it cannot be read.
-std::string read_text(const std::string& path);
-
-/// The first YAML document of `text` as JSON (an empty object and a test failure when it does not parse).
-json::Document yaml_doc(const std::string& text);
-
-/// Paths of the *.yaml files directly in `dir`, sorted.
+/// Paths of the *.yaml files directly in `dir`, sorted, without kustomization.yaml.
 std::vector<std::string> yaml_files(const std::string& dir);
-
-/// The schemas of $UPSTREAM_CRDS/upstream, loaded once; null when UPSTREAM_CRDS is unset.
-std::shared_ptr<const validation::SchemaSet> upstream_schemas();
 
 /// An AdmissionRequest as decode_admission_review makes it from a review of `object` (and `old_object` for
 /// UPDATE), with the group/version/kind of `object`, namespace "team-a", name from the object, uid "req-1".

@@ -10,15 +10,6 @@ using namespace cfo;
 using namespace cfo::workload;
 using namespace cfo::workload::test;
 
-namespace {
-ClusterFacts with_queue() {
-  ClusterFacts f;
-  f.kueue_version = "v1beta2";
-  f.default_local_queue = "q";
-  return f;
-}
-}  // namespace
-
 TEST(ClusterFeatures, WrittenWhereKubeRayReadsThem) {
   CFO_REQUIRE_SCHEMAS(schemas);
   Outcome out = reconcile_spec(R"({head: {serviceType: LoadBalancer}, authOptions: {mode: token},
@@ -106,12 +97,13 @@ TEST(ClusterFeatures, MultiKueueSetsManagedByOnTheTopLevelChild) {
   CFO_REQUIRE_SCHEMAS(schemas);
   for (const char* extra : {"", ", appWrapper: true", ", job: {entrypoint: x}"}) {
     Outcome out = reconcile_spec(std::string("{queue: {localQueue: q, multiKueue: true}") + extra + "}", schemas,
-                                 with_queue());
+                                 with_default_queue());
     ASSERT_TRUE(out.valid) << extra << "\n" << dump(out.errors);
     EXPECT_EQ(json::string_at(top(out), "spec.managedBy"), "kueue.x-k8s.io/multikueue") << extra;
   }
   // Inside an AppWrapper, the RayCluster is not the one MultiKueue dispatches.
-  Outcome aw = reconcile_spec("{appWrapper: true, queue: {localQueue: q, multiKueue: true}}", schemas, with_queue());
+  Outcome aw =
+      reconcile_spec("{appWrapper: true, queue: {localQueue: q, multiKueue: true}}", schemas, with_default_queue());
   const json::Value& inner = at(top(aw), {"spec", "components", 0, "template"});
   EXPECT_FALSE(json::find_path(inner, "spec.managedBy"));
 }
@@ -126,7 +118,7 @@ TEST(ClusterFeatures, MultiKueueNeedsAQueueAndCannotBeAddedToARunningChild) {
       template: {spec: {containers: [{name: ray-head, image: x}]}}}}})");
   Observed observed;
   observed.ray_cluster = &live;
-  Outcome out = reconcile_spec("{queue: {localQueue: q, multiKueue: true}}", schemas, with_queue(), observed);
+  Outcome out = reconcile_spec("{queue: {localQueue: q, multiKueue: true}}", schemas, with_default_queue(), observed);
   EXPECT_TRUE(error_at(out, "spec.queue.multiKueue", "ManagedByImmutable")) << dump(out.errors);
 }
 
@@ -139,8 +131,8 @@ TEST(ClusterFeatures, AQueuedClusterCannotBecomeOrStopBeingAnElasticJob) {
   observed.ray_cluster = &live;
   const char* elastic = R"({queue: {localQueue: q}, autoscaling: {enabled: true, elasticJob: true},
       workerGroups: [{name: w, minReplicas: 0, maxReplicas: 2}]})";
-  Outcome out = reconcile_spec(elastic, schemas, with_queue(), observed);
+  Outcome out = reconcile_spec(elastic, schemas, with_default_queue(), observed);
   EXPECT_TRUE(error_at(out, "spec.autoscaling.elasticJob", "ElasticJobImmutable")) << dump(out.errors);
-  Outcome fresh = reconcile_spec(elastic, schemas, with_queue());
+  Outcome fresh = reconcile_spec(elastic, schemas, with_default_queue());
   EXPECT_TRUE(fresh.valid) << dump(fresh.errors);
 }

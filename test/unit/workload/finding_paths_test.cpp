@@ -48,8 +48,9 @@ TEST(FindingPaths, FieldsCopiedFromTheSpecNameTheSpec) {
   EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.spec.containers[0].image"), "spec.image");
   EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.spec.containers[0].resources.limits.cpu"),
             "spec.head.resources.limits.cpu");
-  EXPECT_EQ(mapped("RayCluster", "spec.workerGroupSpecs[1].template.spec.containers[0].resources.limits[nvidia.com/gpu]"),
-            "spec.workerGroups[1].resources.limits[nvidia.com/gpu]");
+  EXPECT_EQ(
+      mapped("RayCluster", "spec.workerGroupSpecs[1].template.spec.containers[0].resources.limits[nvidia.com/gpu]"),
+      "spec.workerGroups[1].resources.limits[nvidia.com/gpu]");
   EXPECT_EQ(mapped("RayCluster", "spec.workerGroupSpecs[1].template.spec.tolerations[0].key"),
             "spec.workerGroups[1].tolerations[0].key");
   EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.rayStartParams[object-store-memory]"),
@@ -59,8 +60,9 @@ TEST(FindingPaths, FieldsCopiedFromTheSpecNameTheSpec) {
   EXPECT_EQ(mapped("RayCluster", "metadata.labels.team"), "spec.labels.team");
   EXPECT_EQ(mapped("RayCluster", "spec.headGroupSpec.template.metadata.annotations.note"), "spec.annotations.note");
   // The same fields inside an AppWrapper and a RayJob.
-  EXPECT_EQ(mapped("AppWrapper", "spec.components[0].template.spec.workerGroupSpecs[1].template.spec.containers[0]"
-                                 ".env[0].name"),
+  EXPECT_EQ(mapped("AppWrapper",
+                   "spec.components[0].template.spec.workerGroupSpecs[1].template.spec.containers[0]"
+                   ".env[0].name"),
             "spec.env[0].name");
   EXPECT_EQ(mapped("RayJob", "spec.rayClusterSpec.headGroupSpec.template.spec.containers[0].env[1].name"),
             "spec.env[1].name");
@@ -84,8 +86,8 @@ TEST(FindingPaths, AFindingCopiedIntoEveryContainerIsReportedOnce) {
   const json::Document wl = yaml_doc(kWorkload);
   FieldErrors found;
   for (const char* group : {"headGroupSpec", "workerGroupSpecs[0]", "workerGroupSpecs[1]"})
-    found.push_back({std::string("spec.") + group + ".template.spec.containers[0].env[0].name", "EnvVarName",
-                     "core/v1", "bad name", Severity::Warning});
+    found.push_back({std::string("spec.") + group + ".template.spec.containers[0].env[0].name", "EnvVarName", "core/v1",
+                     "bad name", Severity::Warning});
   found.push_back({"spec.headGroupSpec.template.spec.containers[0].command", "Other", "core/v1", "x"});
   FieldErrors errs;
   add_child_findings(std::move(found), "RayCluster", "RayCluster/demo", wl, errs);

@@ -8,15 +8,6 @@ using namespace cfo;
 using namespace cfo::workload;
 using namespace cfo::workload::test;
 
-namespace {
-ClusterFacts queued() {
-  ClusterFacts f;
-  f.kueue_version = "v1beta2";
-  f.default_local_queue = "q";
-  return f;
-}
-}  // namespace
-
 TEST(JobFeatures, EveryNewFieldIsWrittenWhereKubeRayReadsIt) {
   CFO_REQUIRE_SCHEMAS(schemas);
   Outcome out = reconcile_spec(R"({job: {entrypoint: python train.py, submissionMode: HTTPMode, backoffLimit: 2,
@@ -37,7 +28,8 @@ TEST(JobFeatures, EveryNewFieldIsWrittenWhereKubeRayReadsIt) {
   EXPECT_EQ(json::string_at(spec, "metadata.owner"), "team-a");
   EXPECT_EQ(json::string_at(spec, "jobId"), "train-42");
   EXPECT_EQ(at(spec, {"deletionStrategy", "deletionRules"}).Size(), 3u);
-  EXPECT_EQ(json::string_at(at(spec, {"deletionStrategy", "deletionRules", 2}), "condition.jobDeploymentStatus"), "Failed");
+  EXPECT_EQ(json::string_at(at(spec, {"deletionStrategy", "deletionRules", 2}), "condition.jobDeploymentStatus"),
+            "Failed");
   // With deletion rules, shutdownAfterJobFinishes defaults to false (KubeRay refuses both) and no TTL is written.
   EXPECT_EQ(json::get_bool(spec, "shutdownAfterJobFinishes"), false);
   EXPECT_FALSE(json::find(spec, "ttlSecondsAfterFinished"));
@@ -48,9 +40,9 @@ TEST(JobFeatures, WithoutTheNewFieldsNothingNewIsWritten) {
   CFO_REQUIRE_SCHEMAS(schemas);
   Outcome out = reconcile_spec("{job: {entrypoint: run}}", schemas);
   ASSERT_TRUE(out.valid) << dump(out.errors);
-  for (const char* f : {"submissionMode", "backoffLimit", "submitterPodTemplate", "submitterConfig", "deletionStrategy",
-                        "preRunningDeadlineSeconds", "entrypointNumCpus", "entrypointResources", "metadata", "jobId",
-                        "managedBy"})
+  for (const char* f :
+       {"submissionMode", "backoffLimit", "submitterPodTemplate", "submitterConfig", "deletionStrategy",
+        "preRunningDeadlineSeconds", "entrypointNumCpus", "entrypointResources", "metadata", "jobId", "managedBy"})
     EXPECT_FALSE(json::find(at(top(out), {"spec"}), f)) << f;
 }
 
@@ -77,9 +69,8 @@ TEST(JobFeatures, TheSubmitterTemplateIsKubeRaysDefaultWithTheOverridesMerged) {
 TEST(JobFeatures, SubmitterFieldsOnlyInK8sJobMode) {
   CFO_REQUIRE_SCHEMAS(schemas);
   for (const char* mode : {"HTTPMode", "SidecarMode", "InteractiveMode"}) {
-    Outcome out = reconcile_spec(std::string("{job: {entrypoint: run, submissionMode: ") + mode +
-                                     ", submitter: {backoffLimit: 1}}}",
-                                 schemas);
+    Outcome out = reconcile_spec(
+        std::string("{job: {entrypoint: run, submissionMode: ") + mode + ", submitter: {backoffLimit: 1}}}", schemas);
     EXPECT_TRUE(error_at(out, "spec.job.submitter", "SubmitterMode")) << mode << "\n" << dump(out.errors);
   }
 }
@@ -145,7 +136,7 @@ TEST(JobFeatures, KubeRayRules) {
 
 TEST(JobFeatures, KueueCountsASubmitterPodSetInK8sJobModeOnly) {
   CFO_REQUIRE_SCHEMAS(schemas);
-  ClusterFacts facts = queued();
+  ClusterFacts facts = with_default_queue();
   facts.profile.kueue_max_pod_sets = 8;
   // The head and 7 groups fill 8 PodSets: a K8sJobMode submitter is one too many, HTTPMode has none.
   std::string groups = "[";
@@ -153,8 +144,8 @@ TEST(JobFeatures, KueueCountsASubmitterPodSetInK8sJobModeOnly) {
   groups += "]";
   Outcome k8s = reconcile_spec("{workerGroups: " + groups + ", job: {entrypoint: x}}", schemas, facts);
   EXPECT_TRUE(error_at(k8s, "spec.workerGroups", "KueueMaxPodSets")) << dump(k8s.errors);
-  Outcome http = reconcile_spec("{workerGroups: " + groups + ", job: {entrypoint: x, submissionMode: HTTPMode}}",
-                                schemas, facts);
+  Outcome http =
+      reconcile_spec("{workerGroups: " + groups + ", job: {entrypoint: x, submissionMode: HTTPMode}}", schemas, facts);
   EXPECT_TRUE(http.valid) << dump(http.errors);
   // "submitter" is a PodSet name only where there is a submitter.
   Outcome name = reconcile_spec("{workerGroups: [{name: submitter}], job: {entrypoint: x, submissionMode: HTTPMode}}",
@@ -165,9 +156,9 @@ TEST(JobFeatures, KueueCountsASubmitterPodSetInK8sJobModeOnly) {
 TEST(JobFeatures, AQueuedJobCannotUseDeletionRules) {
   CFO_REQUIRE_SCHEMAS(schemas);
   // Kueue (v0.19.2) requires shutdownAfterJobFinishes of a queued RayJob; KubeRay refuses it next to deletionRules.
-  Outcome out = reconcile_spec(
-      "{job: {entrypoint: x, deletionRules: [{policy: DeleteCluster, condition: {jobStatus: FAILED}}]}}", schemas,
-      queued());
+  Outcome out =
+      reconcile_spec("{job: {entrypoint: x, deletionRules: [{policy: DeleteCluster, condition: {jobStatus: FAILED}}]}}",
+                     schemas, with_default_queue());
   EXPECT_TRUE(error_at(out, "spec.job.deletionRules", "KueueJobShutdown")) << dump(out.errors);
   Outcome unqueued = reconcile_spec(
       "{job: {entrypoint: x, deletionRules: [{policy: DeleteCluster, condition: {jobStatus: FAILED}}]}}", schemas);

@@ -26,7 +26,7 @@ std::vector<Condition> conditions(const json::Value& status) {
   return c ? conditions_from_json(*c) : std::vector<Condition>{};
 }
 
-std::string condition_field(const json::Value& status, const char* type, std::string Condition::*field) {
+std::string condition_field(const json::Value& status, const char* type, std::string Condition::* field) {
   auto cs = conditions(status);
   const Condition* c = find_condition(cs, type);
   return c ? (*c).*field : "<absent>";
@@ -219,11 +219,13 @@ TEST(KueueReconcile, PhaseChangesPostOneEvent) {
 // told at the workload's fields; the workload stays valid and its children are applied, Ready says why it waits.
 TEST(KueueReconcile, AdmissibleConditionFromTheQueueChain) {
   CFO_REQUIRE_SCHEMAS(schemas);
-  auto lq = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: team-q, namespace: "
-                     "team-a}, spec: {clusterQueue: cq}}");
-  auto cq = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cq}, spec: "
-                     "{namespaceSelector: {}, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: rf, "
-                     "resources: [{name: cpu, nominalQuota: 8}, {name: memory, nominalQuota: 64Gi}]}]}]}}");
+  auto lq = yaml_doc(
+      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: team-q, namespace: "
+      "team-a}, spec: {clusterQueue: cq}}");
+  auto cq = yaml_doc(
+      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cq}, spec: "
+      "{namespaceSelector: {}, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: rf, "
+      "resources: [{name: cpu, nominalQuota: 8}, {name: memory, nominalQuota: 64Gi}]}]}]}}");
   auto rf = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: rf}}");
   ClusterFacts facts;
   facts.kueue_version = "v1beta2";
@@ -232,8 +234,9 @@ TEST(KueueReconcile, AdmissibleConditionFromTheQueueChain) {
   validation::QueueObjects q;
   for (const json::Value* o : {&lq, &cq, &rf}) q.add(o);
   facts.queue_objects = q;
-  const std::string group = "{name: w, replicas: REPLICAS, resources: {requests: {cpu: \"1\", memory: 1Gi}, limits: "
-                            "{cpu: \"1\", memory: 1Gi}}}";
+  const std::string group =
+      "{name: w, replicas: REPLICAS, resources: {requests: {cpu: \"1\", memory: 1Gi}, limits: "
+      "{cpu: \"1\", memory: 1Gi}}}";
   auto spec = [&](const std::string& replicas) {
     std::string g = group;
     g.replace(g.find("REPLICAS"), 8, replicas);

@@ -566,10 +566,24 @@ TEST(ParseWorkloadChecks, BareMemoryNumberBelow1MiIsAnError) {
   EXPECT_TRUE(parse_spec("{head: {resources: {requests: {memory: 512Ki}, limits: {memory: 1048576}}}}").ok());
 }
 
+// Only a limit written: the request copies it (as Kubernetes defaults it), and the one mistake is reported once, at
+// the field the user wrote.
+TEST(ParseWorkloadChecks, BareMemoryLimitIsReportedOnlyWhereItIsWritten) {
+  auto p = parse_spec("{workerGroups: [{name: w, resources: {limits: {cpu: '1', memory: 8}}}]}");
+  expect_error(p, "spec.workerGroups[0].resources.limits.memory", "MemoryUnits");
+  EXPECT_EQ(finding(p.errors, "spec.workerGroups[0].resources.requests.memory"), nullptr) << dump(p.errors);
+  EXPECT_EQ(p.errors.size(), 1u) << dump(p.errors);
+  // Both written: both are the user's, both are reported.
+  auto both = parse_spec("{workerGroups: [{name: w, resources: {requests: {memory: 8}, limits: {memory: 8}}}]}");
+  expect_error(both, "spec.workerGroups[0].resources.requests.memory", "MemoryUnits");
+  expect_error(both, "spec.workerGroups[0].resources.limits.memory", "MemoryUnits");
+}
+
 static ParsedWorkload parse_annotated(const std::string& ignore, const std::string& spec) {
-  json::Document d = yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: demo\n"
-                              "  annotations: {codeflare.dev/ignore-checks: '" +
-                              ignore + "'}\nspec: " + spec + "\n");
+  json::Document d = yaml_doc(
+      "apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: demo\n"
+      "  annotations: {codeflare.dev/ignore-checks: '" +
+      ignore + "'}\nspec: " + spec + "\n");
   set_identity(d);
   return parse_workload(d);
 }
@@ -659,11 +673,24 @@ TEST(ParseWorkloadChecks, TypeErrorsOfCommonSlipsSayWhatToWrite) {
     const FieldError* e = finding(p.errors, path, "schema:type");
     return e ? e->reason : "<no schema:type finding at " + path + ">\n" + dump(p.errors);
   };
-  auto p = parse_spec("{head: {resources: {limits: {cpu: 0.5, memory: 1.5}}}, env: [{name: F, value: y}, {name: N, "
-                      "value: 3}]}");
+  auto p = parse_spec(
+      "{head: {resources: {limits: {cpu: 0.5, memory: 1.5}}}, env: [{name: F, value: y}, {name: N, "
+      "value: 3}]}");
   EXPECT_NE(reason(p, "spec.head.resources.limits.cpu").find("write \"500m\" for 0.5 CPU"), std::string::npos);
   EXPECT_NE(reason(p, "spec.head.resources.limits.memory").find("write \"1.5G\""), std::string::npos);
   EXPECT_NE(reason(p, "spec.env[0].value").find("quote it"), std::string::npos);
   EXPECT_NE(reason(p, "spec.env[1].value").find("quote it: \"3\""), std::string::npos);
 }
 
+// A name of another type (`name: !!int 5`, `name: 5`) is refused as a type error; "is required" would send the user
+// looking for a field they wrote.
+TEST(ParseWorkloadMetadata, NameOfAnotherTypeIsATypeErrorNotAMissingName) {
+  for (const char* name : {"!!int 5", "5", "[a]"}) {
+    json::Document d = yaml_doc(std::string("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\n") +
+                                "metadata: {name: " + name + "}\nspec: {}\n");
+    set_identity(d);
+    auto p = parse_workload(d);
+    expect_error(p, "metadata.name", "schema:type");
+    EXPECT_EQ(finding(p.errors, "metadata.name", "schema:required"), nullptr) << name << ": " << dump(p.errors);
+  }
+}

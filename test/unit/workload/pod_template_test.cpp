@@ -51,7 +51,7 @@ TEST(PodTemplate, TheRayContainerIsAddressedByItsName) {
   const json::Value& ray = at(top(out), {"spec", "headGroupSpec", "template", "spec", "containers", 0});
   EXPECT_EQ(json::string_at(ray, "name"), "ray-head");
   EXPECT_TRUE(json::find_path(ray, "securityContext.runAsNonRoot"));
-  EXPECT_EQ(json::string_at(at(ray, {"env", 1}), "name"), "EXTRA");  // after RAY_USAGE_STATS_ENABLED
+  EXPECT_EQ(json::string_at(at(ray, {"env", 1}), "name"), "EXTRA");   // after RAY_USAGE_STATS_ENABLED
   EXPECT_EQ(json::string_at(at(ray, {"ports", 1}), "name"), "dash");  // merged by containerPort
   EXPECT_EQ(at(ray, {"ports"}).Size(), 4u);
 }
@@ -92,12 +92,14 @@ TEST(PodTemplate, PerGroupImageEnvLabelsAnnotations) {
   const json::Value& ray = at(w, {"spec", "containers", 0});
   EXPECT_EQ(json::string_at(ray, "image"), "quay.io/rayproject/ray:2.52.1-gpu");
   std::string env;
-  for (const auto& e : at(ray, {"env"}).GetArray()) env += json::string_at(e, "name") + "=" + json::string_at(e, "value") + ";";
+  for (const auto& e : at(ray, {"env"}).GetArray())
+    env += json::string_at(e, "name") + "=" + json::string_at(e, "value") + ";";
   EXPECT_EQ(env, "A=spec;B=group;C=group;RAY_USAGE_STATS_ENABLED=0;");
   EXPECT_EQ(json::string_at(w, "metadata.labels.pool"), "gpu");
   EXPECT_EQ(json::string_at(w, "metadata.annotations.note"), "group");
   EXPECT_EQ(json::string_at(*head_tpl(top(out)), "metadata.annotations.note"), "spec");
-  EXPECT_EQ(json::string_at(at(*head_tpl(top(out)), {"spec", "containers", 0}), "image"), "quay.io/rayproject/ray:2.52.1");
+  EXPECT_EQ(json::string_at(at(*head_tpl(top(out)), {"spec", "containers", 0}), "image"),
+            "quay.io/rayproject/ray:2.52.1");
 }
 
 // Every key the operator owns, refused with a finding that names the field that owns it.
@@ -112,15 +114,16 @@ TEST(PodTemplate, RefusedOverridesNameBothFields) {
   const Case cases[] = {
       {"{head: {template: {metadata: {labels: {ray.io/cluster: x}}}}}",
        "spec.head.template.metadata.labels[ray.io/cluster]", "ReservedLabel", "KubeRay"},
-      {"{head: {template: {metadata: {labels: {ray.io/group: x}}}}}", "spec.head.template.metadata.labels[ray.io/group]",
-       "ReservedLabel", "KubeRay"},
+      {"{head: {template: {metadata: {labels: {ray.io/group: x}}}}}",
+       "spec.head.template.metadata.labels[ray.io/group]", "ReservedLabel", "KubeRay"},
       {"{template: {metadata: {labels: {ray.io/node-type: x}}}}", "spec.template.metadata.labels[ray.io/node-type]",
        "ReservedLabel", "KubeRay"},
       {"{workerGroups: [{name: w, labels: {codeflare.dev/workload: x}}]}",
        "spec.workerGroups[0].labels[codeflare.dev/workload]", "ReservedLabel", "operator"},
       {"{workerGroups: [{name: w, template: {metadata: {labels: {kueue.x-k8s.io/queue-name: q}}}}]}",
        "spec.workerGroups[0].template.metadata.labels[kueue.x-k8s.io/queue-name]", "ReservedLabel", "operator"},
-      {"{head: {template: {metadata: {name: x}}}}", "spec.head.template.metadata.name", "TemplateObjectMeta", "KubeRay"},
+      {"{head: {template: {metadata: {name: x}}}}", "spec.head.template.metadata.name", "TemplateObjectMeta",
+       "KubeRay"},
       {"{head: {template: {metadata: {namespace: x}}}}", "spec.head.template.metadata.namespace", "TemplateObjectMeta",
        "namespace"},
       {"{head: {template: {metadata: {annotations: {kueue.x-k8s.io/elastic-job: 'true'}}}}}",
@@ -141,7 +144,8 @@ TEST(PodTemplate, RefusedOverridesNameBothFields) {
        "spec.head.template.spec.containers[0].resources.limits", "RayContainerResources", "spec.head.resources"},
       {"{template: {spec: {containers: [{name: machine-learning, image: x}]}}}",
        "spec.template.spec.containers[0].image", "RayContainerImage", "spec.workerGroups[*].image"},
-      {"{head: {template: {spec: {containers: [{name: ray-head, env: [{name: RAY_USAGE_STATS_ENABLED, value: '1'}]}]}}}}",
+      {"{head: {template: {spec: {containers: [{name: ray-head, env: [{name: RAY_USAGE_STATS_ENABLED, value: "
+       "'1'}]}]}}}}",
        "spec.head.template.spec.containers[0].env[0].name", "ReservedEnvVar", "spec.usageStats"},
       {"{workerGroups: [{name: w, env: [{name: RAY_USAGE_STATS_ENABLED, value: '1'}]}]}",
        "spec.workerGroups[0].env[0].name", "ReservedEnvVar", "spec.usageStats"},
@@ -155,7 +159,8 @@ TEST(PodTemplate, RefusedOverridesNameBothFields) {
        "spec.head.template.spec.volumes[0].name", "ReservedVolumeName", "spec.odhTrustedCABundle"},
       {"{odhTrustedCABundle: true, head: {template: {spec: {containers: [{name: side, image: x, volumeMounts: "
        "[{name: v, mountPath: /etc/ssl/certs/odh-ca-bundle.crt}]}]}}}}",
-       "spec.head.template.spec.containers[0].volumeMounts[0].mountPath", "ReservedMountPath", "spec.odhTrustedCABundle"},
+       "spec.head.template.spec.containers[0].volumeMounts[0].mountPath", "ReservedMountPath",
+       "spec.odhTrustedCABundle"},
       {"{head: {template: {spec: {containers: [{name: a, image: x}, {name: a, image: y}]}}}}",
        "spec.head.template.spec.containers[1].name", "Duplicate", "name"},
       {"{head: {template: {spec: {containers: [{name: a, image: x, env: [{name: E}, {name: E}]}]}}}}",
@@ -201,8 +206,10 @@ TEST(PodTemplate, FindingsOnMergedTemplatesNameTheWorkloadField) {
   EXPECT_FALSE(out.valid);
   EXPECT_TRUE(error_at(out, "spec.template.spec.restartPolicy", "validateRestartPolicy")) << dump(out.errors);
   EXPECT_TRUE(error_at(out, "spec.workerGroups[0].env[0].name", "ValidateEnv")) << dump(out.errors);
-  EXPECT_TRUE(error_at(out, "spec.workerGroups[0].template.spec.nodeSelector[bad key!]", "LabelKey")) << dump(out.errors);
-  EXPECT_TRUE(error_at(out, "spec.workerGroups[0].template.spec.unknownThing", "schema:unknownField")) << dump(out.errors);
+  EXPECT_TRUE(error_at(out, "spec.workerGroups[0].template.spec.nodeSelector[bad key!]", "LabelKey"))
+      << dump(out.errors);
+  EXPECT_TRUE(error_at(out, "spec.workerGroups[0].template.spec.unknownThing", "schema:unknownField"))
+      << dump(out.errors);
   EXPECT_TRUE(error_at(out, "spec.workerGroups[0].template.spec.containers[0].image", "validateContainerCommon"))
       << dump(out.errors);
   EXPECT_TRUE(error_at(out, "spec.workerGroups[0].template.spec.containers[0].ports[0].containerPort"))
@@ -253,8 +260,8 @@ TEST(PodTemplate, TopologyRules) {
       {"{sliceSize: 0}", "spec.workerGroups[0].topology.sliceSize", "schema:minimum"},
   };
   for (const auto& c : cases) {
-    Outcome out = reconcile_spec(std::string("{workerGroups: [{name: w, replicas: 2, topology: ") + c.topology + "}]}",
-                                 schemas);
+    Outcome out =
+        reconcile_spec(std::string("{workerGroups: [{name: w, replicas: 2, topology: ") + c.topology + "}]}", schemas);
     EXPECT_TRUE(error_at(out, c.path, c.rule)) << c.topology << "\n" << dump(out.errors);
   }
   // With a topology annotation in spec.annotations (allowed there, as before), a topology field would set it twice.

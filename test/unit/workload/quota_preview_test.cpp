@@ -78,8 +78,9 @@ TEST(QuotaPreview, TheSubmitterByMode) {
   EXPECT_EQ(preview_of("{" + base + "}}", schemas),
             "head x1 {cpu=1 memory=5G}; w x0 {cpu=1 memory=3G}; submitter x1 {cpu=500m memory=200Mi}; "
             "total {cpu=1500m memory=5209715200}");
-  EXPECT_EQ(preview_of("{" + base + ", submitter: {template: {spec: {containers: [{name: ray-job-submitter, "
-                                    "resources: {requests: {cpu: '1'}}}]}}}}}",
+  EXPECT_EQ(preview_of("{" + base +
+                           ", submitter: {template: {spec: {containers: [{name: ray-job-submitter, "
+                           "resources: {requests: {cpu: '1'}}}]}}}}}",
                        schemas),
             "head x1 {cpu=1 memory=5G}; w x0 {cpu=1 memory=3G}; submitter x1 {cpu=1 memory=200Mi}; "
             "total {cpu=2 memory=5209715200}");
@@ -116,7 +117,8 @@ TEST(QuotaPreview, AnInvalidSpecKeepsThePreviewOfWhatRuns) {
   Outcome out = reconcile(bad, Observed{}, ClusterFacts{}, schemas, "2026-01-01T00:01:00Z");
   ASSERT_FALSE(out.valid);
   EXPECT_EQ(json::dump(*json::find(out.status, "podSets")), json::dump(*json::find(first.status, "podSets")));
-  EXPECT_EQ(json::dump(*json::find(out.status, "totalRequests")), json::dump(*json::find(first.status, "totalRequests")));
+  EXPECT_EQ(json::dump(*json::find(out.status, "totalRequests")),
+            json::dump(*json::find(first.status, "totalRequests")));
 }
 
 TEST(QuotaPreview, QuantityText) {

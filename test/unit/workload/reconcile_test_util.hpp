@@ -9,8 +9,9 @@ namespace cfo::workload::test {
 
 /// A CodeFlareWorkload named `name` in namespace "team-a" (uid "uid-1", generation 1) whose spec is the YAML `spec`.
 inline json::Document workload_doc(const std::string& spec, const std::string& name = "demo") {
-  json::Document d = yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: " +
-                              name + "\nspec: " + spec + "\n");
+  json::Document d =
+      yaml_doc("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: " + name +
+               "\nspec: " + spec + "\n");
   set_identity(d);
   return d;
 }
@@ -30,5 +31,13 @@ inline const FieldError* error_at(const Outcome& out, const std::string& path, c
 
 /// The last desired object (the top-level child).
 inline const json::Value& top(const Outcome& out) { return out.desired.back(); }
+
+/// Cluster facts with Kueue served (v1beta2) and "q" as the namespace's default LocalQueue.
+inline ClusterFacts with_default_queue() {
+  ClusterFacts f;
+  f.kueue_version = "v1beta2";
+  f.default_local_queue = "q";
+  return f;
+}
 
 }  // namespace cfo::workload::test

@@ -72,7 +72,9 @@ TEST(Samples, EveryOneReconcilesToValidChildren) {
     EXPECT_TRUE(out.valid) << f << ":\n" << dump(out.errors);
     EXPECT_FALSE(out.held) << f;
     ASSERT_EQ(out.desired.size(), cq ? 2u : 1u) << f;
-    if (cq) EXPECT_EQ(json::get_string(out.desired[0], "kind"), "LocalQueue") << f;
+    if (cq) {
+      EXPECT_EQ(json::get_string(out.desired[0], "kind"), "LocalQueue") << f;
+    }
     const json::Value& top = out.desired.back();
     bool wrapped = json::find_path(d, "spec.appWrapper") && json::find_path(d, "spec.appWrapper")->GetBool();
     bool job = json::find_path(d, "spec.job") != nullptr;

@@ -35,8 +35,9 @@ TEST(StrategicMerge, ContainersMergeByNameAndNewOnesAreAppended) {
 TEST(StrategicMerge, InitAndEphemeralContainersMergeByName) {
   for (const char* list : {"initContainers", "ephemeralContainers"}) {
     std::string l(list);
-    EXPECT_EQ(merged("{spec: {" + l + ": [{name: a, image: x}]}}", "{spec: {" + l + ": [{name: a, image: y}, {name: b}]}}"),
-              compact("{spec: {" + l + ": [{name: a, image: y}, {name: b}]}}"))
+    EXPECT_EQ(
+        merged("{spec: {" + l + ": [{name: a, image: x}]}}", "{spec: {" + l + ": [{name: a, image: y}, {name: b}]}}"),
+        compact("{spec: {" + l + ": [{name: a, image: y}, {name: b}]}}"))
         << list;
   }
 }
@@ -47,18 +48,25 @@ TEST(StrategicMerge, EnvMergesByNamePortsByContainerPortMountsByMountPathDevices
               {name: B, value: b}], ports: [{name: gcs, containerPort: 6379, protocol: TCP}],
               volumeMounts: [{name: v, mountPath: /v}]}], volumes: [{name: v, persistentVolumeClaim: {claimName: c}}],
               tolerations: [{key: t, operator: Exists}]}})")));
-  const std::string ports = merged(kBase, R"({spec: {containers: [{name: ray, ports: [{containerPort: 6379, name: redis},
+  const std::string ports =
+      merged(kBase, R"({spec: {containers: [{name: ray, ports: [{containerPort: 6379, name: redis},
     {containerPort: 9000, name: extra}]}]}})");
-  EXPECT_NE(ports.find(R"({"name":"redis","containerPort":6379,"protocol":"TCP"},{"containerPort":9000,"name":"extra"})"),
-            std::string::npos)
+  EXPECT_NE(
+      ports.find(R"({"name":"redis","containerPort":6379,"protocol":"TCP"},{"containerPort":9000,"name":"extra"})"),
+      std::string::npos)
       << ports;
-  const std::string mounts =
-      merged(kBase, R"({spec: {containers: [{name: ray, volumeMounts: [{mountPath: /v, readOnly: true}, {name: w, mountPath: /w}]}]}})");
-  EXPECT_NE(mounts.find(R"([{"name":"v","mountPath":"/v","readOnly":true},{"name":"w","mountPath":"/w"}])"), std::string::npos)
+  const std::string mounts = merged(
+      kBase,
+      R"({spec: {containers: [{name: ray, volumeMounts: [{mountPath: /v, readOnly: true}, {name: w, mountPath: /w}]}]}})");
+  EXPECT_NE(mounts.find(R"([{"name":"v","mountPath":"/v","readOnly":true},{"name":"w","mountPath":"/w"}])"),
+            std::string::npos)
       << mounts;
-  EXPECT_EQ(merged("{spec: {containers: [{name: c, volumeDevices: [{name: a, devicePath: /d}]}]}}",
-                   "{spec: {containers: [{name: c, volumeDevices: [{name: b, devicePath: /d}, {name: c, devicePath: /e}]}]}}"),
-            compact("{spec: {containers: [{name: c, volumeDevices: [{name: b, devicePath: /d}, {name: c, devicePath: /e}]}]}}"));
+  EXPECT_EQ(
+      merged(
+          "{spec: {containers: [{name: c, volumeDevices: [{name: a, devicePath: /d}]}]}}",
+          "{spec: {containers: [{name: c, volumeDevices: [{name: b, devicePath: /d}, {name: c, devicePath: /e}]}]}}"),
+      compact(
+          "{spec: {containers: [{name: c, volumeDevices: [{name: b, devicePath: /d}, {name: c, devicePath: /e}]}]}}"));
 }
 
 TEST(StrategicMerge, VolumesMergeByNameAndKeepOnlyThePatchSource) {
@@ -75,17 +83,20 @@ TEST(StrategicMerge, KeyedPodSpecLists) {
   EXPECT_EQ(merged("{spec: {hostAliases: [{ip: 1.2.3.4, hostnames: [a]}]}}",
                    "{spec: {hostAliases: [{ip: 1.2.3.4, hostnames: [b]}]}}"),
             compact("{spec: {hostAliases: [{ip: 1.2.3.4, hostnames: [b]}]}}"));
-  EXPECT_EQ(merged("{spec: {topologySpreadConstraints: [{topologyKey: zone, maxSkew: 1}]}}",
-                   "{spec: {topologySpreadConstraints: [{topologyKey: zone, maxSkew: 2}, {topologyKey: host, maxSkew: 1}]}}"),
-            compact("{spec: {topologySpreadConstraints: [{topologyKey: zone, maxSkew: 2}, {topologyKey: host, maxSkew: 1}]}}"));
+  EXPECT_EQ(
+      merged("{spec: {topologySpreadConstraints: [{topologyKey: zone, maxSkew: 1}]}}",
+             "{spec: {topologySpreadConstraints: [{topologyKey: zone, maxSkew: 2}, {topologyKey: host, maxSkew: 1}]}}"),
+      compact(
+          "{spec: {topologySpreadConstraints: [{topologyKey: zone, maxSkew: 2}, {topologyKey: host, maxSkew: 1}]}}"));
   EXPECT_EQ(merged("{spec: {resourceClaims: [{name: gpu, resourceClaimName: a}]}}",
                    "{spec: {resourceClaims: [{name: gpu, resourceClaimTemplateName: t}]}}"),
             compact("{spec: {resourceClaims: [{name: gpu, resourceClaimTemplateName: t}]}}"));
 }
 
 TEST(StrategicMerge, ListsWithoutAMergeKeyAreReplaced) {
-  const std::string out = merged(kBase, "{spec: {tolerations: [{key: gpu, operator: Exists}], containers: [{name: ray, "
-                                        "command: [a], args: [b]}]}}");
+  const std::string out = merged(kBase,
+                                 "{spec: {tolerations: [{key: gpu, operator: Exists}], containers: [{name: ray, "
+                                 "command: [a], args: [b]}]}}");
   EXPECT_NE(out.find(R"("tolerations":[{"key":"gpu","operator":"Exists"}])"), std::string::npos) << out;
   EXPECT_NE(out.find(R"("command":["a"],"args":["b"])"), std::string::npos) << out;
   EXPECT_EQ(merged("{spec: {affinity: {nodeAffinity: {x: [1, 2]}}}}", "{spec: {affinity: {nodeAffinity: {x: [3]}}}}"),
@@ -107,10 +118,11 @@ TEST(StrategicMerge, ATypeMismatchReplaces) {
 
 TEST(StrategicMerge, ExistingOnlyContainersChangeButAreNeverAdded) {
   MergeOptions only{{"ray-head", "machine-learning"}, nullptr};
-  EXPECT_EQ(merged("{spec: {containers: [{name: machine-learning, image: r}]}}",
-                   "{spec: {containers: [{name: ray-head, tty: true}, {name: machine-learning, tty: true}, {name: s}]}}",
-                   only),
-            compact("{spec: {containers: [{name: machine-learning, image: r, tty: true}, {name: s}]}}"));
+  EXPECT_EQ(
+      merged("{spec: {containers: [{name: machine-learning, image: r}]}}",
+             "{spec: {containers: [{name: ray-head, tty: true}, {name: machine-learning, tty: true}, {name: s}]}}",
+             only),
+      compact("{spec: {containers: [{name: machine-learning, image: r, tty: true}, {name: s}]}}"));
 }
 
 TEST(StrategicMerge, OriginsNameThePatchFieldsAtTheirMergedPlaces) {
@@ -133,5 +145,5 @@ TEST(StrategicMerge, OriginsNameThePatchFieldsAtTheirMergedPlaces) {
   EXPECT_EQ(source_of(c + "spec.containers[0].env[0].value"), u + "spec.containers[1].env[0].value");
   EXPECT_EQ(source_of(c + "spec.containers[0].env[1]"), u + "spec.containers[1].env[1]");
   EXPECT_EQ(source_of(c + "spec.volumes[0]"), u + "spec.volumes[0]");  // retainKeys: the whole item
-  EXPECT_EQ(source_of(c + "spec.containers[0].image"), "<none>");       // the operator's
+  EXPECT_EQ(source_of(c + "spec.containers[0].image"), "<none>");      // the operator's
 }

@@ -2,7 +2,8 @@
 // be valid or invalid for a Pod, put at random places (spec.template, the head's, a group's, the submitter's).
 //  - all snippets valid: the workload is valid, and every generated object passes the checks a cluster applies (so no
 //    RayCluster or RayJob that the apiserver, KubeRay or the Pods' creation would refuse is applied);
-//  - a snippet invalid: the workload is Valid=False, an Error names a field under one of the invalid snippets, and every
+//  - a snippet invalid: the workload is Valid=False, an Error names a field under one of the invalid snippets, and
+//  every
 //    Error names a field of the workload (none is left at the generated object's path).
 // CFO_PROPERTY_SEED and CFO_PROPERTY_CASES change the seed (default 20260101) and the number of cases (default 400);
 // with CFO_PROPERTY_DUMP=<folder>, the objects of every valid case are written there (case-<n>.json, a v1 List) for
@@ -69,14 +70,16 @@ std::vector<Snippet> snippets(const std::string& ray) {
        "[{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: "
        "{matchLabels: {team: a}}}]",
        true},
-      {"spec", "topologySpreadConstraints", "[{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]", false},
+      {"spec", "topologySpreadConstraints", "[{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]",
+       false},
       {"spec", "hostAliases", "[{ip: 10.0.0.1, hostnames: [storage.local]}]", true},
       {"spec", "hostAliases", "[{ip: not-an-ip, hostnames: [a]}]", false},
       {"spec", "volumes", "[{name: scratch, emptyDir: {sizeLimit: 1Gi}}]", true},
       {"spec", "volumes", "[{name: Bad_Volume, emptyDir: {}}]", false},
       {"spec", "initContainers", "[{name: fetch, image: busybox, command: [sh, -c, 'true']}]", true},
       {"spec", "initContainers", "[{name: proxy, image: envoy, restartPolicy: OnFailure}]", false},
-      {"spec", "containers", "[{name: log-shipper, image: busybox, resources: {limits: {cpu: 100m, memory: 64Mi}}}]", true},
+      {"spec", "containers", "[{name: log-shipper, image: busybox, resources: {limits: {cpu: 100m, memory: 64Mi}}}]",
+       true},
       {"spec", "containers", "[{name: log-shipper}]", false},
       {"spec", "containers", "[{name: Log_Shipper, image: busybox}]", false},
       {"spec", "containers", "[{name: " + ray + ", securityContext: {allowPrivilegeEscalation: false}}]", true},
@@ -117,8 +120,8 @@ TEST(TemplateProperty, ValidFragmentsGiveValidObjectsAndInvalidOnesAreNamed) {
     if (job) places.push_back("submitter");
     const std::string where = places[rng() % places.size()];
     const std::string ray = where == "head" || where == "all" ? "ray-head"
-                            : where == "worker"              ? "machine-learning"
-                                                             : "ray-job-submitter";
+                            : where == "worker"               ? "machine-learning"
+                                                              : "ray-job-submitter";
     const std::string path = where == "all"      ? "spec.template"
                              : where == "head"   ? "spec.head.template"
                              : where == "worker" ? "spec.workerGroups[0].template"
@@ -148,15 +151,16 @@ TEST(TemplateProperty, ValidFragmentsGiveValidObjectsAndInvalidOnesAreNamed) {
     w += "}]";
     if (where == "head") w += ", head: {template: " + fragment + "}";
     if (where == "all") w += ", template: " + fragment;
-    if (job) w += std::string(", job: {entrypoint: python x.py") + (where == "submitter" ? ", submitter: {template: " + fragment + "}" : "") + "}";
+    if (job)
+      w += std::string(", job: {entrypoint: python x.py") +
+           (where == "submitter" ? ", submitter: {template: " + fragment + "}" : "") + "}";
     w += "}";
 
     Outcome out = reconcile_spec(w, schemas);
     if (all_valid) {
       ++valid_cases;
       EXPECT_TRUE(out.valid) << w << "\n" << dump(out.errors);
-      for (const auto& obj : out.desired)
-        EXPECT_FALSE(has_errors(validation::validate_object(schemas, obj))) << w;
+      for (const auto& obj : out.desired) EXPECT_FALSE(has_errors(validation::validate_object(schemas, obj))) << w;
       if (const char* folder = std::getenv("CFO_PROPERTY_DUMP"); folder && *folder) write_case(folder, n, out);
       continue;
     }
@@ -175,7 +179,8 @@ TEST(TemplateProperty, ValidFragmentsGiveValidObjectsAndInvalidOnesAreNamed) {
     }
     EXPECT_TRUE(named) << w << "\n" << dump(out.errors);
   }
-  std::cout << cases << " cases: " << valid_cases << " with valid fragments, " << invalid_cases << " with invalid ones\n";
+  std::cout << cases << " cases: " << valid_cases << " with valid fragments, " << invalid_cases
+            << " with invalid ones\n";
   EXPECT_GT(valid_cases, cases / 10);
   EXPECT_GT(invalid_cases, cases / 10);
 }

@@ -2,41 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <memory>
-#include <sstream>
 #include <stdexcept>
 
-#include "core/yaml.hpp"
-
 namespace cfo::workload::test {
-
-std::string source_dir() { return CFO_SOURCE_DIR; }
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    ADD_FAILURE() << "cannot read " << path;
-    return "";
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-json::Document yaml_doc(const std::string& text) {
-  auto docs = yaml::to_json(text);
-  if (!docs || docs->empty()) {
-    ADD_FAILURE() << "YAML does not parse: " << (docs ? "no document" : docs.error().message);
-    json::Document d;
-    d.SetObject();
-    return d;
-  }
-  return std::move((*docs)[0]);
-}
 
 void set_identity(json::Document& d, const std::string& ns, const std::string& uid, int64_t generation) {
   auto& a = d.GetAllocator();
@@ -55,23 +23,10 @@ json::Document sample(const std::string& file) {
 }
 
 std::vector<std::string> yaml_files(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(source_dir() + "/" + dir))
-    if (e.path().extension() == ".yaml") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
+  return test_support::yaml_files(source_dir() + "/" + dir);
 }
 
-const validation::SchemaSet* upstream_schemas() {
-  static std::unique_ptr<validation::SchemaSet> schemas = []() -> std::unique_ptr<validation::SchemaSet> {
-    const char* dir = std::getenv("UPSTREAM_CRDS");
-    if (!dir || !*dir) return nullptr;
-    auto s = validation::SchemaSet::load_dir(std::string(dir) + "/upstream");
-    if (!s) throw std::runtime_error("cannot load CRDs from $UPSTREAM_CRDS/upstream: " + s.error().message);
-    return std::make_unique<validation::SchemaSet>(std::move(*s));
-  }();
-  return schemas.get();
-}
+const validation::SchemaSet* upstream_schemas() { return test_support::upstream_schemas().get(); }
 
 const json::Value& at(const json::Value& v, std::initializer_list<Step> path) {
   const json::Value* cur = &v;

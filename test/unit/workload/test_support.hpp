@@ -4,18 +4,15 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "test_files.hpp"
 #include "validation/schema_set.hpp"
 
 namespace cfo::workload::test {
 
-/// The project's source dir (compile definition CFO_SOURCE_DIR).
-std::string source_dir();
-
-/// Reads a file; fails the current test (and returns "") when it cannot be read.
-std::string read_text(const std::string& path);
-
-/// The first YAML document of `text` as JSON; an empty object (and a test failure) when it does not parse.
-json::Document yaml_doc(const std::string& text);
+// Project files and YAML: cfo_test_support's.
+using test_support::read_text;
+using test_support::source_dir;
+using test_support::yaml_doc;
 
 /// A sample from config/samples, with metadata.namespace "team-a", uid "uid-1" and generation 1 added.
 json::Document sample(const std::string& file);

@@ -1,10 +1,12 @@
-#include "runtime/clock.hpp"
+#include "core/clock.hpp"
 
-namespace cfo::runtime {
+namespace cfo {
 
 NowFn steady_now() {
   return [] { return std::chrono::steady_clock::now(); };
 }
+
+NowFn steady_now_unless(NowFn now) { return now ? std::move(now) : steady_now(); }
 
 int64_t millis_between(TimePoint from, TimePoint to) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
@@ -15,11 +17,11 @@ TimePoint ManualClock::now() const {
   return now_;
 }
 
-void ManualClock::advance_ms(int64_t delta_ms) {
+void ManualClock::advance(std::chrono::nanoseconds delta) {
   std::vector<std::function<void()>> listeners;
   {
     std::lock_guard lk(mu_);
-    if (delta_ms > 0) now_ += std::chrono::milliseconds(delta_ms);
+    if (delta > std::chrono::nanoseconds::zero()) now_ += delta;
     listeners = listeners_;
   }
   for (auto& l : listeners) l();
@@ -34,4 +36,4 @@ void ManualClock::on_advance(std::function<void()> listener) {
   listeners_.push_back(std::move(listener));
 }
 
-}  // namespace cfo::runtime
+}  // namespace cfo

@@ -1,0 +1,42 @@
+// The same object more than once in one closed set.
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "core/json.hpp"
+#include "validation/rules/rules.hpp"
+
+namespace cfo::validation::rules {
+
+namespace {
+constexpr const char* kSource =
+    "argo-cd: RepeatedResourceWarning (an object that appears more than once among an Application's resources)";
+
+// The API group of an apiVersion: "ray.io/v1" -> "ray.io", "v1" -> "" (the core group).
+std::string group_of(const std::string& api_version) {
+  const auto slash = api_version.find('/');
+  return slash == std::string::npos ? std::string() : api_version.substr(0, slash);
+}
+}  // namespace
+
+void argocd_repeated_resource_warning(const std::vector<const json::Value*>& objects, const std::vector<Sink>& sinks) {
+  // group, kind, namespace, name -> position of the first object that has them
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> first;
+  for (std::size_t i = 0; i < objects.size() && i < sinks.size(); ++i) {
+    const json::Value* o = objects[i];
+    if (!o || !o->IsObject()) continue;
+    const std::string name = json::string_at(*o, "metadata.name");
+    const std::string kind = json::string_at(*o, "kind");
+    if (name.empty() || kind.empty()) continue;  // refused on its own (schema:required)
+    const std::string ns = json::string_at(*o, "metadata.namespace");
+    auto [at, inserted] = first.try_emplace({group_of(json::string_at(*o, "apiVersion")), kind, ns, name}, i);
+    if (inserted) continue;
+    const Sink& sink = sinks[i];
+    sink.warn("metadata.name", "RepeatedResource", kSource,
+              kind + " " + (ns.empty() ? "" : ns + "/") + name + " is also object " + std::to_string(at->second + 1) +
+                  " of this set: kubectl apply applies the later one over the earlier, and Argo CD warns "
+                  "(RepeatedResourceWarning); keep one");
+  }
+}
+
+}  // namespace cfo::validation::rules
