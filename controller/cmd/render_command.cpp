@@ -157,9 +157,17 @@ int render_command(int argc, char** argv, int first) {
         exit_code = 1;
         continue;
       }
-      // describe_object already names the position of a List item.
+      // A document that is not a map is no object at all: refused as validate refuses it, not skipped (a GitOps
+      // sync of the output would otherwise pass on garbage).
+      if (!in.doc.IsObject()) {
+        print_findings_text(std::cerr, in, validation::validate_object(loaded->schemas, in.doc, loaded->profile));
+        exit_code = 1;
+        continue;
+      }
+      // describe_object already names the position of a List item, and is the position itself without a kind.
+      const std::string what = describe_object(in);
       std::cerr << in.file << ": "
-                << (in.item.empty() ? position(in) + " (" + describe_object(in) + ")" : describe_object(in))
+                << (in.item.empty() && what != position(in) ? position(in) + " (" + what + ")" : what)
                 << " is not a codeflare.dev/v1alpha1 CodeFlareWorkload; skipped\n";
       continue;
     }

@@ -176,6 +176,17 @@ else
 fi
 run validate-wrong-version validate -f "$work/wrong-version.yaml" "${crds[@]}"
 expect "validate of a CodeFlareWorkload of another version" 1 "[schema:unknownKind, crd:codeflare.dev]"
+# A document that is not an object (a fresh user's trial: render said "skipped" and exit 0, validate exit 1).
+printf 'hello world\n' >"$work/plain.txt"
+run render-plain render -f "$work/plain.txt" "${crds[@]}"
+if [[ $rc -eq 1 ]] && grep -qF "a Kubernetes object must be a map, found string [schema:type" "$work/render-plain.err" &&
+  ! grep -qF "skipped" "$work/render-plain.err"; then
+  pass "render of a document that is not an object fails as validate does"
+else
+  fail "render of a document that is not an object: exit $rc: $(head -c 400 "$work/render-plain.err")"
+fi
+run validate-plain validate -f "$work/plain.txt" "${crds[@]}"
+expect "validate of the same document" 1 "[schema:type"
 # A queued workload its set's ClusterQueue can never admit (7 + 2 cpu against a quota of 8): render refuses it as
 # validate does, and renders it once the quota holds it.
 cat >"$work/inadmissible.yaml" <<'YAML'
