@@ -113,6 +113,18 @@ TEST(Operator, DefaultLocalQueueIsPickedUp) {
       "  annotations:\n    kueue.x-k8s.io/default-queue: \"true\"\nspec:\n  clusterQueue: cq\n");
   auto created = api().create(kLocalQueues.collection_path(ns), lq);
   ASSERT_TRUE(created.has_value()) << created.error().message;
+  // The default queue is chosen when the child is created, from the operator's LocalQueue cache, which its watch
+  // fills a moment after the create returns (as Kueue's own defaulting reads its cache). Probe workloads show when
+  // the operator knows the LocalQueue; from then on every new workload must get it.
+  bool known = false;
+  for (int i = 0; i < 20 && !known; ++i) {
+    const std::string probe = "probe-" + std::to_string(i);
+    ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload(probe, 1)));
+    std::optional<json::Document> probe_rc;
+    ASSERT_TRUE(eventually([&] { return (probe_rc = get(kRayClusters, ns, probe)).has_value(); })) << operator_log();
+    known = json::get_string((*probe_rc)["metadata"]["labels"], "kueue.x-k8s.io/queue-name") == "team-default";
+  }
+  ASSERT_TRUE(known) << "no probe workload got the default LocalQueue\n" << operator_log();
   ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("queued", 1)));
   std::optional<json::Document> rc;
   ASSERT_TRUE(eventually([&] { return (rc = get(kRayClusters, ns, "queued")).has_value(); })) << operator_log();
