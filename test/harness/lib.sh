@@ -63,7 +63,7 @@ cfo_cache_dir() { echo "${CODEFLARE_CACHE:-$HOME/.cache/codeflare-operator}"; }
 # with Queued=False; cfw_managed_queue.yaml's LocalQueue is left to the operator.
 cfo_sample_prerequisites() {
   cat <<KUEUE
-apiVersion: kueue.x-k8s.io/v1beta1
+apiVersion: kueue.x-k8s.io/v1beta2
 kind: LocalQueue
 metadata:
   name: team-a-queue
@@ -71,7 +71,7 @@ metadata:
 spec:
   clusterQueue: team-a-cq
 ---
-apiVersion: kueue.x-k8s.io/v1beta1
+apiVersion: kueue.x-k8s.io/v1beta2
 kind: WorkloadPriorityClass
 metadata:
   name: high-priority
