@@ -1,5 +1,6 @@
 #include "core/quantity.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace cfo {
@@ -151,5 +152,50 @@ int64_t Quantity::value() const {
 }
 
 bool Quantity::is_integer() const { return nanos_ % 1000000000 == 0; }
+
+namespace {
+constexpr __int128 kNanosPerUnit = 1'000'000'000;
+
+std::string int128_text(__int128 v) {
+  if (v == 0) return "0";
+  const bool negative = v < 0;
+  if (negative) v = -v;
+  std::string s;
+  while (v > 0) {
+    s.push_back(static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  }
+  if (negative) s.push_back('-');
+  std::reverse(s.begin(), s.end());
+  return s;
+}
+
+}  // namespace
+
+std::string Quantity::format_nanos(__int128 n) {
+  if (n % kNanosPerUnit != 0) {
+    if (n % 1'000'000 == 0) return int128_text(n / 1'000'000) + "m";
+    return int128_text(n) + "n";
+  }
+  const __int128 whole = n / kNanosPerUnit;
+  std::string best = int128_text(whole);
+  if (whole == 0) return best;
+  // A suffix is used for a round value only (a mantissa below 10000), where it reads better than the digits.
+  auto consider = [&](__int128 mantissa, const char* suffix) {
+    std::string text = int128_text(mantissa) + suffix;
+    if (mantissa < 10000 && text.size() < best.size()) best = std::move(text);
+  };
+  __int128 power = 1;
+  for (const char* suffix : {"k", "M", "G", "T", "P", "E"}) {
+    power *= 1000;
+    if (whole % power == 0) consider(whole / power, suffix);
+  }
+  power = 1;
+  for (const char* suffix : {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}) {
+    power *= 1024;
+    if (whole % power == 0) consider(whole / power, suffix);
+  }
+  return best;
+}
 
 }  // namespace cfo

@@ -29,6 +29,10 @@ class Quantity {
   int64_t value() const;
   /// True when the value is a whole number of units ("2", "2000m"; not "1.5", not "500m").
   bool is_integer() const;
+  /// The shortest canonical text of a value in nano-units, as it reads best to a person and parses back to the
+  /// same value: "1500m", "2", "8Gi", "12G", "100n"; a suffix only for a round value whose mantissa is below 10000
+  /// (so 1073741824 bytes -> "1Gi", 1000000000 -> "1G", 1234567 -> "1234567"). Negative values keep their sign.
+  static std::string format_nanos(__int128 nanos);
   /// The text it was parsed from.
   const std::string& text() const { return text_; }
 

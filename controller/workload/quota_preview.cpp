@@ -47,46 +47,6 @@ struct Amounts {
   }
 };
 
-std::string int128_text(Nanos v) {
-  if (v == 0) return "0";
-  const bool negative = v < 0;
-  if (negative) v = -v;
-  std::string s;
-  while (v > 0) {
-    s.push_back(static_cast<char>('0' + static_cast<int>(v % 10)));
-    v /= 10;
-  }
-  if (negative) s.push_back('-');
-  std::reverse(s.begin(), s.end());
-  return s;
-}
-
-std::string nanos_text(Nanos n) {
-  if (n % kNano != 0) {
-    if (n % 1'000'000 == 0) return int128_text(n / 1'000'000) + "m";
-    return int128_text(n) + "n";
-  }
-  const Nanos whole = n / kNano;
-  std::string best = int128_text(whole);
-  if (whole == 0) return best;
-  // A suffix is used for a round value only (a mantissa below 10000), where it reads better than the digits.
-  auto consider = [&](Nanos mantissa, const char* suffix) {
-    std::string text = int128_text(mantissa) + suffix;
-    if (mantissa < 10000 && text.size() < best.size()) best = std::move(text);
-  };
-  Nanos power = 1;
-  for (const char* suffix : {"k", "M", "G", "T", "P", "E"}) {
-    power *= 1000;
-    if (whole % power == 0) consider(whole / power, suffix);
-  }
-  power = 1;
-  for (const char* suffix : {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}) {
-    power *= 1024;
-    if (whole % power == 0) consider(whole / power, suffix);
-  }
-  return best;
-}
-
 // A resource list ({name: quantity}) as nano-units; entries that do not parse are skipped.
 Amounts amounts_of(const json::Value* list) {
   Amounts out;
@@ -172,7 +132,7 @@ struct Builder {
   void add(std::string name, int32_t count, const json::Value& pod_spec) {
     PodSetQuota ps{std::move(name), count, {}};
     for (const auto& [n, v] : pod_requests(pod_spec).items)
-      if (auto q = Quantity::parse(nanos_text(v))) ps.requests.emplace_back(n, *q);
+      if (auto q = Quantity::parse(Quantity::format_nanos(v))) ps.requests.emplace_back(n, *q);
     out.pod_sets.push_back(std::move(ps));
   }
 
@@ -233,7 +193,7 @@ struct Builder {
 };
 }  // namespace
 
-std::string quantity_text(const Quantity& q) { return nanos_text(q.nanos()); }
+std::string quantity_text(const Quantity& q) { return Quantity::format_nanos(q.nanos()); }
 
 QuotaPreview quota_preview(const json::Value& child) {
   Builder b;
@@ -273,7 +233,7 @@ QuotaPreview quota_preview(const json::Value& child) {
   for (const auto& ps : b.out.pod_sets)
     for (const auto& [n, q] : ps.requests) total.add(n, q.nanos() * ps.count);
   for (const auto& [n, v] : total.items)
-    if (auto q = Quantity::parse(nanos_text(v))) b.out.total.emplace_back(n, *q);
+    if (auto q = Quantity::parse(Quantity::format_nanos(v))) b.out.total.emplace_back(n, *q);
   return b.out;
 }
 

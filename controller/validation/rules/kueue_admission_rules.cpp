@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 
+#include "core/quantity.hpp"
 #include "validation/admissibility.hpp"
 #include "validation/rules/kueue_pod_sets.hpp"
 #include "validation/rules/node_matching.hpp"
@@ -56,11 +57,12 @@ std::string meta_string(const json::Value& o, std::string_view key) {
   return meta ? string_at(*meta, key).value_or("") : "";
 }
 
+// An amount as a quantity a person reads: cpu is held in millicores ("1500m", "2"), every other resource in whole
+// units (memory in bytes: "8Gi", "12G", "1234567").
 std::string amount_text(std::string_view resource, int64_t v) {
   if (v == kInf) return "unlimited";
-  if (resource != "cpu") return std::to_string(v);
-  if (v % 1000 == 0) return std::to_string(v / 1000);
-  return std::to_string(v) + "m";
+  const __int128 nanos = static_cast<__int128>(v) * (resource == "cpu" ? 1'000'000 : 1'000'000'000);
+  return Quantity::format_nanos(nanos);
 }
 
 // ---- quotas and the cohort tree (resource_node.go) ----------------------------------------------------------------
@@ -410,37 +412,34 @@ struct Judge {
   }
 
   // Kueue fitsResourceQuota: the request above the maximum capacity (potentialAvailable) of every matching flavor.
+  // When no flavor takes the PodSet, every resource it is short of in the flavor that comes closest (the fewest
+  // resources short; the first such flavor) is a finding at that resource's request, so that one run shows all
+  // that must change (cpu and memory, not cpu and then, after a fix, memory).
   void FitsResourceQuota(Need& need, const std::vector<std::string>& matching) {
     const KueuePodSet& ps = pod_sets[need.pod_set];
-    std::string worst_resource;
-    int64_t worst_cap = -1;
+    std::vector<std::pair<std::string, int64_t>> closest;  // resource -> capacity, of the closest flavor
     for (const auto& f : matching) {
-      std::string short_of;
-      int64_t short_cap = 0;
+      std::vector<std::pair<std::string, int64_t>> short_of;
       for (const auto& [resource, amount] : need.amounts)
-        if (amount > cap(f, resource)) {
-          short_of = resource;
-          short_cap = cap(f, resource);
-          break;
-        }
-      if (short_of.empty()) {
+        if (amount > cap(f, resource)) short_of.emplace_back(resource, cap(f, resource));
+      if (short_of.empty())
         need.candidates.push_back(f);
-      } else if (short_cap > worst_cap || worst_resource.empty()) {
-        worst_resource = short_of;
-        worst_cap = short_cap;
-      }
+      else if (closest.empty() || short_of.size() < closest.size())
+        closest = std::move(short_of);
     }
     if (!need.candidates.empty()) return;
-    const auto& req = ps.requests.at(worst_resource);
-    const int64_t per_pod = req.amount;
-    const bool one_pod_too_large = per_pod > worst_cap;
-    const std::string path = one_pod_too_large || ps.count_path.empty() ? req.path : ps.count_path;
-    sink.error(path, "FitsResourceQuota", kFlavorAssigner,
-               "PodSet " + dq(ps.name) + " needs " + amount_text(worst_resource, need.amounts.at(worst_resource)) +
-                   " " + worst_resource + " (" + std::to_string(ps.count) + " Pods x " +
-                   amount_text(worst_resource, per_pod) + "), more than ClusterQueue " + dq(cq) +
-                   " can ever hold in any flavor that matches (at most " + amount_text(worst_resource, worst_cap) +
-                   ", nominalQuota plus what it may borrow), so Kueue never admits it");
+    for (const auto& [resource, capacity] : closest) {
+      const auto& req = ps.requests.at(resource);
+      const int64_t per_pod = req.amount;
+      const bool one_pod_too_large = per_pod > capacity;
+      const std::string path = one_pod_too_large || ps.count_path.empty() ? req.path : ps.count_path;
+      sink.error(path, "FitsResourceQuota", kFlavorAssigner,
+                 "PodSet " + dq(ps.name) + " needs " + amount_text(resource, need.amounts.at(resource)) + " " +
+                     resource + " (" + std::to_string(ps.count) + " Pods x " + amount_text(resource, per_pod) +
+                     "), more than ClusterQueue " + dq(cq) + " can ever hold in any flavor that matches (at most " +
+                     amount_text(resource, capacity) + ", nominalQuota plus what it may borrow), so Kueue never " +
+                     "admits it");
+    }
   }
 
   // Every PodSet fits some flavor alone: is there an assignment under which they all fit together?

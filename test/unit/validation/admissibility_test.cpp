@@ -152,6 +152,29 @@ TEST(Admissibility, FitsResourceQuotaOnePodTooLargeNamesTheRequest) {
   EXPECT_TRUE(has(errs, cpu + ".requests.cpu", "FitsResourceQuota")) << describe(errs);
 }
 
+// Every resource the PodSet is short of is reported in one run, with amounts as quantities ("80Gi", not bytes).
+TEST(Admissibility, FitsResourceQuotaNamesEveryShortResourceInUnits) {
+  Chain c = Chain::with();  // cpu 16, memory 64Gi
+  const std::string res = kW0 + ".template.spec.containers[0].resources";
+  auto errs = judge(queued_cluster({{res + ".requests.cpu", "\"20\""},
+                                    {res + ".limits.cpu", "\"20\""},
+                                    {res + ".requests.memory", "80Gi"},
+                                    {res + ".limits.memory", "80Gi"}}),
+                    c);
+  const FieldError* cpu = nullptr;
+  const FieldError* memory = nullptr;
+  for (const auto& e : errs) {
+    if (e.path == res + ".requests.cpu") cpu = &e;
+    if (e.path == res + ".requests.memory") memory = &e;
+  }
+  ASSERT_NE(cpu, nullptr) << describe(errs);
+  ASSERT_NE(memory, nullptr) << "memory too, not only the first resource\n" << describe(errs);
+  EXPECT_EQ(memory->rule, "FitsResourceQuota");
+  EXPECT_NE(memory->reason.find("Pods x 80Gi"), std::string::npos) << memory->reason;
+  EXPECT_NE(memory->reason.find("at most 64Gi"), std::string::npos) << memory->reason;
+  EXPECT_NE(cpu->reason.find("Pods x 20)"), std::string::npos) << cpu->reason;
+}
+
 TEST(Admissibility, FitsResourceQuotaTooManyReplicasNamesTheCount) {
   Chain c = Chain::with();  // 16 cpu: head 1 + 7 x 2 = 15 fits, 8 x 2 does not fit with the head
   EXPECT_TRUE(judge(queued_cluster({{kW0 + ".replicas", "7"}}), c).empty());
