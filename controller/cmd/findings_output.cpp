@@ -60,8 +60,9 @@ json::Value entry_head(json::Allocator& a, const InputDocument& in) {
   return o;
 }
 // Where the field at `path` of `in` is written: yaml::locate on the document's text (inside its List for a List
-// item), or nullopt (no text kept, a whole-file entry).
+// item); for a whole-file entry, where its YAML stopped parsing; nullopt when neither is known.
 std::optional<yaml::Position> written_at(const InputDocument& in, const std::string& path) {
+  if (in.whole_file) return in.syntax_error_at;
   if (!in.text || in.whole_file || in.start.line_offset > in.text->size()) return std::nullopt;
   std::string full;
   for (std::size_t k : in.item) full += "items[" + std::to_string(k) + "].";

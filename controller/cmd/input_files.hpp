@@ -1,6 +1,7 @@
 #pragma once
 // Reading the manifests given with -f: files, folders of *.yaml/*.yml/*.json, or "-" for standard input.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,9 @@ struct InputDocument {
   std::vector<std::size_t> item;  ///< for an object taken out of a v1 List: its 0-based position in `items`, one
                                   ///< entry per level of nesting (a List inside a List); empty otherwise
   bool whole_file = false;        ///< true for the entry that stands for a file whose YAML does not parse
+  /// For a whole-file entry: where the parser stopped (yaml::error_position of its message), for -o json's line and
+  /// column; nullopt when the message names no place.
+  std::optional<yaml::Position> syntax_error_at;
   /// Which of the paths given to read_inputs it came from (0-based): a folder's files share their folder's.
   std::size_t source = 0;
   /// True for a document of a kustomize file (kustomization.yaml, kustomization.yml, Kustomization): it describes a

@@ -205,8 +205,9 @@ struct Parser {
     return {};
   }
 
-  std::string mark() const {
-    return "line " + std::to_string(ev.start_mark.line + 1) + ", column " + std::to_string(ev.start_mark.column + 1);
+  std::string mark() const { return mark_text(ev.start_mark); }
+  static std::string mark_text(const yaml_mark_t& m) {
+    return "line " + std::to_string(m.line + 1) + ", column " + std::to_string(m.column + 1);
   }
 
   static std::size_t count_nodes(const json::Value& v) {
@@ -301,6 +302,7 @@ struct Parser {
             if (auto r = node(key, a, depth + 1); !r) return r;
             key_text = key.IsString() ? std::string(key.GetString(), key.GetStringLength()) : json::dump(key);
           }
+          const yaml_mark_t key_mark = ev.start_mark;  // a repeated key is told where it is written
           if (auto r = next(); !r) return r;
           json::Value val;
           if (auto r = node(val, a, depth + 1); !r) return r;
@@ -324,7 +326,7 @@ struct Parser {
           // of the two values would lose data.
           if (auto existing = index.find(key_text); existing != index.end()) {
             if (!merged_keys.erase(key_text))
-              return fail("YAML mapping key \"" + key_text + "\" is defined twice, at " + mark());
+              return fail("YAML mapping key \"" + key_text + "\" is defined twice, at " + mark_text(key_mark));
             (out.MemberBegin() + existing->second)->value = std::move(val);  // an explicit key overrides a merged one
             continue;
           }

@@ -69,4 +69,9 @@ struct Position {
 /// found.
 std::optional<Position> locate(std::string_view text, std::size_t document, std::string_view path);
 
+/// Where the error of to_json or for_each_document is, read from its message: every such message names its place as
+/// "line N, column M" (1-based; the last one when several are named). nullopt for a message without one (the text as
+/// a whole is too large).
+std::optional<Position> error_position(std::string_view message);
+
 }  // namespace cfo::yaml

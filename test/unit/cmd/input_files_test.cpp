@@ -139,7 +139,22 @@ TEST(InputFiles, SyntaxErrorsAndDuplicateKeysAreFindingsOfTheWholeFile) {
     EXPECT_EQ(docs[0].problems[0].path, "");
     EXPECT_NE(docs[0].problems[0].reason.find("line"), std::string::npos) << docs[0].problems[0].reason;
     EXPECT_EQ(position(docs[0]), "whole file");
+    EXPECT_TRUE(docs[0].syntax_error_at.has_value()) << "the place, for -o json's line and column: " << text;
   }
+  // The duplicate key is the second `kind`, at line 2, column 1.
+  auto dup = documents_of_text("dup.yaml", "kind: A\nkind: B\n");
+  ASSERT_TRUE(dup[0].syntax_error_at.has_value());
+  EXPECT_EQ(dup[0].syntax_error_at->line, 2u);
+  EXPECT_EQ(dup[0].syntax_error_at->column, 1u);
+}
+
+TEST(InputFiles, ErrorPositionReadsTheLastPlaceAMessageNames) {
+  auto p = yaml::error_position("YAML document starting at line 3, column 1 ... at line 7, column 12");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->line, 7u);
+  EXPECT_EQ(p->column, 12u);
+  EXPECT_FALSE(yaml::error_position("YAML text of 70000000 bytes is larger than 64 MiB").has_value());
+  EXPECT_FALSE(yaml::error_position("line x, column 2; line 4, column").has_value());
 }
 
 TEST(InputFiles, ReadInputsGoesOnPastABrokenFileButNotPastAMissingOne) {
