@@ -323,8 +323,13 @@ void parse_ignored_checks(const json::Value& meta, Workload& w, FieldErrors& err
 
 void parse_metadata(const json::Value& obj, Workload& w, FieldErrors& errs) {
   const json::Value* meta = json::find(obj, "metadata");
-  if (!meta || !meta->IsObject()) {
-    add_error(errs, "metadata", "schema:required", "metadata with name and namespace is required");
+  if (!meta || meta->IsNull()) {
+    // What is missing is the name: the namespace comes from -n or the kubeconfig's context, as kubectl gives it.
+    add_error(errs, "metadata.name", "schema:required", "is required (the workload has no metadata)");
+    return;
+  }
+  if (!meta->IsObject()) {
+    add_error(errs, "metadata", "schema:type", std::string("must be an object, not ") + json::type_name(*meta));
     return;
   }
   w.name = json::get_string(*meta, "name").value_or("");

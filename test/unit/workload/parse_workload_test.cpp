@@ -542,7 +542,12 @@ TEST(ParseWorkloadChecks, MissingMetadata) {
   json::Document d = yaml_doc("spec: {}\n");
   auto p = parse_workload(d);
   EXPECT_FALSE(p.ok());
-  EXPECT_NE(finding(p.errors, "metadata"), nullptr) << dump(p.errors);
+  // The finding names what is missing (the name), not "metadata with name and namespace": the namespace comes
+  // from -n or the context, as kubectl gives it.
+  expect_error(p, "metadata.name", "schema:required");
+  EXPECT_EQ(p.errors.size(), 1u) << dump(p.errors);
+  json::Document wrong = yaml_doc("metadata: [a]\nspec: {}\n");
+  expect_error(parse_workload(wrong), "metadata", "schema:type");
 }
 
 TEST(ParseWorkloadWarnings, ImageVersionMismatchIsAWarning) {
