@@ -1,6 +1,5 @@
 #include "cmd/closed_sets.hpp"
 
-#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -36,19 +35,16 @@ bool is_local_queue(const json::Value& o, const std::string& name, const std::st
 }  // namespace
 
 std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members, const validation::SchemaSet& schemas,
-                                          const validation::ClusterProfile& profile, const std::string& now) {
+                                          const Expansion& expansion, const std::string& now,
+                                          std::vector<GeneratedObjects>* keep) {
+  const validation::ClusterProfile& profile = expansion.facts.profile;
   std::vector<FieldErrors> out(members.size());
   std::vector<validation::SetEntry> entries;
   std::vector<std::size_t> owner;  // entries[k] belongs to members[owner[k]]
   std::vector<std::string> label;  // for a generated object: "RayCluster/name"; else ""
-  // The generated objects, each in a block sized to it (json::compact_copy), where they stay (a deque does not move
-  // them): a set of thousands of workloads holds its children in about their own size, the rest of each
-  // reconcile's outcome is let go at once.
-  struct Held {
-    std::unique_ptr<json::Pool> pool;
-    json::Document doc;
-  };
-  std::deque<Held> children;
+  // The generated objects, each in a block sized to it, where they stay: a set of thousands of workloads holds its
+  // children in about their own size, the rest of each reconcile's outcome is let go at once.
+  std::vector<GeneratedObjects> generated(members.size());
   for (std::size_t i = 0; i < members.size(); ++i) {
     const json::Value& doc = members[i].input->doc;
     if (!members[i].workload) {
@@ -57,10 +53,9 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
       label.emplace_back();
       continue;
     }
-    workload::ClusterFacts facts;
-    facts.profile = profile;
-    // A managed LocalQueue (spec.queue.clusterQueue) is made by the operator when it is not there: as in `render`,
-    // it joins the set, unless the set holds it already.
+    workload::ClusterFacts facts = expansion.facts;
+    // A managed LocalQueue (spec.queue.clusterQueue) is made by the operator when it is not there: it joins the
+    // set, unless the set holds it already (and render generates it whatever the set holds).
     const std::string cq = json::string_at(doc, "spec.queue.clusterQueue");
     if (!cq.empty()) {
       std::string lq = json::string_at(doc, "spec.queue.localQueue");
@@ -68,7 +63,7 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
       const std::string ns = json::string_at(doc, "metadata.namespace");
       facts.local_queue_presence = workload::Presence::kAbsent;
       for (const auto& m : members)
-        if (is_local_queue(m.input->doc, lq, ns)) {
+        if (!expansion.always_generate_managed_queue && is_local_queue(m.input->doc, lq, ns)) {
           facts.local_queue_presence = workload::Presence::kPresent;
           facts.local_queue = &m.input->doc;
         }
@@ -77,7 +72,7 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
     out[i] = std::move(outcome.errors);
     if (!outcome.valid) continue;
     for (const auto& child : outcome.desired) {
-      Held& held = children.emplace_back();
+      GeneratedObject& held = generated[i].emplace_back();
       held.doc = json::compact_copy(child, held.pool);
       entries.push_back({&held.doc, true});
       owner.push_back(i);
@@ -102,6 +97,7 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
   auto repeats = validation::repeated_objects(workloads);
   for (std::size_t i = 0; i < members.size(); ++i)
     for (auto& e : repeats[i]) out[i].push_back(std::move(e));
+  if (keep) *keep = std::move(generated);
   return out;
 }
 

@@ -6,12 +6,13 @@
 namespace cfo::cmd {
 
 Judged judge_inputs(std::vector<InputDocument>& inputs, const std::vector<std::size_t>& set_of,
-                    const validation::SchemaSet& schemas, const validation::ClusterProfile& profile,
-                    const std::string& default_namespace, const std::string& now) {
+                    const validation::SchemaSet& schemas, const Expansion& expansion,
+                    const std::string& default_namespace, const std::string& now, bool keep_generated) {
   const auto apis = checked_apis(schemas);
   Judged out;
   out.findings.resize(inputs.size());
   out.skipped.resize(inputs.size());
+  if (keep_generated) out.generated.resize(inputs.size());
   std::vector<std::vector<SetMember>> sets;
   std::vector<std::vector<std::size_t>> set_index;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -51,9 +52,13 @@ Judged judge_inputs(std::vector<InputDocument>& inputs, const std::vector<std::s
     set_index[s].push_back(i);
   }
   for (std::size_t s = 0; s < sets.size(); ++s) {
-    auto judged = judge_closed_set(sets[s], schemas, profile, now);
-    for (std::size_t k = 0; k < judged.size(); ++k)
-      if (!sets[s][k].context) out.findings[set_index[s][k]] = std::move(judged[k]);
+    std::vector<GeneratedObjects> generated;
+    auto judged = judge_closed_set(sets[s], schemas, expansion, now, keep_generated ? &generated : nullptr);
+    for (std::size_t k = 0; k < judged.size(); ++k) {
+      if (sets[s][k].context) continue;
+      out.findings[set_index[s][k]] = std::move(judged[k]);
+      if (keep_generated) out.generated[set_index[s][k]] = std::move(generated[k]);
+    }
   }
   return out;
 }

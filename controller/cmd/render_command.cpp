@@ -4,37 +4,15 @@
 #include "cmd/closed_sets.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/findings_output.hpp"
+#include "cmd/judge_inputs.hpp"
 #include "cmd/offline_inputs.hpp"
 #include "core/condition.hpp"
 #include "core/yaml.hpp"
-#include "validation/validator.hpp"
-#include "workload/finding_paths.hpp"
-#include "workload/reconcile.hpp"
+#include "workload/quota_preview.hpp"
 
 namespace cfo::cmd {
 
 namespace {
-
-// What validate says of a workload's generated objects within its closed set (the other objects of the file or
-// folder: the references to Kueue objects the set holds, and the admissibility of a queued workload against them),
-// told at the workload's fields: render refuses what validate refuses.
-FieldErrors judge_in_set(const InputDocument& in, const workload::Outcome& outcome,
-                         const std::vector<const json::Value*>& set_objects, const validation::SchemaSet& schemas,
-                         const validation::ClusterProfile& profile) {
-  std::vector<validation::SetEntry> entries;
-  entries.reserve(set_objects.size() + outcome.desired.size());
-  for (const json::Value* o : set_objects) entries.push_back({o, true});
-  const std::size_t first_child = entries.size();
-  for (const auto& child : outcome.desired) entries.push_back({&child, true});
-  auto judged = validation::validate_set(schemas, entries, profile);
-  FieldErrors errs;
-  for (std::size_t k = first_child; k < entries.size(); ++k) {
-    const std::string kind = json::string_at(*entries[k].object, "kind");
-    workload::add_child_findings(std::move(judged[k]), kind,
-                                 kind + "/" + json::string_at(*entries[k].object, "metadata.name"), in.doc, errs);
-  }
-  return errs;
-}
 
 bool has_error(const FieldErrors& errs) {
   for (const auto& e : errs)
@@ -51,7 +29,8 @@ constexpr const char* kRenderHelp =
     "are skipped with a note on stderr, except a codeflare.dev object that is not a v1alpha1 CodeFlareWorkload (an\n"
     "unknown version or kind), which is an error, as in `validate`. The documents of one file, or of a folder\n"
     "given with -f, are one closed set as in `validate`: a queued workload that the Kueue objects of its set can\n"
-    "never admit, or that names a LocalQueue the set does not hold while it holds others, is an error.\n"
+    "never admit, or that names a LocalQueue the set does not hold while it holds others, is an error. Warnings\n"
+    "(a workload given twice in a set, a memory amount without units...) go to stderr and leave the exit code.\n"
     "\n"
     "Flags:\n"
     "  -f, --filename FILE          a manifest file, a folder of them, or - for stdin (repeatable)\n"
@@ -70,8 +49,9 @@ constexpr const char* kRenderHelp =
     "                               makes of its top-level child, the requests it charges per Pod and the totals\n"
     "                               (status.podSets and status.totalRequests), to read against a ClusterQueue\n";
 
-// One YAML document per workload for --quota: the workload, the kind Kueue admits, the queue, its PodSets and totals.
-std::string quota_document(const json::Value& workload, const workload::Outcome& outcome) {
+// One YAML document per workload for --quota: the workload, the kind Kueue admits (its top-level child, generated
+// last), the queue, its PodSets and totals (workload::quota_preview, as the operator writes them into the status).
+std::string quota_document(const json::Value& workload, const GeneratedObjects& generated) {
   json::Document d;
   d.SetObject();
   auto& a = d.GetAllocator();
@@ -79,14 +59,16 @@ std::string quota_document(const json::Value& workload, const workload::Outcome&
       "workload",
       json::str(json::string_at(workload, "metadata.namespace") + "/" + json::string_at(workload, "metadata.name"), a),
       a);
-  if (!outcome.desired.empty()) d.AddMember("kind", json::str(json::string_at(outcome.desired.back(), "kind"), a), a);
-  if (auto q = json::get_string(outcome.status, "queue")) d.AddMember("queue", json::str(*q, a), a);
-  static const json::Value none(rapidjson::kArrayType);
-  const json::Value* sets = json::find(outcome.status, "podSets");
-  d.AddMember("podSets", json::Value(sets ? *sets : none, a), a);
-  static const json::Value empty(rapidjson::kObjectType);
-  const json::Value* total = json::find(outcome.status, "totalRequests");
-  d.AddMember("totalRequests", json::Value(total ? *total : empty, a), a);
+  workload::QuotaPreview preview;
+  if (!generated.empty()) {
+    const json::Value& top = generated.back().doc;
+    d.AddMember("kind", json::str(json::string_at(top, "kind"), a), a);
+    if (const json::Value* labels = json::find_path(top, "metadata.labels"))
+      if (auto q = json::get_string(*labels, "kueue.x-k8s.io/queue-name")) d.AddMember("queue", json::str(*q, a), a);
+    preview = workload::quota_preview(top);
+  }
+  d.AddMember("podSets", preview.pod_sets_json(a), a);
+  d.AddMember("totalRequests", preview.total_json(a), a);
   return yaml::from_json(d);
 }
 }  // namespace
@@ -125,15 +107,15 @@ int render_command(int argc, char** argv, int first) {
   const std::string ns = args->get("namespace", "default");
   const bool quota = args->flag("quota");
 
-  // The closed sets, as validate forms them; each set's other objects (Kueue objects, Namespaces) judge its
-  // workloads' generated objects.
+  // The closed sets, judged as validate judges them (judge_inputs): a workload's generated objects with the other
+  // objects of its file or folder (Kueue objects, Namespaces, the other workloads' objects). Offline, nothing is
+  // known to exist: a LocalQueue a workload asks the operator to manage is generated, and any other Kueue object it
+  // names outside its set is assumed to be there (the apiserver or Kueue will say otherwise).
   const auto set_of = closed_sets(loaded->docs, args->all("filename"), false);
-  std::vector<std::vector<const json::Value*>> set_objects;
-  for (std::size_t i = 0; i < loaded->docs.size(); ++i) {
-    const auto& in = loaded->docs[i];
-    if (set_of[i] >= set_objects.size()) set_objects.resize(set_of[i] + 1);
-    if (!in.kustomize && in.problems.empty() && !is_workload(in.doc)) set_objects[set_of[i]].push_back(&in.doc);
-  }
+  Expansion expansion;
+  expansion.facts = facts;
+  expansion.always_generate_managed_queue = true;
+  Judged judged = judge_inputs(loaded->docs, set_of, loaded->schemas, expansion, ns, now_rfc3339(), true);
 
   int exit_code = 0;
   bool first_doc = true;
@@ -143,27 +125,16 @@ int render_command(int argc, char** argv, int first) {
       std::cerr << in.file << ": a kustomize file (for kubectl apply -k), not an object; skipped\n";
       continue;
     }
-    if (!in.problems.empty()) {  // not YAML, or a malformed List: nothing of it is rendered
-      print_findings_text(std::cerr, in, in.problems);
+    const FieldErrors& found = judged.findings[i];
+    if (!in.problems.empty() || (!is_workload(in.doc) && unserved_workload(in.doc)) || !in.doc.IsObject()) {
+      // Not YAML, a malformed List, a document that is not an object, or a codeflare.dev object that is not a
+      // v1alpha1 CodeFlareWorkload: refused as validate refuses them (a GitOps sync of the output would otherwise
+      // pass on garbage or silently drop a workload).
+      print_findings_text(std::cerr, in, found);
       exit_code = 1;
       continue;
     }
     if (!is_workload(in.doc)) {
-      // An object that claims the codeflare.dev group or the CodeFlareWorkload kind but is not one this operator
-      // serves is a mistake to report, as validate does (an unknown version would otherwise render nothing, and a
-      // GitOps sync of the output would silently drop the workload).
-      if (auto unserved = unserved_workload(in.doc)) {
-        print_findings_text(std::cerr, in, FieldErrors{*unserved});
-        exit_code = 1;
-        continue;
-      }
-      // A document that is not a map is no object at all: refused as validate refuses it, not skipped (a GitOps
-      // sync of the output would otherwise pass on garbage).
-      if (!in.doc.IsObject()) {
-        print_findings_text(std::cerr, in, validation::validate_object(loaded->schemas, in.doc, loaded->profile));
-        exit_code = 1;
-        continue;
-      }
       // describe_object already names the position of a List item, and is the position itself without a kind.
       const std::string what = describe_object(in);
       std::cerr << in.file << ": "
@@ -171,34 +142,23 @@ int render_command(int argc, char** argv, int first) {
                 << " is not a codeflare.dev/v1alpha1 CodeFlareWorkload; skipped\n";
       continue;
     }
-    ensure_namespace(in.doc, ns);
-    // Offline, nothing is known to exist: a LocalQueue the workload asks the operator to manage is rendered, and
-    // any other Kueue object it names is assumed to be there (the apiserver or Kueue will say otherwise).
-    workload::ClusterFacts doc_facts = facts;
-    const json::Value* cq = json::find_path(in.doc, "spec.queue.clusterQueue");
-    if (cq && cq->IsString() && cq->GetStringLength() > 0) doc_facts.local_queue_presence = workload::Presence::kAbsent;
-    auto outcome = workload::reconcile(in.doc, workload::Observed{}, doc_facts, loaded->schemas, now_rfc3339());
-    if (!outcome.valid) {
-      print_findings_text(std::cerr, in, outcome.errors);
-      exit_code = 1;
-      continue;
-    }
-    if (FieldErrors in_set = judge_in_set(in, outcome, set_objects[set_of[i]], loaded->schemas, loaded->profile);
-        has_error(in_set)) {
-      print_findings_text(std::cerr, in, in_set);
+    // Warnings (a repeated workload, a memory written without units...) go to stderr and leave the exit code; an
+    // error refuses the workload, whose objects are not printed.
+    print_findings_text(std::cerr, in, found);
+    if (has_error(found)) {
       exit_code = 1;
       continue;
     }
     if (quota) {
       if (!first_doc) std::cout << "---\n";
       first_doc = false;
-      std::cout << quota_document(in.doc, outcome);
+      std::cout << quota_document(in.doc, judged.generated[i]);
       continue;
     }
-    for (const auto& obj : outcome.desired) {
+    for (const auto& obj : judged.generated[i]) {
       if (!first_doc) std::cout << "---\n";
       first_doc = false;
-      std::cout << yaml::from_json(obj);
+      std::cout << yaml::from_json(obj.doc);
     }
   }
   return exit_code;

@@ -150,7 +150,9 @@ int validate_command(int argc, char** argv, int first) {
 
   // Closed sets (closed_sets.hpp): the documents of a file, a folder, or with --set everything, judged together.
   const auto set_of = closed_sets(inputs, args->all("filename"), args->flag("set"));
-  auto judged = judge_inputs(inputs, set_of, schemas, profile, args->get("namespace", "default"), now_rfc3339());
+  Expansion expansion;
+  expansion.facts.profile = profile;
+  auto judged = judge_inputs(inputs, set_of, schemas, expansion, args->get("namespace", "default"), now_rfc3339());
   const auto& findings = judged.findings;
   const auto& skipped = judged.skipped;
   const std::size_t judged_count = judged.judged_count, skipped_count = judged.skipped_count;

@@ -53,6 +53,28 @@ expect() {
   done
   pass "$what"
 }
+# expect_io DESCRIPTION WANT_RC CHECK...: one check on the last run's exit code and both streams. Each CHECK is
+# "err:TEXT" or "out:TEXT" (TEXT is in stderr / stdout) or "err!TEXT" or "out!TEXT" (it is not).
+expect_io() {
+  local what="$1" want="$2" check stream text file
+  shift 2
+  if [[ $rc -ne $want ]]; then
+    fail "$what: exit code $rc, expected $want: $(head -c 400 "$work/$last.err") $(head -c 300 "$work/$last.out")"
+    return
+  fi
+  for check in "$@"; do
+    stream="${check:0:3}" text="${check:4}"
+    file="$work/$last.$stream"
+    if [[ "${check:3:1}" == ":" ]] && ! grep -qF -- "$text" "$file"; then
+      fail "$what: no \"$text\" in std$stream: $(head -c 800 "$file")"
+      return
+    elif [[ "${check:3:1}" == "!" ]] && grep -qF -- "$text" "$file"; then
+      fail "$what: \"$text\" in std$stream: $(head -c 800 "$file")"
+      return
+    fi
+  done
+  pass "$what"
+}
 # json_check NAME PYTHON_EXPR: the last run's stdout parses as JSON (python3 -m json.tool) and PYTHON_EXPR, over the
 # parsed array `f`, is true.
 json_check() {
@@ -140,6 +162,9 @@ expect "validate of a folder with two unparsable files and an invalid RayCluster
 run broken-json validate -f "$work/broken" "${crds[@]}" -o json
 expect "validate -o json of the same folder" 1
 json_check broken-json 'sorted((e["file"].split("/")[-1], e["document"], e["rule"]) for e in f if e["severity"] == "error") == [("a-syntax.yaml", None, "yaml:syntax"), ("b-duplicate-key.yaml", None, "yaml:syntax"), ("c-invalid.yaml", 0, "schema:unknownField")]'
+# A file that does not parse names where the parser stopped: the duplicate key at line 3, column 1.
+json_check broken-json "[(e['line'], e['column']) for e in f if e['file'].endswith('b-duplicate-key.yaml')] == [(3, 1)]"
+json_check broken-json "[e['line'] for e in f if e['file'].endswith('a-syntax.yaml')] != []"
 # The finding names where its field is written: line 1, at bogusField (the RayCluster is written on a few lines).
 bogus_column=$(( $(head -1 "$work/broken/c-invalid.yaml" | grep -bo "bogusField" | cut -d: -f1) + 1 ))
 json_check broken-json "[(e['line'], e['column']) for e in f if e['file'].endswith('c-invalid.yaml')] == [(1, $bogus_column)]"
@@ -156,35 +181,23 @@ expect "validate of a folder and a missing folder" 2
 run render-list render -f "$work/render-list.yaml" "${crds[@]}"
 expect "render of a v1 List holding a CodeFlareWorkload" 0 "kind: RayCluster" "name: raytest-cpu"
 run render-broken render -f "$work/broken/a-syntax.yaml" -f "$work/render-list.yaml" "${crds[@]}"
-if [[ $rc -eq 1 ]] && grep -qF "[yaml:syntax, yaml]" "$work/render-broken.err" &&
-  grep -qF "kind: RayCluster" "$work/render-broken.out"; then
-  pass "render of an unparsable file and a workload: exit 1, the error on stderr, the workload still printed"
-else
-  fail "render of an unparsable file and a workload: exit $rc: $(head -c 400 "$work/render-broken.err")"
-fi
+expect_io "render of an unparsable file and a workload: exit 1, the error on stderr, the workload still printed" 1 \
+  "err:[yaml:syntax, yaml]" "out:kind: RayCluster"
 run render-missing render -f "$work/no-such-file.yaml" "${crds[@]}"
 expect "render of a missing file" 2
 
 # --- what a new user runs into first ---
 printf 'apiVersion: codeflare.dev/v1beta1\nkind: CodeFlareWorkload\nmetadata: {name: old}\nspec: {}\n' >"$work/wrong-version.yaml"
 run render-wrong-version render -f "$work/wrong-version.yaml" "${crds[@]}"
-if [[ $rc -eq 1 ]] && grep -qF "is not served: this operator serves CodeFlareWorkload as codeflare.dev/v1alpha1" \
-  "$work/render-wrong-version.err"; then
-  pass "render of a CodeFlareWorkload of another version fails as validate does (a GitOps sync must not go empty)"
-else
-  fail "render of a CodeFlareWorkload of another version: exit $rc: $(head -c 400 "$work/render-wrong-version.err")"
-fi
+expect_io "render of a CodeFlareWorkload of another version fails as validate does (a GitOps sync must not go empty)" 1 \
+  "err:is not served: this operator serves CodeFlareWorkload as codeflare.dev/v1alpha1"
 run validate-wrong-version validate -f "$work/wrong-version.yaml" "${crds[@]}"
 expect "validate of a CodeFlareWorkload of another version" 1 "[schema:unknownKind, crd:codeflare.dev]"
 # A document that is not an object (a fresh user's trial: render said "skipped" and exit 0, validate exit 1).
 printf 'hello world\n' >"$work/plain.txt"
 run render-plain render -f "$work/plain.txt" "${crds[@]}"
-if [[ $rc -eq 1 ]] && grep -qF "a Kubernetes object must be a map, found string [schema:type" "$work/render-plain.err" &&
-  ! grep -qF "skipped" "$work/render-plain.err"; then
-  pass "render of a document that is not an object fails as validate does"
-else
-  fail "render of a document that is not an object: exit $rc: $(head -c 400 "$work/render-plain.err")"
-fi
+expect_io "render of a document that is not an object fails as validate does" 1 \
+  "err:a Kubernetes object must be a map, found string [schema:type" "err!skipped"
 run validate-plain validate -f "$work/plain.txt" "${crds[@]}"
 expect "validate of the same document" 1 "[schema:type"
 # A queued workload its set's ClusterQueue can never admit (7 + 2 cpu against a quota of 8): render refuses it as
@@ -223,15 +236,16 @@ YAML
 run validate-inadmissible validate -f "$work/inadmissible.yaml" "${crds[@]}"
 expect "validate of a workload its set's ClusterQueue can never admit" 1 "[FitsResourceQuota"
 run render-inadmissible render -f "$work/inadmissible.yaml" "${crds[@]}"
-if [[ $rc -eq 1 ]] && grep -qF "[FitsResourceQuota" "$work/render-inadmissible.err" &&
-  ! grep -qF "kind: RayCluster" "$work/render-inadmissible.out"; then
-  pass "render refuses the same workload, as validate does (a GitOps sync must not apply what Kueue never admits)"
-else
-  fail "render of an inadmissible workload: exit $rc: $(head -c 400 "$work/render-inadmissible.err")"
-fi
+expect_io "render refuses the same workload, as validate does (a GitOps sync must not apply what Kueue never admits)" 1 \
+  "err:[FitsResourceQuota" "out!kind: RayCluster"
 sed 's/nominalQuota: 8}/nominalQuota: 9}/' "$work/inadmissible.yaml" >"$work/admissible.yaml"
 run render-admissible render -f "$work/admissible.yaml" "${crds[@]}"
 expect "render of the same workload once the quota holds it" 0 "kind: RayCluster" "name: sum-too-big"
+# The same workload twice in one set: rendered (a warning leaves the exit code), with validate's RepeatedResource note.
+{ cat "$repo/config/samples/cfw_cpu.yaml"; echo "---"; cat "$repo/config/samples/cfw_cpu.yaml"; } >"$work/twice.yaml"
+run render-twice render -f "$work/twice.yaml" "${crds[@]}"
+expect_io "render of a workload given twice warns as validate does" 0 "err:warning: metadata.name:" \
+  "err:[RepeatedResource" "out:kind: RayCluster"
 run bundled validate -f "$repo/config/samples"
 expect "validate without --crds uses the schemas that ship with the binary" 0 "object(s) valid" \
   "kustomization.yaml: skipped: kustomize.config.k8s.io/v1beta1 Kustomization <no name> (a kustomize file"
@@ -244,35 +258,19 @@ fi
 run bundled-render render -f "$repo/config/samples/cfw_cpu.yaml"
 expect "render without --crds uses the schemas that ship with the binary" 0 "kind: RayCluster"
 run which-flag-f validate -f "$work/no-such-file.yaml"
-if [[ $rc -eq 2 ]] && grep -qF -- "-f: cannot read $work/no-such-file.yaml: no such file or folder" "$work/which-flag-f.err"; then
-  pass "a missing input file names -f"
-else
-  fail "a missing input file: exit $rc: $(cat "$work/which-flag-f.err")"
-fi
+expect_io "a missing input file names -f" 2 "err:-f: cannot read $work/no-such-file.yaml: no such file or folder"
 run which-flag-crds validate -f "$repo/config/samples" --crds "$work/no-such-crds"
-if [[ $rc -eq 2 ]] && grep -qF -- "--crds: cannot read $work/no-such-crds: no such file or folder" "$work/which-flag-crds.err"; then
-  pass "a missing CRD folder names --crds"
-else
-  fail "a missing CRD folder: exit $rc: $(cat "$work/which-flag-crds.err")"
-fi
+expect_io "a missing CRD folder names --crds" 2 "err:--crds: cannot read $work/no-such-crds: no such file or folder"
 : >"$work/empty.yaml"
 run empty validate -f "$work/empty.yaml" "${crds[@]}"
-if [[ $rc -eq 0 ]] && grep -qF "warning: $work/empty.yaml holds no object" "$work/empty.err"; then
-  pass "an empty input is a warning"
-else
-  fail "an empty input: exit $rc: $(cat "$work/empty.err")"
-fi
+expect_io "an empty input is a warning" 0 "err:warning: $work/empty.yaml holds no object"
 mkdir -p "$work/tree/sub"
 printf 'resources: [sub]\n' >"$work/tree/kustomization.yaml"
 printf 'see sub/\n' >"$work/tree/README.md"
 rc_yaml deep-rc " bogusField: 1," >"$work/tree/sub/deep.yaml"
 run tree-flat validate -f "$work/tree" "${crds[@]}"
-if [[ $rc -eq 0 ]] && grep -qF "not .yaml, .yml or .json" "$work/tree-flat.err" && grep -qF "README.md" "$work/tree-flat.err" &&
-  grep -qF "kustomization.yaml: skipped: document 0 (a kustomize file" "$work/tree-flat.out"; then
-  pass "a folder without -R: sub-folders are not read, other files are named, a bare kustomization.yaml is skipped"
-else
-  fail "a folder without -R: exit $rc: $(cat "$work/tree-flat.out" "$work/tree-flat.err")"
-fi
+expect_io "a folder without -R: sub-folders are not read, other files are named, a bare kustomization.yaml is skipped" 0 \
+  "err:not .yaml, .yml or .json" "err:README.md" "out:kustomization.yaml: skipped: document 0 (a kustomize file"
 run tree-deep validate -R -f "$work/tree" "${crds[@]}"
 expect "a folder with -R reads its sub-folders" 1 "deep.yaml: RayCluster team-a/deep-rc: error: spec.bogusField"
 

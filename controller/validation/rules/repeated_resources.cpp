@@ -20,7 +20,7 @@ std::string group_of(const std::string& api_version) {
 }  // namespace
 
 void argocd_repeated_resource_warning(const std::vector<const json::Value*>& objects, const std::vector<Sink>& sinks) {
-  // group, kind, namespace, name -> position of the first object that has them
+  // group, kind, namespace, name of the objects seen so far
   std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> first;
   for (std::size_t i = 0; i < objects.size() && i < sinks.size(); ++i) {
     const json::Value* o = objects[i];
@@ -33,9 +33,9 @@ void argocd_repeated_resource_warning(const std::vector<const json::Value*>& obj
     if (inserted) continue;
     const Sink& sink = sinks[i];
     sink.warn("metadata.name", "RepeatedResource", kSource,
-              kind + " " + (ns.empty() ? "" : ns + "/") + name + " is also object " + std::to_string(at->second + 1) +
-                  " of this set: kubectl apply applies the later one over the earlier, and Argo CD warns "
-                  "(RepeatedResourceWarning); keep one");
+              kind + " " + (ns.empty() ? "" : ns + "/") + name +
+                  " appears earlier in this set too (same API group, kind, namespace and name): kubectl apply "
+                  "applies the later one over the earlier, and Argo CD warns (RepeatedResourceWarning); keep one");
   }
 }
 
