@@ -134,6 +134,31 @@ void check_immutable_on_live(const WorkloadSpec& s, const std::optional<std::str
 }
 
 // Topology requests do something only when Kueue admits the workload.
+// The Ray autoscaler scales a worker group by writing its replicas on the RayCluster. With autoscaling on, the
+// operator applies the live count of each group (clamped to the group's bounds, as KubeRay clamps it) instead of its
+// own, so that it neither reverts a scale nor reports it as a drift. Called after the spec hash is stamped: a scale
+// does not change the hash, so it causes no write.
+void keep_autoscaled_replicas(json::Document& desired, const json::Value& live) {
+  json::Value* spec = json::find(desired, "spec");
+  json::Value* groups = spec ? json::find(*spec, "workerGroupSpecs") : nullptr;
+  const json::Value* live_groups = json::find_path(live, "spec.workerGroupSpecs");
+  if (!groups || !groups->IsArray() || !live_groups || !live_groups->IsArray()) return;
+  for (auto& g : groups->GetArray()) {
+    const std::string name = json::string_at(g, "groupName");
+    for (const auto& l : live_groups->GetArray()) {
+      if (json::string_at(l, "groupName") != name) continue;
+      const json::Value* count = json::find(l, "replicas");
+      json::Value* ours = json::find(g, "replicas");
+      if (!count || !count->IsInt64() || !ours) break;
+      int64_t n = count->GetInt64();
+      if (auto lo = json::get_int(g, "minReplicas")) n = std::max(n, *lo);
+      if (auto hi = json::get_int(g, "maxReplicas")) n = std::min(n, *hi);
+      ours->SetInt64(n);
+      break;
+    }
+  }
+}
+
 void warn_topology_without_queue(const WorkloadSpec& s, FieldErrors& errs) {
   auto warn = [&](const TopologyRequest& t, const std::string& path) {
     if (!t.empty())
@@ -453,6 +478,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       // waited for as during the replacement, not written to: the new one is created once it is gone.
       if (live && (s.job || s.app_wrapper) && json::find_path(*live, "metadata.deletionTimestamp")) out.recreate = true;
       const std::size_t bytes = stamp_spec_hash(children.back());
+      if (!s.job && !s.app_wrapper && s.autoscaling.enabled && live && !out.recreate)
+        keep_autoscaled_replicas(children.back(), *live);
       validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo,
                      origins);
       check_size(bytes, label, s, out.errors);

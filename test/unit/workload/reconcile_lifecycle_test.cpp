@@ -302,3 +302,34 @@ TEST(ReconcileLifecycle, EveryStatusFieldIsDeclaredInTheCrd) {
   EXPECT_TRUE(missing.empty()) << "not in the CRD's status schema: " << ::testing::PrintToString(missing);
   EXPECT_EQ(json::get_string(statuses[0], "managedLocalQueue"), "lq-b") << "the test must cover this field";
 }
+
+// The Ray autoscaler writes the worker groups' replicas: with autoscaling on, the operator keeps the live count
+// (within the bounds) rather than setting its own back, and the scale changes neither the hash nor is_applied.
+TEST(ReconcileLifecycle, AutoscaledReplicasAreLeftToTheAutoscaler) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string spec = "{autoscaling: {enabled: true}, workerGroups: [{name: w, minReplicas: 1, maxReplicas: 4}]}";
+  Outcome first = reconcile(wl(spec), Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(first.valid) << dump(first.errors);
+  const json::Value& created = first.desired.back();
+  ASSERT_EQ(created["spec"]["workerGroupSpecs"][0]["replicas"].GetInt(), 1);
+  const std::string hash = json::get_string(created["metadata"]["annotations"], kSpecHashAnnotation).value_or("");
+
+  json::Document live = json::clone(created);
+  live["spec"]["workerGroupSpecs"][0]["replicas"].SetInt(3);
+  Observed observed;
+  observed.ray_cluster = &live;
+  Outcome scaled = reconcile(wl(spec), observed, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(scaled.valid) << dump(scaled.errors);
+  const json::Value& desired = scaled.desired.back();
+  EXPECT_EQ(desired["spec"]["workerGroupSpecs"][0]["replicas"].GetInt(), 3) << "the autoscaler's count is kept";
+  EXPECT_EQ(json::get_string(desired["metadata"]["annotations"], kSpecHashAnnotation), hash);
+  EXPECT_TRUE(is_applied(desired, live)) << "no write, no drift";
+
+  live["spec"]["workerGroupSpecs"][0]["replicas"].SetInt(9);
+  Outcome above = reconcile(wl(spec), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_EQ(above.desired.back()["spec"]["workerGroupSpecs"][0]["replicas"].GetInt(), 4) << "clamped to maxReplicas";
+
+  // Without autoscaling the spec's count is the operator's, and a foreign change is set back.
+  Outcome fixed = reconcile(wl("{workerGroups: [{name: w, replicas: 1}]}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_EQ(fixed.desired.back()["spec"]["workerGroupSpecs"][0]["replicas"].GetInt(), 1);
+}
