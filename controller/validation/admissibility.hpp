@@ -59,4 +59,8 @@ class QueueObjects {
 /// Paths are relative to `job`.
 FieldErrors judge_admissibility(const json::Value& job, const QueueObjects& queues);
 
+/// True when judge_admissibility can give `job` a verdict: it is queued and its LocalQueue, ClusterQueue and
+/// ResourceFlavors are all among `queues`. False otherwise (the Admissible condition is then left out, not True).
+bool admissibility_known(const json::Value& job, const QueueObjects& queues);
+
 }  // namespace cfo::validation

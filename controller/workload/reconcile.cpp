@@ -360,9 +360,11 @@ std::string inadmissible_reason(const std::string& rule) {
   return "Inadmissible";
 }
 
-// Kueue's verdict-to-be on the queued child (validation::judge_admissibility), told at the workload's fields.
-Admissibility judge_child(const json::Value& child, const std::string& label, const json::Value& workload,
-                          const validation::QueueObjects& queues) {
+// Kueue's verdict-to-be on the queued child (validation::judge_admissibility), told at the workload's fields;
+// nullopt when the queue chain is not all known (a LocalQueue, ClusterQueue or ResourceFlavor missing): no verdict.
+std::optional<Admissibility> judge_child(const json::Value& child, const std::string& label,
+                                         const json::Value& workload, const validation::QueueObjects& queues) {
+  if (!validation::admissibility_known(child, queues)) return std::nullopt;
   FieldErrors found = validation::judge_admissibility(child, queues);
   FieldErrors told;
   add_child_findings(std::move(found), json::get_string(child, "kind").value_or(""), label, workload, told);

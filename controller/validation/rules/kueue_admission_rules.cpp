@@ -523,6 +523,10 @@ std::vector<const json::Value*> QueueObjects::local_queues_named(const std::stri
   return out;
 }
 
+bool admissibility_known(const json::Value& job, const QueueObjects& queues) {
+  return job.IsObject() && chain_of(job, queues).has_value();
+}
+
 FieldErrors judge_admissibility(const json::Value& job, const QueueObjects& queues) {
   FieldErrors out;
   if (!job.IsObject()) return out;

@@ -275,4 +275,12 @@ TEST(KueueReconcile, AdmissibleConditionFromTheQueueChain) {
   unknown.queue_objects.reset();
   Outcome not_judged = reconcile(with_ns(wl(spec("20"))), Observed{}, unknown, schemas, kNow);
   EXPECT_EQ(condition_field(not_judged.status, "Admissible", &Condition::status), "<absent>");
+
+  // The cache holds the LocalQueue but not its ClusterQueue (not created yet): no verdict, not "can admit it".
+  ClusterFacts no_cq = facts;
+  validation::QueueObjects partial;
+  for (const json::Value* o : {&lq, &rf}) partial.add(o);
+  no_cq.queue_objects = partial;
+  Outcome chain_missing = reconcile(with_ns(wl(spec("2"))), Observed{}, no_cq, schemas, kNow);
+  EXPECT_EQ(condition_field(chain_missing.status, "Admissible", &Condition::status), "<absent>");
 }
