@@ -47,12 +47,20 @@ std::optional<FieldError> queue_change_while_running(const json::Value* stored_s
   if (!stored_status || !stored_status->IsObject()) return std::nullopt;
   const std::string wanted = json::string_at(spec, "queue.localQueue");
   const std::string current = json::get_string(*stored_status, "queue").value_or("");
-  if (wanted.empty() || current.empty() || wanted == current) return std::nullopt;
+  if (wanted.empty() || wanted == current) return std::nullopt;
   bool child = false;
   for (const char* name : {"rayClusterName", "appWrapperName", "rayJobName"})
     child = child || !json::get_string(*stored_status, name).value_or("").empty();
   if (!child) return std::nullopt;
   const std::string phase = json::get_string(*stored_status, "phase").value_or("");
+  if (current.empty()) {
+    // A child submitted without a queue is never suspended by Kueue: it runs unless the workload is suspended.
+    if (phase == "Suspended" || phase.empty()) return std::nullopt;
+    return FieldError{"spec.queue.localQueue", "QueueChangeWhileRunning", "kueue:job webhook ValidateUpdate",
+                      "the workload runs without a LocalQueue; Kueue does not let a running workload join one "
+                      "(suspend it first, or delete and re-create the workload)",
+                      Severity::Error};
+  }
   const bool runs = phase == "Admitted" || phase == "Running" || phase == "Succeeded" || phase == "Failed" ||
                     (phase == "Invalid" && condition_true(*stored_status, "Admitted"));
   if (!runs) return std::nullopt;

@@ -21,7 +21,9 @@ bool verdict_inputs_unchanged(const json::Value& object, const json::Value& old_
 /// phase Admitted, Running, Succeeded or Failed, or phase Invalid while the Admitted condition is True (an invalid
 /// spec leaves the queue conditions of what runs as they were). Kueue's job webhook (ValidateUpdate) refuses a
 /// queue-name change on a job that is not suspended, and reconcile refuses the workload change for that reason;
-/// a workload still Pending, Queued or Suspended may move. Returns std::nullopt when the change is allowed.
+/// a workload still Pending, Queued or Suspended may move. A queue given to a workload whose child was submitted
+/// without one (status.queue empty) is refused unless the workload is Suspended: Kueue never suspended that child.
+/// Returns std::nullopt when the change is allowed.
 std::optional<FieldError> queue_change_while_running(const json::Value* stored_status, const json::Value& spec);
 
 }  // namespace cfo::webhook

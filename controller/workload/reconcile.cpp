@@ -296,14 +296,28 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
   const json::Value* live = observed_top(s, observed);
   if (!s.queue.local_queue.empty()) {
     auto current = queue_label_of(live);
-    if (live && current && *current != s.queue.local_queue && !suspended(live))
+    // Kueue refuses any change of the queue-name label of a job that is not suspended, adding one included.
+    if (live && current != s.queue.local_queue && !suspended(live))
       add_error(errs, "spec.queue.localQueue", "QueueChangeWhileRunning",
-                "the workload runs in LocalQueue " + *current +
-                    "; Kueue does not let the queue of a running workload change (suspend it first)",
+                current ? "the workload runs in LocalQueue " + *current +
+                              "; Kueue does not let the queue of a running workload change (suspend it first)"
+                        : "the workload runs without a LocalQueue; Kueue does not let a running workload join one "
+                          "(suspend it first, or delete and re-create the workload)",
                 "kueue:job webhook ValidateUpdate");
     return s.queue.local_queue;
   }
-  if (live) return queue_label_of(live);
+  if (live) {
+    // The queue of a submitted child is kept. Said when the spec no longer names it (not when it came from the
+    // namespace's default LocalQueue, which the spec never named).
+    auto current = queue_label_of(live);
+    if (current && facts.default_local_queue != current)
+      add_warning(errs, "spec.queue", "QueueKept",
+                  "the workload stays in LocalQueue " + *current +
+                      ", where it was submitted: Kueue does not let the queue of a submitted workload be removed "
+                      "while it runs; delete and re-create the workload to run it without Kueue",
+                  "kueue:job webhook ValidateUpdate");
+    return current;
+  }
   return select_local_queue(s.queue, facts.default_local_queue);
 }
 

@@ -61,6 +61,19 @@ TEST(QueueChange, RefusedWhileTheChildRuns) {
   }
 }
 
+// A child submitted without a queue is never suspended by Kueue: joining a queue is refused unless the workload is
+// suspended (the Kueue job webhook refuses adding the queue-name label to a job that is not suspended).
+TEST(QueueChange, JoiningAQueueIsRefusedWhileTheUnqueuedChildRuns) {
+  auto spec = doc(R"({"queue": {"localQueue": "team-b"}})");
+  for (const char* phase : {"Pending", "Running", "Succeeded"}) {
+    auto status = doc((std::string(R"({"phase": ")") + phase + R"(", "rayClusterName": "demo"})").c_str());
+    auto f = queue_change_while_running(&status, spec);
+    ASSERT_TRUE(f) << phase;
+    EXPECT_EQ(f->rule, "QueueChangeWhileRunning");
+    EXPECT_NE(f->reason.find("runs without a LocalQueue"), std::string::npos) << f->reason;
+  }
+}
+
 TEST(QueueChange, AllowedWhileSuspendedPendingOrWithoutAChild) {
   auto spec = doc(R"({"queue": {"localQueue": "team-b"}})");
   for (const char* status_text :
@@ -69,7 +82,7 @@ TEST(QueueChange, AllowedWhileSuspendedPendingOrWithoutAChild) {
         R"({"phase": "Pending", "queue": "team-a", "rayJobName": "demo"})",
         R"({"phase": "Running", "queue": "team-a"})",                            // no child named
         R"({"phase": "Running", "queue": "team-b", "rayClusterName": "demo"})",  // the same queue
-        R"({"phase": "Running", "rayClusterName": "demo"})",                     // not queued before
+        R"({"phase": "Suspended", "rayClusterName": "demo"})",                   // not queued, suspended
         R"({"phase": "Invalid", "queue": "team-a", "rayClusterName": "demo",
             "conditions": [{"type": "Admitted", "status": "False"}]})"}) {
     auto status = doc(status_text);

@@ -106,6 +106,34 @@ TEST(ReconcileLifecycle, ChangingTheQueueOfARunningWorkloadIsRefused) {
   out = reconcile(wl("{queue: {localQueue: q2}}"), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_TRUE(out.valid) << dump(out.errors);
   EXPECT_EQ(queue_label(out.desired[0]), "q2");
+
+  // A child submitted without a queue cannot join one while it runs (Kueue refuses to add the label).
+  json::Document unqueued = yaml_doc("metadata: {labels: {ray.io/cluster: demo}}\nspec: {}");
+  observed.ray_cluster = &unqueued;
+  out = reconcile(wl("{queue: {localQueue: q2}}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(out.valid);
+  const FieldError* join = finding(out.errors, "spec.queue.localQueue", "QueueChangeWhileRunning");
+  ASSERT_TRUE(join) << dump(out.errors);
+  EXPECT_NE(join->reason.find("runs without a LocalQueue"), std::string::npos) << join->reason;
+}
+
+// The queue removed from the spec of a submitted workload: it stays, and the user is told (a Warning finding).
+TEST(ReconcileLifecycle, ARemovedQueueIsKeptAndSaidSo) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document queued = yaml_doc("metadata: {labels: {kueue.x-k8s.io/queue-name: q1}}\nspec: {}");
+  Observed observed;
+  observed.ray_cluster = &queued;
+  Outcome out = reconcile(wl("{}"), observed, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_EQ(queue_label(out.desired[0]), "q1");
+  const FieldError* kept = finding(out.errors, "spec.queue", "QueueKept");
+  ASSERT_TRUE(kept) << dump(out.errors);
+  EXPECT_EQ(kept->severity, Severity::Warning);
+  // Submitted to the namespace's default LocalQueue, which the spec never named: nothing to say.
+  ClusterFacts with_default;
+  with_default.default_local_queue = "q1";
+  out = reconcile(wl("{}"), observed, with_default, schemas, kNow);
+  EXPECT_FALSE(finding(out.errors, "spec.queue", "QueueKept")) << dump(out.errors);
 }
 
 TEST(ReconcileLifecycle, AManagedLocalQueueIsNeverRewritten) {
