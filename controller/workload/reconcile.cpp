@@ -159,6 +159,25 @@ void keep_autoscaled_replicas(json::Document& desired, const json::Value& live) 
   }
 }
 
+// KubeRay reads a RayJob's spec when it starts the job (creates its cluster, submits the entrypoint) and does not
+// pass later spec changes on to a job that has started (kuberay#1776): the update is applied but nothing changes
+// until the job runs again. A change of a started RayJob (its spec hash differs) is a Warning, with what to do.
+void warn_started_job_change(const json::Value& desired, const json::Value& live, FieldErrors& errs) {
+  const std::string started = json::string_at(live, "status.jobDeploymentStatus");
+  if (started != "Initializing" && started != "Running" && started != "Waiting" && started != "Retrying") return;
+  const json::Value* want = json::find_path(desired, "metadata.annotations");
+  const json::Value* have = json::find_path(live, "metadata.annotations");
+  auto hash = [](const json::Value* annotations) {
+    return annotations ? json::get_string(*annotations, kSpecHashAnnotation).value_or("") : std::string();
+  };
+  if (hash(want) == hash(have)) return;
+  add_warning(errs, "spec.job", "StartedJobUnchanged",
+              "the RayJob has started (jobDeploymentStatus " + started +
+                  "): KubeRay does not pass spec changes on to a started job, which goes on as it started; to run "
+                  "the new spec, suspend the workload and resume it, or delete and re-create it",
+              "kuberay: RayJob controller (kuberay#1776)");
+}
+
 void warn_topology_without_queue(const WorkloadSpec& s, FieldErrors& errs) {
   auto warn = [&](const TopologyRequest& t, const std::string& path) {
     if (!t.empty())
@@ -496,6 +515,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       const std::size_t bytes = stamp_spec_hash(children.back());
       if (!s.job && !s.app_wrapper && s.autoscaling.enabled && live && !out.recreate)
         keep_autoscaled_replicas(children.back(), *live);
+      if (s.job && live && !out.recreate) warn_started_job_change(children.back(), *live, out.errors);
       validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo,
                      origins);
       check_size(bytes, label, s, out.errors);

@@ -361,3 +361,27 @@ TEST(ReconcileLifecycle, AutoscaledReplicasAreLeftToTheAutoscaler) {
   Outcome fixed = reconcile(wl("{workerGroups: [{name: w, replicas: 1}]}"), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_EQ(fixed.desired.back()["spec"]["workerGroupSpecs"][0]["replicas"].GetInt(), 1);
 }
+
+// A spec change of a RayJob that has started is applied, and the user is told KubeRay will not act on it.
+TEST(ReconcileLifecycle, AChangeToAStartedRayJobIsAWarning) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string before = "{job: {entrypoint: python train.py}}";
+  Outcome first = reconcile(wl(before), Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(first.valid) << dump(first.errors);
+  json::Document live = json::clone(first.desired.back());
+  set_status(live, json::parse(R"({"jobDeploymentStatus": "Running"})").value());
+  Observed observed;
+  observed.ray_job = &live;
+  Outcome same = reconcile(wl(before), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(finding(same.errors, "spec.job", "StartedJobUnchanged")) << "nothing changed";
+  Outcome changed = reconcile(wl("{job: {entrypoint: python train.py --epochs 99}}"), observed, ClusterFacts{},
+                              schemas, kNow);
+  ASSERT_TRUE(changed.valid) << dump(changed.errors);
+  const FieldError* w = finding(changed.errors, "spec.job", "StartedJobUnchanged");
+  ASSERT_TRUE(w) << dump(changed.errors);
+  EXPECT_EQ(w->severity, Severity::Warning);
+  live["status"]["jobDeploymentStatus"].SetString("New");
+  Outcome not_started = reconcile(wl("{job: {entrypoint: python train.py --epochs 99}}"), observed, ClusterFacts{},
+                                  schemas, kNow);
+  EXPECT_FALSE(finding(not_started.errors, "spec.job", "StartedJobUnchanged")) << dump(not_started.errors);
+}
