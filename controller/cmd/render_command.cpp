@@ -26,11 +26,12 @@ constexpr const char* kRenderHelp =
     "valid YAML, a malformed v1 List): its findings go to stderr and the other workloads are still printed, 2 usage\n"
     "or I/O error (a missing or unreadable file or folder, unloadable --crds).\n"
     "The items of a v1 List (`kubectl get -o yaml`) or a typed list are rendered one by one; objects of other kinds\n"
-    "are skipped with a note on stderr, except a codeflare.dev object that is not a v1alpha1 CodeFlareWorkload (an\n"
-    "unknown version or kind), which is an error, as in `validate`. The documents of one file, or of a folder\n"
-    "given with -f, are one closed set as in `validate`: a queued workload that the Kueue objects of its set can\n"
-    "never admit, or that names a LocalQueue the set does not hold while it holds others, is an error. Warnings\n"
-    "(a workload given twice in a set, a memory amount without units...) go to stderr and leave the exit code.\n"
+    "are skipped with a note on stderr, except an unknown version or kind of a known group (a codeflare.dev object\n"
+    "that is not a v1alpha1 CodeFlareWorkload, ray.io/v2), which is an error, as in `validate`. The documents of\n"
+    "one file, or of a folder given with -f, are one closed set as in `validate`: a queued workload that the Kueue\n"
+    "objects of its set can never admit, or that names a LocalQueue the set does not hold while it holds others,\n"
+    "is an error. Warnings (a workload given twice in a set, a memory amount without units...) go to stderr and\n"
+    "leave the exit code.\n"
     "\n"
     "Flags:\n"
     "  -f, --filename FILE          a manifest file, a folder of them, or - for stdin (repeatable)\n"
@@ -126,10 +127,13 @@ int render_command(int argc, char** argv, int first) {
       continue;
     }
     const FieldErrors& found = judged.findings[i];
-    if (!in.problems.empty() || (!is_workload(in.doc) && unserved_workload(in.doc)) || !in.doc.IsObject()) {
-      // Not YAML, a malformed List, a document that is not an object, or a codeflare.dev object that is not a
-      // v1alpha1 CodeFlareWorkload: refused as validate refuses them (a GitOps sync of the output would otherwise
-      // pass on garbage or silently drop a workload).
+    bool unknown_kind = false;  // a known group with a version or kind it does not serve (ray.io/v2, a typo)
+    for (const auto& e : found) unknown_kind = unknown_kind || e.rule == "schema:unknownKind";
+    if (!in.problems.empty() || (!is_workload(in.doc) && unserved_workload(in.doc)) || !in.doc.IsObject() ||
+        unknown_kind) {
+      // Not YAML, a malformed List, a document that is not an object, a codeflare.dev object that is not a v1alpha1
+      // CodeFlareWorkload, or an unknown version or kind of a known group: refused as validate refuses them (a
+      // GitOps sync of the output would otherwise pass on garbage or silently drop an object).
       print_findings_text(std::cerr, in, found);
       exit_code = 1;
       continue;

@@ -191,6 +191,10 @@ printf 'apiVersion: codeflare.dev/v1beta1\nkind: CodeFlareWorkload\nmetadata: {n
 run render-wrong-version render -f "$work/wrong-version.yaml" "${crds[@]}"
 expect_io "render of a CodeFlareWorkload of another version fails as validate does (a GitOps sync must not go empty)" 1 \
   "err:is not served: this operator serves CodeFlareWorkload as codeflare.dev/v1alpha1"
+printf 'apiVersion: ray.io/v2\nkind: RayCluster\nmetadata: {name: typo}\nspec: {}\n' >"$work/ray-v2.yaml"
+run render-ray-v2 render -f "$work/ray-v2.yaml" "${crds[@]}"
+expect_io "render of an unknown version of a known group (ray.io/v2) fails as validate does" 1 \
+  "err:no schema is loaded for ray.io/v2 RayCluster [schema:unknownKind" "err!skipped"
 run validate-wrong-version validate -f "$work/wrong-version.yaml" "${crds[@]}"
 expect "validate of a CodeFlareWorkload of another version" 1 "[schema:unknownKind, crd:codeflare.dev]"
 # A document that is not an object (a fresh user's trial: render said "skipped" and exit 0, validate exit 1).
