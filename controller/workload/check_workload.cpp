@@ -43,18 +43,27 @@ void check_image_version(const std::string& image, const std::string& path, cons
 }
 
 // A memory quantity below 1Mi written as a bare number: the SDK reads a bare number as gigabytes, Kubernetes as
-// bytes, and no Ray container starts in a few bytes. An error unless the annotation codeflare.dev/ignore-checks
-// names MemoryUnits.
+// bytes, and no Ray container starts in a few bytes; and a memory quantity in milli-units ("4096m" for 4096M), which
+// Kubernetes rounds up to whole bytes. An error unless the annotation codeflare.dev/ignore-checks names MemoryUnits.
 void check_memory(const Workload& w, const ResourceRequirements& r, const std::string& path, FieldErrors& errs) {
   static const Quantity one_mi = *Quantity::parse("1Mi");
   if (w.ignores("MemoryUnits")) return;
   for (const char* side : {"requests", "limits"}) {
     const ResourceList& list = std::string_view(side) == "requests" ? r.requests : r.limits;
     const Quantity* q = list.find("memory");
-    if (!q || !(*q < one_mi) || q->nanos() <= 0) continue;
-    if (q->text().find_first_not_of("0123456789") != std::string::npos) continue;
+    if (!q || q->nanos() <= 0) continue;
+    const std::string& text = q->text();
+    if (text.ends_with('m')) {  // milli: "4096m" is 4.096 bytes, a slip for M or Mi
+      const std::string digits = text.substr(0, text.size() - 1);
+      add_error(errs, join_path(join_path(path, side), "memory"), "MemoryUnits",
+                "memory " + text + " means " + digits + " thousandths of a byte (m is milli); write \"" + digits +
+                    "M\" or \"" + digits + "Mi\" for megabytes (or set the annotation " + kIgnoreChecksAnnotation +
+                    ": MemoryUnits if this is really meant)");
+      continue;
+    }
+    if (!(*q < one_mi) || text.find_first_not_of("0123456789") != std::string::npos) continue;
     add_error(errs, join_path(join_path(path, side), "memory"), "MemoryUnits",
-              "memory " + q->text() + " means " + q->text() + " bytes; write \"" + q->text() +
+              "memory " + text + " means " + text + " bytes; write \"" + text +
                   "G\" for gigabytes (or set the annotation " + kIgnoreChecksAnnotation +
                   ": MemoryUnits if bytes are really meant)");
   }

@@ -571,6 +571,18 @@ TEST(ParseWorkloadChecks, BareMemoryNumberBelow1MiIsAnError) {
   EXPECT_TRUE(parse_spec("{head: {resources: {requests: {memory: 512Ki}, limits: {memory: 1048576}}}}").ok());
 }
 
+// Milli-units of memory ("4096m", 4.096 bytes) are a slip for M or Mi, whatever the amount.
+TEST(ParseWorkloadChecks, MemoryInMilliUnitsIsAnError) {
+  auto p = parse_spec("{workerGroups: [{name: w, resources: {requests: {memory: 4096m}, limits: {memory: 8G}}}]}");
+  expect_error(p, "spec.workerGroups[0].resources.requests.memory", "MemoryUnits");
+  EXPECT_NE(finding(p.errors, "spec.workerGroups[0].resources.requests.memory")->reason.find("\"4096Mi\""),
+            std::string::npos)
+      << dump(p.errors);
+  expect_error(parse_spec("{head: {resources: {limits: {memory: 20000000000m}}}}"), "spec.head.resources.limits.memory",
+               "MemoryUnits");
+  EXPECT_TRUE(parse_spec("{head: {resources: {requests: {memory: 4096M}, limits: {memory: 4096Mi}}}}").ok());
+}
+
 // Only a limit written: the request copies it (as Kubernetes defaults it), and the one mistake is reported once, at
 // the field the user wrote.
 TEST(ParseWorkloadChecks, BareMemoryLimitIsReportedOnlyWhereItIsWritten) {
