@@ -124,9 +124,10 @@ bool has_manifest_extension(const fs::path& p) {
 }
 
 // The files of folder `dir` that kubectl reads (recursing with `recursive`, not into symbolic links to folders), in
-// name order; the others (and those links) go to `skipped`.
-Result<std::vector<std::string>> folder_files(const std::string& dir, bool recursive,
-                                              std::vector<std::string>& skipped) {
+// name order; the others (and those links) go to `skipped`, the sub-folders not read without `recursive` to
+// `unread_folders`.
+Result<std::vector<std::string>> folder_files(const std::string& dir, bool recursive, std::vector<std::string>& skipped,
+                                              std::vector<std::string>& unread_folders) {
   std::vector<fs::path> entries;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) entries.push_back(e.path());
@@ -135,13 +136,16 @@ Result<std::vector<std::string>> folder_files(const std::string& dir, bool recur
   std::vector<std::string> files;
   for (const auto& path : entries) {
     if (fs::is_directory(path, ec)) {
-      if (!recursive) continue;
+      if (!recursive) {
+        unread_folders.push_back(path.string());
+        continue;
+      }
       // As kubectl's -R (filepath.Walk), a link to a folder is not followed: a link back up would never end.
       if (fs::is_symlink(path, ec)) {
         skipped.push_back(path.string());
         continue;
       }
-      auto inner = folder_files(path.string(), true, skipped);
+      auto inner = folder_files(path.string(), true, skipped, unread_folders);
       if (!inner) return std::unexpected(inner.error());
       files.insert(files.end(), inner->begin(), inner->end());
     } else if (!has_manifest_extension(path)) {
@@ -208,7 +212,7 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
     }
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
-      auto files = folder_files(p, options.recursive, out.skipped_files);
+      auto files = folder_files(p, options.recursive, out.skipped_files, out.unread_folders);
       if (!files) return std::unexpected(files.error());
       for (const auto& f : *files) {
         auto text = read_file(f);

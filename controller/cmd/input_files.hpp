@@ -70,6 +70,8 @@ struct Inputs {
   std::vector<InputDocument> docs;
   /// Files of a folder that were not read: not .yaml, .yml or .json.
   std::vector<std::string> skipped_files;
+  /// Sub-folders of the folders given that were not read (without ReadOptions::recursive).
+  std::vector<std::string> unread_folders;
   /// Inputs that hold no object at all (an empty file, comments only, `---` only).
   std::vector<std::string> empty_inputs;
 };

@@ -59,6 +59,17 @@ std::optional<std::string> skip_reason(const json::Value& doc, const CheckedApis
   return std::string("no schema for this API group; not checked");
 }
 
+Result<std::vector<std::string>> schema_paths(const Args& args) {
+  std::vector<std::string> crds = args.all("crds");
+  if (!crds.empty()) return crds;
+  std::string looked_at;
+  auto bundled = bundled_crds_path(&looked_at);
+  if (!bundled)
+    return fail("no upstream CRD schemas: pass --crds DIR (the schemas that ship with the binary were not found" +
+                (looked_at.empty() ? std::string(")") : " at " + looked_at + ")"));
+  return std::vector<std::string>{*bundled};
+}
+
 std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const char* command, const char* help) {
   auto fail_with = [&](const std::string& reason, bool usage) {
     std::cerr << command << ": " << reason << "\n";
@@ -84,18 +95,9 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   }
   auto profile = validation::parse_profile(args.get("profile", "vanilla"));
   if (!profile) return fail_with("--profile must be vanilla or odh, not \"" + args.get("profile") + "\"", true);
-  std::vector<std::string> crds = args.all("crds");
-  if (crds.empty()) {
-    std::string looked_at;
-    auto bundled = bundled_crds_path(&looked_at);
-    if (!bundled)
-      return fail_with(
-          "no upstream CRD schemas: pass --crds DIR (the schemas that ship with the binary were not found" +
-              (looked_at.empty() ? std::string(")") : " at " + looked_at + ")"),
-          false);
-    crds.push_back(*bundled);
-  }
-  auto loaded = load_schemas_from_files(crds);
+  auto crds = schema_paths(args);
+  if (!crds) return fail_with(crds.error().message, false);
+  auto loaded = load_schemas_from_files(*crds);
   if (!loaded) return fail_with("--crds: " + loaded.error().message, false);
   auto docs = read_inputs(args.all("filename"), ReadOptions{OnYamlError::kAsEntry, args.flag("recursive")});
   if (!docs) return fail_with("-f: " + docs.error().message, false);
@@ -103,6 +105,12 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     std::cerr << command << ": note: " << docs->skipped_files.size()
               << " file(s) of the folders given are not read (not .yaml, .yml or .json):";
     for (const auto& f : docs->skipped_files) std::cerr << " " << f;
+    std::cerr << "\n";
+  }
+  if (!docs->unread_folders.empty()) {
+    std::cerr << command << ": note: " << docs->unread_folders.size()
+              << " sub-folder(s) of the folders given are not read (add -R to read them):";
+    for (const auto& f : docs->unread_folders) std::cerr << " " << f;
     std::cerr << "\n";
   }
   for (const auto& f : docs->empty_inputs) std::cerr << command << ": warning: " << f << " holds no object\n";

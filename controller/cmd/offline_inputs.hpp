@@ -47,6 +47,10 @@ CheckedApis checked_apis(const validation::SchemaSet& schemas);
 /// is not skipped either.
 std::optional<std::string> skip_reason(const json::Value& doc, const CheckedApis& apis);
 
+/// The --crds paths of `args`, or, without --crds, the schemas that ship with the binary (bundled_crds_path).
+/// Error: no --crds and no bundled schemas beside the binary (the message names where they were looked for).
+Result<std::vector<std::string>> schema_paths(const Args& args);
+
 /// The loaded inputs of an offline command.
 struct OfflineInputs {
   validation::SchemaSet schemas;

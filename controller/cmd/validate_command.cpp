@@ -60,16 +60,18 @@ constexpr const char* kValidateHelp =
     "      --list-rules           list every rule id with its profiles and upstream source, then exit; -f is not\n"
     "                             needed (-o json for a JSON array)\n"
     "      --list-unsupported-rules\n"
-    "                             list the x-kubernetes-validations rules of the --crds that are outside the\n"
-    "                             supported CEL subset (not evaluated), then exit; -f is not needed\n";
+    "                             list the x-kubernetes-validations rules of the schemas (--crds, else the\n"
+    "                             bundled ones) that are outside the supported CEL subset (not evaluated), then\n"
+    "                             exit; -f is not needed\n";
 
 /// --list-unsupported-rules: one entry per rule that is not evaluated, then a count. Exit 0, or 2 on an I/O error.
 int list_unsupported_rules(const Args& args) {
-  if (!args.has("crds")) {
-    std::cerr << "validate: --list-unsupported-rules needs --crds\n\n" << kValidateHelp;
+  auto crds = schema_paths(args);
+  if (!crds) {
+    std::cerr << "validate: " << crds.error().message << "\n";
     return 2;
   }
-  auto loaded = load_schemas_from_files(args.all("crds"));
+  auto loaded = load_schemas_from_files(*crds);
   if (!loaded) {
     std::cerr << "validate: " << loaded.error().message << "\n";
     return 2;

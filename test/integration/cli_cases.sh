@@ -274,7 +274,11 @@ printf 'see sub/\n' >"$work/tree/README.md"
 rc_yaml deep-rc " bogusField: 1," >"$work/tree/sub/deep.yaml"
 run tree-flat validate -f "$work/tree" "${crds[@]}"
 expect_io "a folder without -R: sub-folders are not read, other files are named, a bare kustomization.yaml is skipped" 0 \
-  "err:not .yaml, .yml or .json" "err:README.md" "out:kustomization.yaml: skipped: document 0 (a kustomize file"
+  "err:not .yaml, .yml or .json" "err:README.md" "out:kustomization.yaml: skipped: document 0 (a kustomize file" \
+  "err:1 sub-folder(s) of the folders given are not read (add -R to read them): $work/tree/sub"
+run unsupported-bundled validate --list-unsupported-rules
+expect "validate --list-unsupported-rules without --crds reads the bundled schemas" 0 \
+  "x-kubernetes-validations rule(s) are outside the supported CEL subset"
 run tree-deep validate -R -f "$work/tree" "${crds[@]}"
 expect "a folder with -R reads its sub-folders" 1 "deep.yaml: RayCluster team-a/deep-rc: error: spec.bogusField"
 
