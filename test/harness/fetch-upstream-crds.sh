@@ -31,7 +31,7 @@ trap 'rm -rf "$tmp"' EXIT
 base="${CFO_CRD_FETCH_BASE:-https://raw.githubusercontent.com}"
 no_network_hint="
   This machine may have no access to $base. Instead, point UPSTREAM_CRDS at a folder laid out like shared/crds
-  (upstream/ with the originals, apiserver-1.20/ with the adapted copies), e.g. 'make test UPSTREAM_CRDS=/path/to/crds'."
+  (upstream/ with the originals, apiserver-1.20/ with the adapted copies), e.g. 'make run UPSTREAM_CRDS=/path/to/crds' (the same for make test, make build)."
 failed=()
 while read -r file repo path commit sha; do
   [[ -z "$file" || "$file" == \#* ]] && continue

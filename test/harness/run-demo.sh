@@ -48,8 +48,12 @@ trap 'exit 130' INT TERM
 export KUBECONFIG="$state/kubeconfig"
 k() { "${KUBECTL:-kubectl}" "$@"; }
 
-# No admission webhook here (nothing registers it with this apiserver); its port stays free.
-"$operator" run --kubeconfig "$KUBECONFIG" --webhook-bind-address=0 </dev/null >"$oplog" 2>&1 &
+# No admission webhook here (nothing registers it with this apiserver); its port stays free. The metrics and probe
+# servers take free loopback ports, so that a second `make run` (or anything on :8080) does not collide.
+mapfile -t ports < <(cfo_free_ports 2)
+metrics_addr="127.0.0.1:${ports[0]}"
+"$operator" run --kubeconfig "$KUBECONFIG" --webhook-bind-address=0 --metrics-bind-address="$metrics_addr" \
+  --health-probe-bind-address="127.0.0.1:${ports[1]}" </dev/null >"$oplog" 2>&1 &
 operator_pid=$!
 cfo_log "operator running (pid $operator_pid, log $oplog)"
 
@@ -105,7 +109,10 @@ cat <<EOT
   $operator render -f config/samples/cfw_gpu_queue.yaml   # the same expansion, offline
   kubectl apply -n $ns -f my-workload.yaml                 # your own workload (start from config/samples/)
   tail -f $oplog                                           # the operator's log
+  curl -s http://$metrics_addr/metrics | grep ^codeflare_         # its metrics
 No KubeRay, Kueue or kubelet runs here: clusters stay Pending, and what the operator generates is what you see.
+Nor does the admission webhook (it needs a certificate the apiserver trusts): an invalid workload is created and
+gets Valid=False, where an installed operator would refuse it at kubectl apply (README: Admission webhooks).
 EOT
 if [[ "$keep_running" == 0 ]]; then
   exit 0

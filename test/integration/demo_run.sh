@@ -67,6 +67,12 @@ until [[ -n "$(k get cfw demo-try-it -n demo -o jsonpath='{.status.observedGener
 done
 echo "ok   a workload applied from another terminal is reconciled"
 
+# The metrics address the summary names (a free loopback port, not :8080) serves the operator's metrics.
+metrics_url="$(grep -o 'http://127.0.0.1:[0-9]*/metrics' "$out" | head -n1)"
+[[ -n "$metrics_url" ]] || fail "no metrics address in the summary"
+curl -sf "$metrics_url" | grep -q '^codeflare_' || fail "$metrics_url serves no codeflare_ metric"
+echo "ok   the metrics address in the summary serves the operator's metrics"
+
 kill -TERM "$demo_pid"
 wait "$demo_pid" || true
 demo_pid=""
