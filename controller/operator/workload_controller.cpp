@@ -137,8 +137,10 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   auto wl = caches_.workloads(key);
   if (!wl) {  // deleted: owner references remove the children
     pacer_.forget(key);
+    written_.forget(key);
     return runtime::ReconcileResult::ok();
   }
+  wl = written_.newest(key, wl);  // our last status write, when the cache does not show it yet
   auto [ns, name] = runtime::split_key(key);
   const std::string uid = json::string_at(*wl, "metadata.uid");
   const std::shared_ptr<const ServedApis> apis = apis_.get();
@@ -269,6 +271,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
       if (r.error().is_not_found() || r.error().is_conflict()) return runtime::ReconcileResult::ok();
       return runtime::ReconcileResult::failed("status update: " + r.error().message);
     }
+    written_.wrote_status(key, *wl, outcome.status);
   }
 
   if (const auto* f = std::get_if<RequestFailed>(&written)) return runtime::ReconcileResult::failed(f->message);

@@ -15,6 +15,7 @@
 #include "operator/plan_executor.hpp"
 #include "operator/resources.hpp"
 #include "operator/served_apis.hpp"
+#include "operator/written_objects.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/event_recorder.hpp"
 #include "validation/schema_set.hpp"
@@ -109,6 +110,8 @@ class WorkloadController {
   std::shared_ptr<const ServedApis> memo_apis_;
   /// Spaces out the restores of children another field manager keeps changing (drift.hpp).
   RestorePacer pacer_;
+  /// The workloads as our status writes left them, until the cache shows those writes (written_objects.hpp).
+  WrittenObjects written_;
 };
 
 }  // namespace cfo::op

@@ -289,3 +289,33 @@ TEST(WorkloadController, AFailedCleanUpKeepsTheFinalizerAndRetries) {
   EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::Error);
   EXPECT_EQ(rig.fake.count("APPLY "), 0u);
 }
+
+// A reconcile woken (by the child's watch event) before the cache shows the status it wrote: it reads its own write,
+// not the stale copy, so it writes nothing and posts no event again; once the cache moves on, the cache is read.
+TEST(WorkloadController, AReconcileBeforeTheCacheShowsItsStatusWriteWritesNothing) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{workerGroups: [{name: w, replicas: 1, minReplicas: 3}]}", ", resourceVersion: '7'");
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  ASSERT_EQ(rig.fake.count("APPLY " + std::string(kWl) + "/status"), 1u);
+  const std::size_t events_after_first = rig.events.size();
+  ASSERT_GT(events_after_first, 0u) << "the ReplicaBoundsIgnored warning is an event";
+  // The child is in its cache (its watch event woke us), the workload's cache still holds version 7.
+  auto rc = rig.fake.applied_to(kRc);
+  ASSERT_EQ(rc.size(), 1u);
+  json::Document live;
+  live.CopyFrom(rc[0], live.GetAllocator());
+  json::set(live["metadata"], "creationTimestamp", json::str(now_rfc3339(), live.GetAllocator()), live.GetAllocator());
+  rig.set_child(ChildKind::kRayCluster, std::move(live));
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_TRUE(rig.fake.log.empty()) << rig.fake.log.size() << " request(s), the first: " << rig.fake.log[0];
+  EXPECT_EQ(rig.events.size(), events_after_first) << "no event twice";
+
+  // The cache moves on (another version, here without our status: someone else's write): it is read again.
+  rig.set_workload("{workerGroups: [{name: w, replicas: 1, minReplicas: 3}]}", ", resourceVersion: '9'");
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kWl) + "/status"), 1u) << "the status is missing from version 9";
+}
