@@ -15,8 +15,11 @@
 #   5. webhook.namespaceSelector and webhook.objectSelector, when set, are used as they are, instead of what
 #      watchNamespaces and labelSelector give (even a labelSelector of case 4);
 #   6. NOTES.txt says when the webhook is scoped, and on Kubernetes 1.20 (which does not label namespaces with
-#      kubernetes.io/metadata.name) tells to label the watched namespaces.
-# Inputs:  CFO_HELM_RENDER_DIR (build cache of helm-render; default a temporary folder).
+#      kubernetes.io/metadata.name) tells to label the watched namespaces;
+#   7. README.md's kustomize overlay for a shard (section "Sharded installs") builds on config/default, passes the
+#      shard's flags to the manager, and gives its webhook the selectors the chart gives a release with the same
+#      watchNamespaces and labelSelector.
+# Inputs:  CFO_HELM_RENDER_DIR (build cache of helm-render; default a temporary folder); KUBECTL (for kustomize).
 # Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
 set -euo pipefail
 # shellcheck source=test/harness/lib.sh
@@ -205,6 +208,60 @@ notes "defaults" v1.27.0 "" 'judges only the workloads' absent
 notes "watchNamespaces on Kubernetes 1.20" v1.20.15 "watchNamespaces: [team-a]" \
   'label namespace NAMESPACE kubernetes.io/metadata.name=NAMESPACE' present
 notes "watchNamespaces on Kubernetes 1.21" v1.21.0 "watchNamespaces: [team-a]" 'kubernetes.io/metadata.name' absent
+
+# --- 7. README's kustomize overlay --------------------------------------------------------------------------------
+# The overlay as README.md writes it, in a folder beside a link to config/, so that its ../config/default resolves.
+mkdir -p "$work/kz/shard-a"
+ln -s "$CFO_REPO_DIR/config" "$work/kz/config"
+if "$py" - README.md "$work/kz/shard-a/kustomization.yaml" >"$work/kz.out" 2>&1 <<'PY'; then
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+section = text.split("### Sharded installs", 1)[-1].split("\n## ", 1)[0]
+m = re.search(r"```yaml\n( *)# shard-a/kustomization.yaml\n(.*?)\n *```", section, re.S)
+if not m:
+    sys.exit("no ```yaml block starting with '# shard-a/kustomization.yaml' in the section Sharded installs")
+indent = len(m.group(1))
+lines = [line[indent:] for line in m.group(2).split("\n")]
+with open(sys.argv[2], "w", encoding="utf-8") as f:
+    f.write("\n".join(lines) + "\n")
+PY
+  if "${KUBECTL:-kubectl}" kustomize "$work/kz/shard-a" >"$work/kz.yaml" 2>"$work/kz.err"; then
+    printf '%s\n' "$shard" >"$work/values.yaml"
+    "$renderer" --release shard-a --namespace codeflare-shard-a -f "$work/values.yaml" "$chart" >"$work/out.yaml"
+    if "$py" - "$work/kz.yaml" "$work/out.yaml" >"$work/kz.out" 2>&1 <<'PY'; then
+import sys, yaml
+load = lambda p: [d for d in yaml.safe_load_all(open(p, encoding="utf-8")) if isinstance(d, dict)]
+kz, helm = load(sys.argv[1]), load(sys.argv[2])
+def cfw_hooks(docs):
+    return [w for d in docs if d.get("kind") == "ValidatingWebhookConfiguration" for w in d.get("webhooks") or []
+            if any("codeflareworkloads" in (r.get("resources") or []) for r in w.get("rules") or [])]
+problems = []
+kh, hh = cfw_hooks(kz), cfw_hooks(helm)
+if len(kh) != 1 or len(hh) != 1:
+    problems.append(f"{len(kh)} CodeFlareWorkload webhook(s) from kustomize, {len(hh)} from the chart")
+else:
+    for key in ("namespaceSelector", "objectSelector"):
+        if kh[0].get(key) != hh[0].get(key) or not kh[0].get(key):
+            problems.append(f"{key}: kustomize {kh[0].get(key)}, the chart {hh[0].get(key)}")
+flags = lambda docs: sorted(a for d in docs if d.get("kind") == "Deployment"
+                            for a in d["spec"]["template"]["spec"]["containers"][0].get("args") or []
+                            if a.startswith(("--namespace=", "--label-selector=")))
+if flags(kz) != flags(helm):
+    problems.append(f"manager flags: kustomize {flags(kz)}, the chart {flags(helm)}")
+if problems:
+    sys.exit("; ".join(problems))
+print(f"builds; manager flags {flags(kz)}; webhook selectors equal to the chart's for the same values")
+PY
+      pass "README's kustomize overlay for a shard: $(cat "$work/kz.out")"
+    else
+      fail "README's kustomize overlay for a shard: $(tr '\n' ' ' <"$work/kz.out")"
+    fi
+  else
+    fail "README's kustomize overlay for a shard does not build: $(tr '\n' ' ' <"$work/kz.err")"
+  fi
+else
+  fail "README's kustomize overlay for a shard: $(tr '\n' ' ' <"$work/kz.out")"
+fi
 
 echo "$passed passed, $failed failed"
 ((failed == 0))
