@@ -2,23 +2,32 @@
 # Test of the Argo CD pieces other than the health check, without Argo CD or an apiserver:
 #   1. deploy/argocd/cmp-plugin.yaml is a ConfigManagementPlugin (argoproj.io/v1alpha1) named codeflare-render with a
 #      generate command and no discover rule; its generate command, run the way the CMP sidecar runs it (in the
-#      Application's source folder, with ARGOCD_APP_NAMESPACE and PARAM_* set), renders every CodeFlareWorkload of
+#      Application's source folder, with ARGOCD_APP_NAMESPACE and PARAM_* set) in a sidecar laid out as the operator's
+#      image installs it (the binary in <prefix>/bin on PATH, its bundled upstream schemas in
+#      <prefix>/share/codeflare-operator/, no CFO_UPSTREAM_CRDS and no CRD folder), renders every CodeFlareWorkload of
 #      config/samples (one moved into a subfolder, to prove the search is recursive) into the same objects as
 #      `codeflare-operator render` does directly (key by key), all in the Application's namespace;
 #   2. its parameters reach render: default-local-queue puts the queue label on a workload that names no queue, and a
-#      kueue-max-podsets of 0 is refused;
+#      kueue-max-podsets of 0 is refused; CFO_UPSTREAM_CRDS, when set, becomes `render --crds` (the project's crds/,
+#      which holds no upstream CRD, then fails every RayCluster; UPSTREAM_CRDS, when given, renders as the bundle);
 #   3. an invalid workload fails the generation (exit code not 0, the file named on stderr), and a folder without
 #      workloads gives no objects and exit 0;
 #   4. deploy/argocd/application.yaml is an Application whose source path exists and builds with kustomize, with the
-#      sync-wave annotations the README describes, and whose commented plugin name matches the plugin.
-# Inputs:  CFO_OPERATOR_BIN (the codeflare-operator binary), UPSTREAM_CRDS (the CRDs render checks against), KUBECTL.
+#      sync-wave annotations the README describes, and whose commented plugin name matches the plugin;
+#   5. deploy/argocd/README.md offers the operator's image as the sidecar image at the paths where the Dockerfile
+#      installs the binary and its schemas, and no longer asks for a CRD folder to be copied into it.
+# Inputs:  CFO_OPERATOR_BIN (the codeflare-operator binary, built with its upstream schemas beside it:
+#          <bin>/../share/codeflare-operator/upstream-crds.json), UPSTREAM_CRDS (optional: the pinned upstream CRDs, for
+#          the CFO_UPSTREAM_CRDS check), KUBECTL.
 # Output:  one line per check, then "N passed, N failed"; exit 1 when anything failed.
 set -euo pipefail
 # shellcheck source=test/harness/lib.sh
 source "$(dirname "$0")/../harness/lib.sh"
 
 [[ -x "${CFO_OPERATOR_BIN:-}" ]] || cfo_die "CFO_OPERATOR_BIN must name the codeflare-operator binary"
-[[ -n "${UPSTREAM_CRDS:-}" && -e "$UPSTREAM_CRDS" ]] || cfo_die "UPSTREAM_CRDS must name the upstream CRDs"
+bundle="$(dirname "$CFO_OPERATOR_BIN")/../share/codeflare-operator/upstream-crds.json"
+[[ -f "$bundle" ]] ||
+  cfo_die "$bundle is missing: the binary was built without its upstream schemas (configure with CFO_UPSTREAM_CRDS)"
 py="$(cfo_python)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -29,9 +38,14 @@ passed=0 failed=0
 pass() { echo "ok   $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 
-# The sidecar's PATH holds a binary named codeflare-operator.
-mkdir -p "$work/bin"
-ln -s "$(cd "$(dirname "$CFO_OPERATOR_BIN")" && pwd)/$(basename "$CFO_OPERATOR_BIN")" "$work/bin/codeflare-operator"
+# The sidecar: the operator's image, as its Dockerfile installs it (cmake --install with prefix /usr/local): the
+# binary in <prefix>/bin, on PATH, and the schemas it finds by itself in <prefix>/share/codeflare-operator. A hard
+# link (a copy on another file system), not a symbolic link: the binary looks for its schemas beside the file it was
+# started from.
+prefix="$work/image/usr/local"
+mkdir -p "$prefix/bin" "$prefix/share/codeflare-operator"
+ln "$CFO_OPERATOR_BIN" "$prefix/bin/codeflare-operator" 2>/dev/null || cp "$CFO_OPERATOR_BIN" "$prefix/bin/codeflare-operator"
+cp "$bundle" "$prefix/share/codeflare-operator/upstream-crds.json"
 
 # --- 1. the plugin file, and its generate command on the samples ----------------------------------------------------
 if "$py" - "$plugin" "$work/generate.sh" >"$work/plugin.out" 2>&1 <<'PY'; then
@@ -66,11 +80,12 @@ else
   exit 1
 fi
 
-# generate <source dir> <out> <err> [VAR=value...]: the sidecar's run, in the source folder.
+# generate <source dir> <out> <err> [VAR=value...]: the sidecar's run, in the source folder. CFO_UPSTREAM_CRDS is
+# unset unless given.
 generate() {
   local dir="$1" o="$2" e="$3"
   shift 3
-  (cd "$dir" && env PATH="$work/bin:$PATH" CFO_UPSTREAM_CRDS="$UPSTREAM_CRDS" ARGOCD_APP_NAMESPACE=team-a \
+  (cd "$dir" && env -u CFO_UPSTREAM_CRDS PATH="$prefix/bin:$PATH" ARGOCD_APP_NAMESPACE=team-a \
     ARGOCD_APP_NAME=codeflare-samples "$@" sh -c "$(cat "$work/generate.sh")" >"$o" 2>"$e")
 }
 
@@ -78,14 +93,15 @@ mkdir -p "$work/src/nested"
 cp config/samples/*.yaml "$work/src/"
 mv "$work/src/cfw_multi_group.yaml" "$work/src/nested/"
 if generate "$work/src" "$work/gen.yaml" "$work/gen.err"; then
-  pass "generate on config/samples (one in a subfolder): exit 0, $(grep -c '^kind:' "$work/gen.yaml") objects"
+  pass "generate on config/samples (one in a subfolder), bundled schemas, no CFO_UPSTREAM_CRDS: exit 0," \
+    "$(grep -c '^kind:' "$work/gen.yaml") objects"
 else
-  fail "generate on config/samples failed: $(head -c 800 "$work/gen.err")"
+  fail "generate on config/samples (bundled schemas, no CFO_UPSTREAM_CRDS) failed: $(head -c 800 "$work/gen.err")"
 fi
-# The same objects as render on each sample directly.
+# The same objects as render on each sample directly (with the schemas that ship with it).
 direct=()
 for f in config/samples/cfw_*.yaml; do direct+=(-f "$f"); done
-"$CFO_OPERATOR_BIN" render --crds "$UPSTREAM_CRDS" -n team-a "${direct[@]}" >"$work/direct.yaml" 2>"$work/direct.err" ||
+"$CFO_OPERATOR_BIN" render -n team-a "${direct[@]}" >"$work/direct.yaml" 2>"$work/direct.err" ||
   fail "render of config/samples directly: $(head -c 500 "$work/direct.err")"
 if "$py" - "$work/gen.yaml" "$work/direct.yaml" config/samples >"$work/cmp.out" 2>&1 <<'PY'; then
 import glob, sys, yaml
@@ -150,6 +166,24 @@ else
   fail "parameter kueue-max-podsets=0 failed for another reason: $(head -c 300 "$work/m.err")"
 fi
 
+# CFO_UPSTREAM_CRDS: passed as --crds, instead of the bundled schemas. The project's crds/ holds only the
+# CodeFlareWorkload CRD, so every RayCluster then lacks its schema.
+if generate "$work/src-queue" "$work/own.yaml" "$work/own.err" CFO_UPSTREAM_CRDS="$CFO_REPO_DIR/crds"; then
+  fail "CFO_UPSTREAM_CRDS=crds/ (no upstream CRD) rendered: it does not reach render --crds"
+elif grep -q 'no schema is loaded for ray.io/v1 RayCluster' "$work/own.err"; then
+  pass "CFO_UPSTREAM_CRDS=crds/ reaches render --crds: $(grep -m1 -o 'no schema is loaded for ray.io/v1 RayCluster' "$work/own.err")"
+else
+  fail "CFO_UPSTREAM_CRDS=crds/ failed for another reason: $(head -c 300 "$work/own.err")"
+fi
+if [[ -n "${UPSTREAM_CRDS:-}" ]]; then
+  if generate "$work/src" "$work/pinned.yaml" "$work/pinned.err" CFO_UPSTREAM_CRDS="$UPSTREAM_CRDS" &&
+    cmp -s "$work/gen.yaml" "$work/pinned.yaml"; then
+    pass "CFO_UPSTREAM_CRDS=\$UPSTREAM_CRDS (the pinned CRDs the bundle is built from): the same output as the bundle"
+  else
+    fail "CFO_UPSTREAM_CRDS=\$UPSTREAM_CRDS: $(head -c 300 "$work/pinned.err") $(diff "$work/gen.yaml" "$work/pinned.yaml" | head -c 300)"
+  fi
+fi
+
 # --- 3. an invalid workload, and no workload ----------------------------------------------------------------------
 cp test/invalid/duplicate-worker-group.yaml "$work/src/nested/"
 if generate "$work/src" "$work/bad.yaml" "$work/bad.err"; then
@@ -205,6 +239,36 @@ PY
   pass "deploy/argocd/application.yaml: $(cat "$work/app.out")"
 else
   fail "deploy/argocd/application.yaml: $(tr '\n' ' ' <"$work/app.out")"
+fi
+
+# --- 5. the sidecar image in the README -----------------------------------------------------------------------------
+if "$py" - deploy/argocd/README.md Dockerfile >"$work/readme.out" 2>&1 <<'PY'; then
+import re, sys
+readme, dockerfile = (open(p, encoding="utf-8").read() for p in sys.argv[1:3])
+problems = []
+# Where the image holds the binary and its schemas: the Dockerfile's install prefix, copied whole into the runtime
+# stage.
+m = re.search(r"-DCMAKE_INSTALL_PREFIX=(\S+)", dockerfile)
+prefix = m.group(1).rstrip("/") if m else None
+if not prefix or not re.search(rf"^COPY --from=build \S*{re.escape(prefix)}/ {re.escape(prefix)}/$", dockerfile, re.M):
+    problems.append(f"the Dockerfile's install prefix ({prefix}) is not copied into the runtime image as it is")
+section = readme.split("## The config-management plugin", 1)[-1]
+for path in (f"{prefix}/bin/codeflare-operator", f"{prefix}/share/codeflare-operator/upstream-crds.json"):
+    if f"`{path}`" not in section:
+        problems.append(f"the plugin section does not name {path}")
+if not re.search(r"operator's (own )?image", section):
+    problems.append("the plugin section does not offer the operator's image as the sidecar image")
+for stale in ("COPY crds/", "/opt/codeflare"):
+    if stale in readme:
+        problems.append(f"the README still says {stale!r}")
+if problems:
+    sys.exit("; ".join(problems))
+print(f"the operator's image as the sidecar ({prefix}/bin/codeflare-operator and its schemas in "
+      f"{prefix}/share/codeflare-operator/, as the Dockerfile installs them), no CRD folder to copy")
+PY
+  pass "deploy/argocd/README.md: $(cat "$work/readme.out")"
+else
+  fail "deploy/argocd/README.md: $(tr '\n' ' ' <"$work/readme.out")"
 fi
 
 echo "$passed passed, $failed failed"

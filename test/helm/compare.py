@@ -608,12 +608,22 @@ def check_webhook_objects(docs, v, full):
     check(set(configs) == want, f"webhook.enabled={hook['enabled']}, guards {hook['guards']['enabled']}: "
                                 f"configurations {sorted(configs)}, want {sorted(want)}")
     for name, cfg in configs.items():
-        g = hook["guards"] if name.endswith("-guards") else hook
+        guard = name.endswith("-guards")
+        g = hook["guards"] if guard else hook
         for w in cfg.get("webhooks") or []:
             namespaced = (w.get("rules") or [{}])[0].get("scope") == "Namespaced"
             want_ns = (g.get("namespaceSelector") or None) if namespaced else None
+            want_obj = g.get("objectSelector") or None
+            if not guard:
+                # Unset, the CodeFlareWorkload webhook's selectors follow watchNamespaces and labelSelector (the
+                # labelSelector's translation is test/helm/webhook_scope_test.sh's: here only "some selector").
+                if want_ns is None and v.get("watchNamespaces"):
+                    want_ns = {"matchExpressions": [{"key": "kubernetes.io/metadata.name", "operator": "In",
+                                                     "values": list(v["watchNamespaces"])}]}
+                if want_obj is None and v.get("labelSelector") and w.get("objectSelector"):
+                    want_obj = w["objectSelector"]
             got = (w.get("failurePolicy"), w.get("timeoutSeconds"), w.get("namespaceSelector"), w.get("objectSelector"))
-            want_w = (g["failurePolicy"], g["timeoutSeconds"], want_ns, g.get("objectSelector") or None)
+            want_w = (g["failurePolicy"], g["timeoutSeconds"], want_ns, want_obj)
             check(got == want_w, f"{name}/{w.get('name')}: (failurePolicy, timeoutSeconds, namespaceSelector, "
                                  f"objectSelector) {got}, want {want_w}")
     for kind, nm, want_one in (("Service", f"{full}-webhook-service", on), ("Secret", f"{full}-webhook-server-cert", on),

@@ -37,12 +37,14 @@
 #      (values-override.yaml: nameOverride, no RBAC, an existing ServiceAccount, no CRD, one replica without leader
 #      election, metrics off: no port, no Service, --metrics-bind-address=0) wins key by key. Every flag the chart
 #      passes is one `codeflare-operator run --help` documents. NOTES.txt names the watched namespaces, the Lease and
-#      the metrics Service.
+#      the metrics Service. One shard of a sharded install (values-shard.yaml: two watch namespaces, a label selector
+#      of every form the chart translates, its own Lease, no CRD, the guards) follows its values, its
+#      CodeFlareWorkload webhook selecting those namespaces and labels.
 #   5. The chart's guards refuse what the operator cannot run with: replicaCount 2 with leaderElection.enabled=false,
 #      a logFormat other than text/json, a ServiceMonitor without metrics, a malformed duration, a
 #      terminationGracePeriodSeconds not above gracefulShutdownTimeout, and a Kubernetes older than Chart.yaml's
 #      kubeVersion; replicaCount 2 (leader election on by default) and replicaCount 0 are allowed.
-#   6. Every rendered object (default, custom, custom+override values) is accepted by `kubectl apply
+#   6. Every rendered object (default, custom, custom+override, shard values) is accepted by `kubectl apply
 #      --dry-run=server`, except the custom render's ServiceMonitor: its CRD (monitoring.coreos.com) is not installed
 #      on the test apiserver, so it is left out there (a "note" line says so; compare.py checked it in 4). The
 #      release namespaces are created for real first and left in place (no namespace controller here).
@@ -157,6 +159,17 @@ else
   fail "values-custom.yaml + values-override.yaml do not render: $(tr '\n' ' ' <"$work/override.err")"
 fi
 
+shard_ok=false
+if render --strict --release shard-a --namespace cfo-shard-a -f test/helm/values-shard.yaml >"$work/shard.yaml" \
+  2>"$work/shard.err"; then
+  shard_ok=true
+  checks "values-shard" "$py" "$compare" values "$work/shard.yaml" --chart "$chart" -f test/helm/values-shard.yaml \
+    --release shard-a --namespace cfo-shard-a
+  checks "values-shard" "$py" "$compare" flags "$work/shard.yaml" --run-help "$work/run-help.txt"
+else
+  fail "values-shard.yaml does not render: $(tr '\n' ' ' <"$work/shard.err")"
+fi
+
 # --- 5. guards ----------------------------------------------------------------------------------------------------
 # refuse <label> <expected message part> <values yaml> [renderer flags...]
 refuse() {
@@ -232,6 +245,8 @@ PY
   dry_run "values-custom" "$work/custom-no-sm.yaml" cfo-custom
 fi
 [[ $override_ok == true ]] && dry_run "values-custom+override" "$work/override.yaml" cfo-custom
+# The shard's webhook selectors, as the chart derives them from watchNamespaces and labelSelector.
+[[ $shard_ok == true ]] && dry_run "values-shard" "$work/shard.yaml" cfo-shard-a
 
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -92,6 +92,77 @@ metrics Service's name (the job a ServiceMonitor gives its targets).
 {{- .Values.monitoring.prometheusRule.job | default (printf "%s-metrics" (include "codeflare-operator.fullname" .)) }}
 {{- end }}
 
+{{/*
+The namespaceSelector of the CodeFlareWorkload webhook, as YAML (empty: none, every namespace): webhook.namespaceSelector
+when set, else the namespaces of watchNamespaces by their kubernetes.io/metadata.name label, so that a shard's
+webhook judges only the workloads its operator reconciles.
+*/}}
+{{- define "codeflare-operator.webhookNamespaceSelector" -}}
+{{- if .Values.webhook.namespaceSelector }}
+{{- toYaml .Values.webhook.namespaceSelector }}
+{{- else if .Values.watchNamespaces }}
+{{- $namespaces := list }}
+{{- range .Values.watchNamespaces }}
+{{- $namespaces = append $namespaces (toString .) }}
+{{- end }}
+{{- toYaml (dict "matchExpressions" (list (dict "key" "kubernetes.io/metadata.name" "operator" "In" "values" $namespaces))) }}
+{{- end }}
+{{- end }}
+
+{{/*
+The objectSelector of the CodeFlareWorkload webhook, as YAML (empty: none, every workload): webhook.objectSelector
+when set, else labelSelector (the operator's --label-selector, kubectl's -l grammar) written as matchExpressions, one
+per comma-separated requirement:
+  k=v, k==v -> In [v]    k!=v -> NotIn [v]    k in (a,b) -> In [a, b]    k notin (a,b) -> NotIn [a, b]
+  k -> Exists            !k -> DoesNotExist   (an empty value, as in "k=" or "k in ()", is the value "")
+k>N and k<N have no LabelSelector form, and a requirement the chart cannot read stops the render: set
+webhook.objectSelector then.
+*/}}
+{{- define "codeflare-operator.webhookObjectSelector" -}}
+{{- $selector := trim (toString (.Values.labelSelector | default "")) }}
+{{- if .Values.webhook.objectSelector }}
+{{- toYaml .Values.webhook.objectSelector }}
+{{- else if $selector }}
+{{- $key := `[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?` }}
+{{- $value := `([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?` }}
+{{- /* Requirements: runs without commas, except inside one pair of parentheses. Together with the commas between
+       them they must make up the whole selector, or something is left that the chart does not understand. */}}
+{{- $requirements := regexFindAll `[^,()]+(\([^()]*\))?[^,()]*` $selector -1 }}
+{{- if ne (join "," $requirements) $selector }}
+{{- fail (printf "labelSelector %q: the chart cannot read it (it reads comma-separated k=v, k==v, k!=v, k in (...), k notin (...), k and !k) to scope the CodeFlareWorkload webhook to this shard; set webhook.objectSelector to the equivalent LabelSelector" $selector) }}
+{{- end }}
+{{- $expressions := list }}
+{{- range $requirements }}
+{{- $r := trim . }}
+{{- if regexMatch (printf `^!\s*%s$` $key) $r }}
+{{- $expressions = append $expressions (dict "key" (trim (trimPrefix "!" $r)) "operator" "DoesNotExist") }}
+{{- else if regexMatch (printf `^%s$` $key) $r }}
+{{- $expressions = append $expressions (dict "key" $r "operator" "Exists") }}
+{{- else if regexMatch (printf `^%s\s*!=\s*%s$` $key $value) $r }}
+{{- $parts := regexSplit `\s*!=\s*` $r 2 }}
+{{- $expressions = append $expressions (dict "key" (index $parts 0) "operator" "NotIn" "values" (list (index $parts 1))) }}
+{{- else if regexMatch (printf `^%s\s*==?\s*%s$` $key $value) $r }}
+{{- $parts := regexSplit `\s*==?\s*` $r 2 }}
+{{- $expressions = append $expressions (dict "key" (index $parts 0) "operator" "In" "values" (list (index $parts 1))) }}
+{{- else if regexMatch (printf `^%s\s+(in|notin)\s*\(\s*%s(\s*,\s*%s)*\s*\)$` $key $value $value) $r }}
+{{- $k := regexFind (printf `^%s` $key) $r }}
+{{- $op := ternary "NotIn" "In" (hasPrefix "notin" (trim (trimPrefix $k $r))) }}
+{{- $inner := regexReplaceAll `^[^(]*\(|\)$` $r "" }}
+{{- $values := list }}
+{{- range regexSplit `,` $inner -1 }}
+{{- $values = append $values (trim .) }}
+{{- end }}
+{{- $expressions = append $expressions (dict "key" $k "operator" $op "values" (uniq $values)) }}
+{{- else if regexMatch `[<>]` $r }}
+{{- fail (printf "labelSelector %q: the requirement %q has no equivalent in a LabelSelector (> and < compare numbers), so the chart cannot scope the CodeFlareWorkload webhook to this shard; set webhook.objectSelector to a LabelSelector that selects the same workloads" $selector $r) }}
+{{- else }}
+{{- fail (printf "labelSelector %q: the chart cannot read the requirement %q (it reads k=v, k==v, k!=v, k in (...), k notin (...), k and !k) to scope the CodeFlareWorkload webhook to this shard; set webhook.objectSelector to the equivalent LabelSelector" $selector $r) }}
+{{- end }}
+{{- end }}
+{{- toYaml (dict "matchExpressions" $expressions) }}
+{{- end }}
+{{- end }}
+
 {{/* Stops rendering on opt-in objects that would not work: the PodDisruptionBudget, NetworkPolicy, alerts. */}}
 {{- define "codeflare-operator.validateOptIn" -}}
 {{- $pdb := .Values.podDisruptionBudget }}
