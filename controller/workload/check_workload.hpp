@@ -28,8 +28,8 @@ FieldErrors check_workload(const Workload& w);
 /// The checks of the resources as the user wrote them, before the SDK's defaults fill the rest (a request that only
 /// copies a limit is not the user's and is not reported again). Errors:
 ///  - a memory quantity under 1Mi written as a bare number, or any memory in milli-units ("4096m"), almost surely a
-///    unit mistake (`MemoryUnits`; the SDK reads a bare number as gigabytes, Kubernetes as bytes), unless the workload's codeflare.dev/ignore-checks annotation
-///    names MemoryUnits.
+///    unit mistake (`MemoryUnits`; the SDK reads a bare number as gigabytes, Kubernetes as bytes), unless the
+///    workload's codeflare.dev/ignore-checks annotation names MemoryUnits.
 FieldErrors check_written_resources(const Workload& w);
 
 }  // namespace cfo::workload

@@ -374,14 +374,14 @@ TEST(ReconcileLifecycle, AChangeToAStartedRayJobIsAWarning) {
   observed.ray_job = &live;
   Outcome same = reconcile(wl(before), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_FALSE(finding(same.errors, "spec.job", "StartedJobUnchanged")) << "nothing changed";
-  Outcome changed = reconcile(wl("{job: {entrypoint: python train.py --epochs 99}}"), observed, ClusterFacts{},
-                              schemas, kNow);
+  Outcome changed =
+      reconcile(wl("{job: {entrypoint: python train.py --epochs 99}}"), observed, ClusterFacts{}, schemas, kNow);
   ASSERT_TRUE(changed.valid) << dump(changed.errors);
   const FieldError* w = finding(changed.errors, "spec.job", "StartedJobUnchanged");
   ASSERT_TRUE(w) << dump(changed.errors);
   EXPECT_EQ(w->severity, Severity::Warning);
   live["status"]["jobDeploymentStatus"].SetString("New");
-  Outcome not_started = reconcile(wl("{job: {entrypoint: python train.py --epochs 99}}"), observed, ClusterFacts{},
-                                  schemas, kNow);
+  Outcome not_started =
+      reconcile(wl("{job: {entrypoint: python train.py --epochs 99}}"), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_FALSE(finding(not_started.errors, "spec.job", "StartedJobUnchanged")) << dump(not_started.errors);
 }
