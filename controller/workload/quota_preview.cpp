@@ -11,7 +11,6 @@ namespace cfo::workload {
 
 namespace {
 using Nanos = __int128;
-constexpr Nanos kNano = 1'000'000'000;
 
 // Resource name -> nano-units, in first-seen order.
 struct Amounts {
