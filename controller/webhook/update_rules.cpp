@@ -48,6 +48,9 @@ std::optional<FieldError> queue_change_while_running(const json::Value* stored_s
   const std::string wanted = json::string_at(spec, "queue.localQueue");
   const std::string current = json::get_string(*stored_status, "queue").value_or("");
   if (wanted.empty() || wanted == current) return std::nullopt;
+  // Suspended by this very update: Kueue judges the job as updated, and a suspended job may change its queue.
+  if (const json::Value* suspend = json::find(spec, "suspend"); suspend && suspend->IsBool() && suspend->GetBool())
+    return std::nullopt;
   bool child = false;
   for (const char* name : {"rayClusterName", "appWrapperName", "rayJobName"})
     child = child || !json::get_string(*stored_status, name).value_or("").empty();
@@ -58,7 +61,7 @@ std::optional<FieldError> queue_change_while_running(const json::Value* stored_s
     if (phase == "Suspended" || phase.empty()) return std::nullopt;
     return FieldError{"spec.queue.localQueue", "QueueChangeWhileRunning", "kueue:job webhook ValidateUpdate",
                       "the workload runs without a LocalQueue; Kueue does not let a running workload join one "
-                      "(suspend it first, or delete and re-create the workload)",
+                      "(set spec.suspend: true with the change, or delete and re-create the workload)",
                       Severity::Error};
   }
   const bool runs = phase == "Admitted" || phase == "Running" || phase == "Succeeded" || phase == "Failed" ||
@@ -66,7 +69,7 @@ std::optional<FieldError> queue_change_while_running(const json::Value* stored_s
   if (!runs) return std::nullopt;
   return FieldError{"spec.queue.localQueue", "QueueChangeWhileRunning", "kueue:job webhook ValidateUpdate",
                     "the workload runs in LocalQueue " + current +
-                        "; Kueue does not let the queue of a running workload change (suspend it first)",
+                        "; Kueue does not let the queue of a running workload change (set spec.suspend: true with the change)",
                     Severity::Error};
 }
 

@@ -315,13 +315,14 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
   const json::Value* live = observed_top(s, observed);
   if (!s.queue.local_queue.empty()) {
     auto current = queue_label_of(live);
-    // Kueue refuses any change of the queue-name label of a job that is not suspended, adding one included.
-    if (live && current != s.queue.local_queue && !suspended(live))
+    // Kueue refuses any change of the queue-name label of a job that is not suspended, adding one included; the
+    // job as updated counts, so a change made with spec.suspend: true (the same apply suspends it) is allowed.
+    if (live && current != s.queue.local_queue && !suspended(live) && !s.suspend)
       add_error(errs, "spec.queue.localQueue", "QueueChangeWhileRunning",
                 current ? "the workload runs in LocalQueue " + *current +
-                              "; Kueue does not let the queue of a running workload change (suspend it first)"
+                              "; Kueue does not let the queue of a running workload change (set spec.suspend: true with the change)"
                         : "the workload runs without a LocalQueue; Kueue does not let a running workload join one "
-                          "(suspend it first, or delete and re-create the workload)",
+                          "(set spec.suspend: true with the change, or delete and re-create the workload)",
                 "kueue:job webhook ValidateUpdate");
     return s.queue.local_queue;
   }

@@ -303,6 +303,18 @@ std::optional<FlavorMiss> flavor_miss(const KueuePodSet& ps, const std::string& 
                               (string_at(taint, "value") ? "=" + *string_at(taint, "value") : std::string()) + ":" +
                               effect + ", which the Pods do not tolerate"};
     }
+  // Topology-aware scheduling (flavorassigner checkPodSetAndFlavorMatchForTAS): a PodSet that asks for a topology
+  // only takes a flavor with spec.topologyName.
+  if (const json::Value* annotations = ps.metadata ? object_at(*ps.metadata, "annotations") : nullptr) {
+    for (const char* key : {"kueue.x-k8s.io/podset-required-topology", "kueue.x-k8s.io/podset-preferred-topology",
+                            "kueue.x-k8s.io/podset-unconstrained-topology"}) {
+      if (!rules::member(*annotations, key)) continue;
+      if (fspec && string_at(*fspec, "topologyName")) break;
+      return FlavorMiss{key_path(ps.template_path + ".metadata.annotations", key),
+                        "flavor " + dq(fname) + " has no spec.topologyName, so it does not support the topology "
+                        "the Pods ask for (" + key + ")"};
+    }
+  }
   // Node labels: the nodeSelector and the required node affinity, on the flavor's own label keys (flavorSelector).
   const Labels node = rules::string_map(fspec ? object_at(*fspec, "nodeLabels") : nullptr);
   if (!pod) return std::nullopt;

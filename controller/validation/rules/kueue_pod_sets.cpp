@@ -150,6 +150,7 @@ void ray_pod_sets(const json::Value& cs, const std::string& cs_path, const json:
   if (!sidecar_submitter_path.empty())
     extras.containers.push_back(fixed({{"cpu", "500m"}, {"memory", "200Mi"}}, sidecar_submitter_path));
   out.push_back({"head", head_path, head_spec, 1, "", pod_requests(*head_spec, head_path + ".spec", extras)});
+  out.back().metadata = object_at(*head_tmpl, "metadata");
   if (const json::Value* workers = array_at(cs, "workerGroupSpecs"))
     for (rapidjson::SizeType i = 0; i < workers->Size(); ++i) {
       const json::Value& g = (*workers)[i];
@@ -161,6 +162,7 @@ void ray_pod_sets(const json::Value& cs, const std::string& cs_path, const json:
       out.push_back({lower(string_at(g, "groupName").value_or("")), gp + ".template", spec,
                      hosts > 1 ? replicas * hosts : replicas, gp + ".replicas",
                      pod_requests(*spec, gp + ".template.spec", {})});
+      out.back().metadata = object_at(*t, "metadata");
     }
 }
 
@@ -176,6 +178,7 @@ void rayjob_pod_sets(const json::Value& job, std::vector<KueuePodSet>& out) {
     if (ps)
       out.push_back({"submitter", "spec.submitterPodTemplate", ps, 1, "",
                      pod_requests(*ps, "spec.submitterPodTemplate.spec", {})});
+    if (ps) out.back().metadata = object_at(*t, "metadata");
     return;
   }
   // KubeRay's default submitter (the requests Kueue copies from KubeRay's GetDefaultSubmitterContainer).
@@ -233,6 +236,7 @@ void appwrapper_pod_sets(const json::Value& aw, std::vector<KueuePodSet>& out) {
       extras.sidecars_as_init = true;  // GetPodTemplateSpec copies no restartPolicy of init containers
       out.push_back({name + "-" + std::to_string(index++), tp, ps, s.replicas, s.replicas_path,
                      pod_requests(*ps, tp + ".spec", extras)});
+      out.back().metadata = object_at(*pts, "metadata");
     }
   }
 }

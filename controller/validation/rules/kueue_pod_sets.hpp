@@ -34,6 +34,9 @@ struct KueuePodSet {
   int64_t count = 0;                  ///< Pods
   std::string count_path;             ///< the field that sets `count` ("spec.workerGroupSpecs[0].replicas"), or ""
   std::map<std::string, PodSetRequest> requests;  ///< per Pod, only resources with a non-zero amount
+  /// The template's metadata (its annotations carry a topology request: kueue.x-k8s.io/podset-required-topology,
+  /// -preferred-topology, -unconstrained-topology); nullptr when none.
+  const json::Value* metadata = nullptr;
 };
 
 /// Kueue's value of a quantity of `resource` (resources.ResourceValue): milli for cpu, whole units rounded up else.

@@ -143,6 +143,20 @@ TEST(Admissibility, CheckFlavorForPodSetsNodeLabelsMustMatch) {
   EXPECT_TRUE(ok_aff.empty()) << "terms are ORed\n" << describe(ok_aff);
 }
 
+// A PodSet asking for a topology takes only a flavor with spec.topologyName (flavorassigner
+// checkPodSetAndFlavorMatchForTAS): without one, the workload waits forever.
+TEST(Admissibility, CheckFlavorForPodSetsTopologyNeedsATopologyFlavor) {
+  const std::string ann = kW0 + ".template.metadata.annotations[kueue.x-k8s.io/podset-required-topology]";
+  Chain plain = Chain::with();
+  auto errs = judge(queued_cluster({{ann, "cloud.example.com/rack"}}), plain);
+  ASSERT_TRUE(has(errs, ann, "CheckFlavorForPodSets")) << describe(errs);
+  EXPECT_NE(errs[0].reason.find("no spec.topologyName"), std::string::npos) << errs[0].reason;
+  Chain tas = Chain::with({}, {{"spec.topologyName", "default-topology"}});
+  auto ok = judge(queued_cluster({{ann, "cloud.example.com/rack"}}), tas);
+  EXPECT_TRUE(ok.empty()) << describe(ok);
+  EXPECT_TRUE(judge(queued_cluster(), plain).empty()) << "no topology asked: any flavor";
+}
+
 // ---- FitsResourceQuota ------------------------------------------------------------------------------------------
 
 TEST(Admissibility, FitsResourceQuotaOnePodTooLargeNamesTheRequest) {

@@ -61,6 +61,15 @@ TEST(QueueChange, RefusedWhileTheChildRuns) {
   }
 }
 
+// Kueue judges the job as updated: a queue change made together with suspend: true is allowed.
+TEST(QueueChange, AllowedWhenTheSameUpdateSuspends) {
+  auto spec = doc(R"({"suspend": true, "queue": {"localQueue": "team-b"}})");
+  auto status = doc(R"({"phase": "Running", "queue": "team-a", "rayClusterName": "demo"})");
+  EXPECT_FALSE(queue_change_while_running(&status, spec));
+  auto unqueued = doc(R"({"phase": "Running", "rayClusterName": "demo"})");
+  EXPECT_FALSE(queue_change_while_running(&unqueued, spec));
+}
+
 // A child submitted without a queue is never suspended by Kueue: joining a queue is refused unless the workload is
 // suspended (the Kueue job webhook refuses adding the queue-name label to a job that is not suspended).
 TEST(QueueChange, JoiningAQueueIsRefusedWhileTheUnqueuedChildRuns) {

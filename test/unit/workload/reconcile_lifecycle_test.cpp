@@ -115,6 +115,11 @@ TEST(ReconcileLifecycle, ChangingTheQueueOfARunningWorkloadIsRefused) {
   const FieldError* join = finding(out.errors, "spec.queue.localQueue", "QueueChangeWhileRunning");
   ASSERT_TRUE(join) << dump(out.errors);
   EXPECT_NE(join->reason.find("runs without a LocalQueue"), std::string::npos) << join->reason;
+
+  // The same change made with suspend: true is allowed (Kueue judges the job as updated: suspended).
+  out = reconcile(wl("{suspend: true, queue: {localQueue: q2}}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_EQ(queue_label(out.desired[0]), "q2");
 }
 
 // The queue removed from the spec of a submitted workload: it stays, and the user is told (a Warning finding).
