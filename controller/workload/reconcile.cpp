@@ -320,7 +320,8 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
     if (live && current != s.queue.local_queue && !suspended(live) && !s.suspend)
       add_error(errs, "spec.queue.localQueue", "QueueChangeWhileRunning",
                 current ? "the workload runs in LocalQueue " + *current +
-                              "; Kueue does not let the queue of a running workload change (set spec.suspend: true with the change)"
+                              "; Kueue does not let the queue of a running workload change (set spec.suspend: true "
+                              "with the change)"
                         : "the workload runs without a LocalQueue; Kueue does not let a running workload join one "
                           "(set spec.suspend: true with the change, or delete and re-create the workload)",
                 "kueue:job webhook ValidateUpdate");
@@ -339,6 +340,31 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
     return current;
   }
   return select_local_queue(s.queue, facts.default_local_queue);
+}
+
+// Kueue's job webhook (ValidateUpdateForWorkloadPriorityClassName): a WorkloadPriorityClass may change but not be
+// added to a job that is not suspended (the job as updated), and never removed. An added one is an error; a removed
+// one is kept on the child (in `labels`) with a warning.
+void check_priority_class_change(const WorkloadSpec& s, const json::Value* live,
+                                 std::map<std::string, std::string>& labels, FieldErrors& errs) {
+  if (!live) return;
+  const json::Value* live_labels = json::find_path(*live, "metadata.labels");
+  const auto current = live_labels && live_labels->IsObject() ? json::get_string(*live_labels, kPriorityClassLabel)
+                                                              : std::optional<std::string>();
+  const std::string& wanted = s.queue.priority_class;
+  if (current && wanted.empty()) {
+    labels[std::string(kPriorityClassLabel)] = *current;
+    add_warning(errs, "spec.queue.priorityClass", "PriorityClassKept",
+                "the workload keeps WorkloadPriorityClass " + *current +
+                    ": Kueue does not let a priority class be removed from a job; delete and re-create the workload "
+                    "to run it without one",
+                "kueue:job webhook ValidateUpdateForWorkloadPriorityClassName");
+  } else if (!current && !wanted.empty() && !suspended(live) && !s.suspend) {
+    add_error(errs, "spec.queue.priorityClass", "PriorityClassAddedWhileRunning",
+              "the workload runs without a WorkloadPriorityClass; Kueue does not let one be added to a running job "
+              "(set spec.suspend: true with the change, or delete and re-create the workload)",
+              "kueue:job webhook ValidateUpdateForWorkloadPriorityClassName");
+  }
 }
 
 // A finished RayJob whose spec has not changed since it finished is left alone (and not re-created when deleted).
@@ -476,6 +502,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     if (!before_lq.empty() && before_lq != in.managed_local_queue) out.release_local_queue = before_lq;
     auto labels = kueue_labels(queue, s.queue);
     JobRun run = job_run(w, previous);
+    // A finished RayJob run again is replaced: its successor may carry any priority class.
+    check_priority_class_change(s, run.rerun ? nullptr : observed_top(s, observed), labels, out.errors);
     std::string label;
     PathOrigins origins;  // where the values of the Pod templates came from, for the findings on them
     if (s.job) {

@@ -390,3 +390,38 @@ TEST(ReconcileLifecycle, AChangeToAStartedRayJobIsAWarning) {
       reconcile(wl("{job: {entrypoint: python train.py --epochs 99}}"), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_FALSE(finding(not_started.errors, "spec.job", "StartedJobUnchanged")) << dump(not_started.errors);
 }
+
+// Kueue lets a WorkloadPriorityClass change, but not be added to a running job nor ever be removed.
+TEST(ReconcileLifecycle, PriorityClassChangesFollowKueue) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document running = yaml_doc("metadata: {labels: {kueue.x-k8s.io/queue-name: q}}\nspec: {}");
+  Observed observed;
+  observed.ray_cluster = &running;
+  Outcome added =
+      reconcile(wl("{queue: {localQueue: q, priorityClass: high}}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(added.valid);
+  EXPECT_TRUE(finding(added.errors, "spec.queue.priorityClass", "PriorityClassAddedWhileRunning"))
+      << dump(added.errors);
+  Outcome suspended = reconcile(wl("{suspend: true, queue: {localQueue: q, priorityClass: high}}"), observed,
+                                ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(suspended.valid) << dump(suspended.errors);
+
+  json::Document prioritized =
+      yaml_doc("metadata: {labels: {kueue.x-k8s.io/queue-name: q, kueue.x-k8s.io/priority-class: high}}\nspec: {}");
+  observed.ray_cluster = &prioritized;
+  Outcome changed =
+      reconcile(wl("{queue: {localQueue: q, priorityClass: low}}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(changed.valid) << dump(changed.errors);
+  const json::Value* labels = json::find_path(changed.desired.back(), "metadata.labels");
+  ASSERT_TRUE(labels);
+  EXPECT_EQ(json::get_string(*labels, "kueue.x-k8s.io/priority-class"), "low");
+
+  Outcome removed = reconcile(wl("{queue: {localQueue: q}}"), observed, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(removed.valid) << dump(removed.errors);
+  labels = json::find_path(removed.desired.back(), "metadata.labels");
+  ASSERT_TRUE(labels);
+  EXPECT_EQ(json::get_string(*labels, "kueue.x-k8s.io/priority-class"), "high") << "kept";
+  const FieldError* kept = finding(removed.errors, "spec.queue.priorityClass", "PriorityClassKept");
+  ASSERT_TRUE(kept) << dump(removed.errors);
+  EXPECT_EQ(kept->severity, Severity::Warning);
+}
