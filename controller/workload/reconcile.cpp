@@ -160,22 +160,21 @@ void keep_autoscaled_replicas(json::Document& desired, const json::Value& live) 
 }
 
 // KubeRay reads a RayJob's spec when it starts the job (creates its cluster, submits the entrypoint) and does not
-// pass later spec changes on to a job that has started (kuberay#1776): the update is applied but nothing changes
-// until the job runs again. A change of a started RayJob (its spec hash differs) is a Warning, with what to do.
-void warn_started_job_change(const json::Value& desired, const json::Value& live, FieldErrors& errs) {
+// pass later spec changes on to a job that has started (kuberay#1776). A spec change of a started RayJob is
+// therefore not applied, so that the RayJob keeps showing what runs, and a Warning says what to do; it stays while
+// the job runs. True when that is the case. Metadata changes (a priority class) and spec.suspend still go through.
+bool hold_started_job_change(const json::Value& desired, const json::Value& live, FieldErrors& errs) {
   const std::string started = json::string_at(live, "status.jobDeploymentStatus");
-  if (started != "Initializing" && started != "Running" && started != "Waiting" && started != "Retrying") return;
-  const json::Value* want = json::find_path(desired, "metadata.annotations");
-  const json::Value* have = json::find_path(live, "metadata.annotations");
-  auto hash = [](const json::Value* annotations) {
-    return annotations ? json::get_string(*annotations, kSpecHashAnnotation).value_or("") : std::string();
-  };
-  if (hash(want) == hash(have)) return;
+  if (started != "Initializing" && started != "Running" && started != "Waiting" && started != "Retrying") return false;
+  const json::Value* want = json::find(desired, "spec");
+  const json::Value* have = json::find(live, "spec");
+  if (!want || !have || is_applied(*want, *have)) return false;
   add_warning(errs, "spec.job", "StartedJobUnchanged",
-              "the RayJob has started (jobDeploymentStatus " + started +
-                  "): KubeRay does not pass spec changes on to a started job, which goes on as it started; to run "
-                  "the new spec, suspend the workload and resume it, or delete and re-create it",
+              "the change is not applied: the RayJob has started (jobDeploymentStatus " + started +
+                  ") and KubeRay does not pass spec changes on to a started job; to run the new spec, suspend the "
+                  "workload and resume it, or delete and re-create the workload",
               "kuberay: RayJob controller (kuberay#1776)");
+  return true;
 }
 
 void warn_topology_without_queue(const WorkloadSpec& s, FieldErrors& errs) {
@@ -544,12 +543,14 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       const std::size_t bytes = stamp_spec_hash(children.back());
       if (!s.job && !s.app_wrapper && s.autoscaling.enabled && live && !out.recreate)
         keep_autoscaled_replicas(children.back(), *live);
-      if (s.job && live && !out.recreate) warn_started_job_change(children.back(), *live, out.errors);
+      const bool hold_job =
+          s.job && live && !out.recreate && !s.suspend && hold_started_job_change(children.back(), *live, out.errors);
       validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo,
                      origins);
       check_size(bytes, label, s, out.errors);
       if (queue && facts.queue_objects)
         in.admissibility = judge_child(children.back(), label, workload, *facts.queue_objects);
+      if (hold_job) children.pop_back();  // judged as the user wrote it, not applied while the job runs
     }
     in.finished_job = run.finished && !run.rerun;
     in.wrapped = s.app_wrapper && !s.job;

@@ -367,7 +367,7 @@ TEST(ReconcileLifecycle, AutoscaledReplicasAreLeftToTheAutoscaler) {
   EXPECT_EQ(fixed.desired.back()["spec"]["workerGroupSpecs"][0]["replicas"].GetInt(), 1);
 }
 
-// A spec change of a RayJob that has started is applied, and the user is told KubeRay will not act on it.
+// A spec change of a RayJob that has started is not applied (KubeRay would not act on it), with a warning.
 TEST(ReconcileLifecycle, AChangeToAStartedRayJobIsAWarning) {
   CFO_REQUIRE_SCHEMAS(schemas);
   const std::string before = "{job: {entrypoint: python train.py}}";
@@ -385,6 +385,13 @@ TEST(ReconcileLifecycle, AChangeToAStartedRayJobIsAWarning) {
   const FieldError* w = finding(changed.errors, "spec.job", "StartedJobUnchanged");
   ASSERT_TRUE(w) << dump(changed.errors);
   EXPECT_EQ(w->severity, Severity::Warning);
+  for (const auto& d : changed.desired)
+    EXPECT_NE(json::string_at(d, "kind"), "RayJob") << "not applied: the RayJob keeps showing what runs";
+  // Suspending goes through (KubeRay honours spec.suspend of a started job).
+  Outcome suspend = reconcile(wl("{suspend: true, job: {entrypoint: python train.py --epochs 99}}"), observed,
+                              ClusterFacts{}, schemas, kNow);
+  ASSERT_FALSE(suspend.desired.empty());
+  EXPECT_EQ(json::string_at(suspend.desired.back(), "kind"), "RayJob");
   live["status"]["jobDeploymentStatus"].SetString("New");
   Outcome not_started =
       reconcile(wl("{job: {entrypoint: python train.py --epochs 99}}"), observed, ClusterFacts{}, schemas, kNow);
