@@ -67,10 +67,11 @@ std::optional<FieldError> queue_change_while_running(const json::Value* stored_s
   const bool runs = phase == "Admitted" || phase == "Running" || phase == "Succeeded" || phase == "Failed" ||
                     (phase == "Invalid" && condition_true(*stored_status, "Admitted"));
   if (!runs) return std::nullopt;
-  return FieldError{"spec.queue.localQueue", "QueueChangeWhileRunning", "kueue:job webhook ValidateUpdate",
-                    "the workload runs in LocalQueue " + current +
-                        "; Kueue does not let the queue of a running workload change (set spec.suspend: true with the change)",
-                    Severity::Error};
+  return FieldError{
+      "spec.queue.localQueue", "QueueChangeWhileRunning", "kueue:job webhook ValidateUpdate",
+      "the workload runs in LocalQueue " + current +
+          "; Kueue does not let the queue of a running workload change (set spec.suspend: true with the change)",
+      Severity::Error};
 }
 
 }  // namespace cfo::webhook

@@ -311,8 +311,10 @@ std::optional<FlavorMiss> flavor_miss(const KueuePodSet& ps, const std::string& 
       if (!rules::member(*annotations, key)) continue;
       if (fspec && string_at(*fspec, "topologyName")) break;
       return FlavorMiss{key_path(ps.template_path + ".metadata.annotations", key),
-                        "flavor " + dq(fname) + " has no spec.topologyName, so it does not support the topology "
-                        "the Pods ask for (" + key + ")"};
+                        "flavor " + dq(fname) +
+                            " has no spec.topologyName, so it does not support the topology "
+                            "the Pods ask for (" +
+                            key + ")"};
     }
   }
   // Node labels: the nodeSelector and the required node affinity, on the flavor's own label keys (flavorSelector).
