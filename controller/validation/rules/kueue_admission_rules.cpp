@@ -297,11 +297,13 @@ std::optional<FlavorMiss> flavor_miss(const KueuePodSet& ps, const std::string& 
            {pod ? array_at(*pod, "tolerations") : nullptr, fspec ? array_at(*fspec, "tolerations") : nullptr})
         if (list)
           for (const auto& t : list->GetArray()) ok = ok || rules::tolerates(t, taint);
-      if (!ok)
+      if (!ok) {
+        const auto value = string_at(taint, "value");
         return FlavorMiss{ps.spec ? pod_path + ".tolerations" : pod_path,
                           "flavor " + dq(fname) + " has the taint " + string_at(taint, "key").value_or("") +
-                              (string_at(taint, "value") ? "=" + *string_at(taint, "value") : std::string()) + ":" +
-                              effect + ", which the Pods do not tolerate"};
+                              (value ? "=" + *value : std::string()) + ":" + effect +
+                              ", which the Pods do not tolerate"};
+      }
     }
   // Topology-aware scheduling (flavorassigner checkPodSetAndFlavorMatchForTAS): a PodSet that asks for a topology
   // only takes a flavor with spec.topologyName.
