@@ -98,7 +98,7 @@ std::vector<InputDocument> documents_of_text(const std::string& name, std::strin
     InputDocument entry;
     entry.file = name;
     entry.whole_file = true;
-    entry.syntax_error_at = yaml::error_position(read.error().message);
+    if (read.error().line) entry.syntax_error_at = yaml::Position{read.error().line, read.error().column};
     entry.problems.push_back({"", "yaml:syntax", "yaml", "the file is not valid YAML: " + read.error().message});
     out.push_back(std::move(entry));
   }

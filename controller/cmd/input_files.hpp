@@ -20,8 +20,8 @@ struct InputDocument {
   std::vector<std::size_t> item;  ///< for an object taken out of a v1 List: its 0-based position in `items`, one
                                   ///< entry per level of nesting (a List inside a List); empty otherwise
   bool whole_file = false;        ///< true for the entry that stands for a file whose YAML does not parse
-  /// For a whole-file entry: where the parser stopped (yaml::error_position of its message), for -o json's line and
-  /// column; nullopt when the message names no place.
+  /// For a whole-file entry: where the parser stopped (the error's line and column), for -o json's line and column;
+  /// nullopt when the error has no place (a text beyond the size limit).
   std::optional<yaml::Position> syntax_error_at;
   /// Which of the paths given to read_inputs it came from (0-based): a folder's files share their folder's.
   std::size_t source = 0;

@@ -165,50 +165,57 @@ struct Parser {
   }
 
   /// 1-based line and column (in characters) of byte `offset` of the input.
-  std::string position_of(std::size_t offset) const {
+  Position position_of(std::size_t offset) const {
     offset = std::min(offset, text.size());
-    std::size_t line = 1, column = 1;
+    Position at{1, 1};
     for (std::size_t i = 0; i < offset; ++i) {
       if (text[i] == '\n') {
-        ++line;
-        column = 1;
+        ++at.line;
+        at.column = 1;
       } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-        ++column;  // count characters: skip UTF-8 continuation bytes
+        ++at.column;  // count characters: skip UTF-8 continuation bytes
       }
     }
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+    return at;
   }
 
-  Error error_here(const std::string& what) const {
+  static Position position_of(const yaml_mark_t& m) { return {m.line + 1, m.column + 1}; }
+  static std::string text_of(const Position& at) {
+    return "line " + std::to_string(at.line) + ", column " + std::to_string(at.column);
+  }
+  /// An error at `at`: `before` + " line L, column C" + `after` as its message, and the place in line and column.
+  static std::unexpected<Error> fail_at(const Position& at, const std::string& before, const std::string& after = "") {
+    Error e{before + text_of(at) + after};
+    e.line = at.line;
+    e.column = at.column;
+    return std::unexpected<Error>(std::move(e));
+  }
+
+  std::unexpected<Error> error_here(const std::string& what) const {
     // LibYAML's reader (invalid UTF-8, control characters) reports a byte offset and leaves problem_mark unset.
-    const std::string where = p.error == YAML_READER_ERROR
-                                  ? position_of(p.problem_offset)
-                                  : "line " + std::to_string(p.problem_mark.line + 1) + ", column " +
-                                        std::to_string(p.problem_mark.column + 1);
+    const Position at = p.error == YAML_READER_ERROR ? position_of(p.problem_offset) : position_of(p.problem_mark);
     std::string problem = p.problem ? std::string(": ") + p.problem : "";
     if (p.error == YAML_READER_ERROR && p.problem_value >= 0) {
       char hex[16];
       std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(p.problem_value));
       problem += std::string(" (") + hex + ")";
     }
-    return Error{"YAML " + what + " at " + where + problem};
+    return fail_at(at, "YAML " + what + " at ", problem);
   }
 
   Result<void> next() {
     if (have_event) yaml_event_delete(&ev);
     have_event = false;
-    if (!yaml_parser_parse(&p, &ev)) return std::unexpected(error_here("syntax error"));
+    if (!yaml_parser_parse(&p, &ev)) return error_here("syntax error");
     have_event = true;
     if (ev.end_mark.index - document_start > kMaxDocumentBytes)
-      return fail("YAML document starting at " + position_of(document_start) + " is larger than " +
-                  mib(kMaxDocumentBytes) + " (the limit per document)");
+      return fail_at(position_of(document_start), "YAML document starting at ",
+                     " is larger than " + mib(kMaxDocumentBytes) + " (the limit per document)");
     return {};
   }
 
-  std::string mark() const { return mark_text(ev.start_mark); }
-  static std::string mark_text(const yaml_mark_t& m) {
-    return "line " + std::to_string(m.line + 1) + ", column " + std::to_string(m.column + 1);
-  }
+  /// Where the current event starts.
+  Position here() const { return position_of(ev.start_mark); }
 
   static std::size_t count_nodes(const json::Value& v) {
     std::size_t n = 1;
@@ -229,23 +236,23 @@ struct Parser {
 
   // Parses the node whose start event is the current event into `out`.
   Result<void> node(json::Value& out, json::Allocator& a, int depth) {
-    if (depth > 256) return fail("YAML nesting deeper than 256 levels at " + mark());
+    if (depth > 256) return fail_at(here(), "YAML nesting deeper than 256 levels at ");
     switch (ev.type) {
       case YAML_ALIAS_EVENT: {
         std::string name(reinterpret_cast<const char*>(ev.data.alias.anchor));
         auto it = anchors.find(name);
-        if (it == anchors.end()) return fail("YAML alias *" + name + " has no anchor, at " + mark());
+        if (it == anchors.end()) return fail_at(here(), "YAML alias *" + name + " has no anchor, at ");
         alias_nodes += it->second.nodes;
         if (alias_nodes > kMaxAliasNodes)
-          return fail("YAML aliases expand to more than " + std::to_string(kMaxAliasNodes) + " nodes, at " + mark() +
-                      "; refusing the document (nested aliases can multiply its size)");
+          return fail_at(here(), "YAML aliases expand to more than " + std::to_string(kMaxAliasNodes) + " nodes, at ",
+                         "; refusing the document (nested aliases can multiply its size)");
         out.CopyFrom(it->second.value, a);
         return {};
       }
       case YAML_SCALAR_EVENT: {
         if (ev.data.scalar.length > kMaxScalarBytes)
-          return fail("YAML scalar of " + std::to_string(ev.data.scalar.length) + " bytes at " + mark() +
-                      " is larger than " + mib(kMaxScalarBytes) + " (the limit per string)");
+          return fail_at(here(), "YAML scalar of " + std::to_string(ev.data.scalar.length) + " bytes at ",
+                         " is larger than " + mib(kMaxScalarBytes) + " (the limit per string)");
         std::string_view text(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
         const char* tag = reinterpret_cast<const char*>(ev.data.scalar.tag);
         std::string t = tag ? tag : "";
@@ -290,7 +297,7 @@ struct Parser {
           if (auto r = next(); !r) return r;
           if (ev.type == YAML_MAPPING_END_EVENT) break;
           if (ev.type != YAML_SCALAR_EVENT && ev.type != YAML_ALIAS_EVENT)
-            return fail("YAML mapping key is not a scalar at " + mark());
+            return fail_at(here(), "YAML mapping key is not a scalar at ");
           // Keys keep their literal text (JSON object keys are strings), so `y:` or `on:` stay as written.
           std::string key_text;
           bool merge = false;
@@ -302,7 +309,7 @@ struct Parser {
             if (auto r = node(key, a, depth + 1); !r) return r;
             key_text = key.IsString() ? std::string(key.GetString(), key.GetStringLength()) : json::dump(key);
           }
-          const yaml_mark_t key_mark = ev.start_mark;  // a repeated key is told where it is written
+          const Position key_at = here();  // a repeated key is told where it is written
           if (auto r = next(); !r) return r;
           json::Value val;
           if (auto r = node(val, a, depth + 1); !r) return r;
@@ -326,7 +333,7 @@ struct Parser {
           // of the two values would lose data.
           if (auto existing = index.find(key_text); existing != index.end()) {
             if (!merged_keys.erase(key_text))
-              return fail("YAML mapping key \"" + key_text + "\" is defined twice, at " + mark_text(key_mark));
+              return fail_at(key_at, "YAML mapping key \"" + key_text + "\" is defined twice, at ");
             (out.MemberBegin() + existing->second)->value = std::move(val);  // an explicit key overrides a merged one
             continue;
           }
@@ -336,7 +343,7 @@ struct Parser {
         return {};
       }
       default:
-        return fail("unexpected YAML event at " + mark());
+        return fail_at(here(), "unexpected YAML event at ");
     }
   }
 };

@@ -30,8 +30,10 @@ inline constexpr std::size_t kMaxAliasNodes = 1000000;
 /// stream (an error beyond, against alias bombs). A key repeated in one mapping is an error. Empty documents are
 /// skipped. Time and memory are linear in the size of the text (and of what aliases copy).
 /// Errors carry the line and column (1-based) of the offending token or byte, also for invalid UTF-8 and control
-/// characters; a text, document or scalar beyond kMaxStreamBytes, kMaxDocumentBytes or kMaxScalarBytes is an error
-/// naming the limit. Mapping keys must be scalars.
+/// characters, in their message and in Error::line and Error::column (a repeated key: where its second occurrence is
+/// written; a document beyond kMaxDocumentBytes: where it starts; a text beyond kMaxStreamBytes: none, 0); a text,
+/// document or scalar beyond kMaxStreamBytes, kMaxDocumentBytes or kMaxScalarBytes is an error naming the limit.
+/// Mapping keys must be scalars.
 Result<std::vector<json::Document>> to_json(std::string_view text);
 
 /// Where a document begins in its text: the byte offset of the start of the line it begins on, and that line
@@ -68,10 +70,5 @@ struct Position {
 /// a `<<` merge key is not followed (the alias itself is the nearest parent). Reads only the events up to the field
 /// found.
 std::optional<Position> locate(std::string_view text, std::size_t document, std::string_view path);
-
-/// Where the error of to_json or for_each_document is, read from its message: every such message names its place as
-/// "line N, column M" (1-based; the last one when several are named). nullopt for a message without one (the text as
-/// a whole is too large).
-std::optional<Position> error_position(std::string_view message);
 
 }  // namespace cfo::yaml

@@ -163,27 +163,4 @@ std::optional<Position> locate(std::string_view text, std::size_t document, std:
   }
 }
 
-std::optional<Position> error_position(std::string_view message) {
-  static constexpr std::string_view kLine = "line ";
-  static constexpr std::string_view kColumn = ", column ";
-  std::optional<Position> found;
-  // Reads the digits at `at` into `out`; returns where they end, or npos when there are none.
-  auto digits = [&](std::size_t at, std::size_t& out) {
-    std::size_t end = at;
-    while (end < message.size() && end - at < 12 && message[end] >= '0' && message[end] <= '9') ++end;
-    if (end == at) return std::string_view::npos;
-    out = 0;
-    for (std::size_t k = at; k < end; ++k) out = out * 10 + static_cast<std::size_t>(message[k] - '0');
-    return end;
-  };
-  for (std::size_t at = message.find(kLine); at != std::string_view::npos; at = message.find(kLine, at + 1)) {
-    Position p;
-    const std::size_t line_end = digits(at + kLine.size(), p.line);
-    if (line_end == std::string_view::npos || message.substr(line_end, kColumn.size()) != kColumn) continue;
-    if (digits(line_end + kColumn.size(), p.column) == std::string_view::npos) continue;
-    found = p;
-  }
-  return found;
-}
-
 }  // namespace cfo::yaml

@@ -148,15 +148,6 @@ TEST(InputFiles, SyntaxErrorsAndDuplicateKeysAreFindingsOfTheWholeFile) {
   EXPECT_EQ(dup[0].syntax_error_at->column, 1u);
 }
 
-TEST(InputFiles, ErrorPositionReadsTheLastPlaceAMessageNames) {
-  auto p = yaml::error_position("YAML document starting at line 3, column 1 ... at line 7, column 12");
-  ASSERT_TRUE(p.has_value());
-  EXPECT_EQ(p->line, 7u);
-  EXPECT_EQ(p->column, 12u);
-  EXPECT_FALSE(yaml::error_position("YAML text of 70000000 bytes is larger than 64 MiB").has_value());
-  EXPECT_FALSE(yaml::error_position("line x, column 2; line 4, column").has_value());
-}
-
 TEST(InputFiles, ReadInputsGoesOnPastABrokenFileButNotPastAMissingOne) {
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / ("cfo_input_files_" + std::to_string(::getpid()));

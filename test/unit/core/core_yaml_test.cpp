@@ -41,7 +41,11 @@ TEST(Yaml, ExpandsAnchorsAliasesAndMergeKeys) {
 TEST(Yaml, ReportsSyntaxErrorsWithPosition) {
   auto docs = yaml::to_json("a: [1, 2\nb: 3\n");
   ASSERT_FALSE(docs.has_value());
-  EXPECT_NE(docs.error().message.find("line"), std::string::npos);
+  // The place is in the message and, for callers such as -o json, in the error's line and column.
+  const std::string at =
+      "line " + std::to_string(docs.error().line) + ", column " + std::to_string(docs.error().column);
+  EXPECT_EQ(docs.error().line, 2u) << docs.error().message;
+  EXPECT_NE(docs.error().message.find(at), std::string::npos) << docs.error().message;
 }
 
 TEST(Yaml, EmitsAmbiguousStringsQuotedAndRoundTrips) {
@@ -126,6 +130,8 @@ TEST(Yaml, RepeatedKeysAreAnError) {
   auto docs = yaml::to_json("spec:\n  replicas: 1\n  replicas: 100\n");
   ASSERT_FALSE(docs.has_value());
   EXPECT_NE(docs.error().message.find("\"replicas\" is defined twice"), std::string::npos) << docs.error().message;
+  EXPECT_EQ(docs.error().line, 3u);  // where the second one is written
+  EXPECT_EQ(docs.error().column, 3u);
 }
 
 // Byte-level errors (LibYAML's reader: invalid UTF-8, control characters) name the line and column of the byte;
@@ -134,6 +140,8 @@ TEST(Yaml, ByteLevelErrorsNameTheirLineAndColumn) {
   auto bad_utf8 = yaml::to_json("a: 1\nb: 2\nname: ab\xff\n");
   ASSERT_FALSE(bad_utf8.has_value());
   EXPECT_NE(bad_utf8.error().message.find("line 3, column 9"), std::string::npos) << bad_utf8.error().message;
+  EXPECT_EQ(bad_utf8.error().line, 3u);
+  EXPECT_EQ(bad_utf8.error().column, 9u);
   EXPECT_NE(bad_utf8.error().message.find("UTF-8"), std::string::npos) << bad_utf8.error().message;
   auto control = yaml::to_json("a: 1\nb: x\x01y\n");
   ASSERT_FALSE(control.has_value());
@@ -172,6 +180,7 @@ TEST(Yaml, SizeLimitsAreErrorsNamingTheLimit) {
   auto stream = yaml::to_json(std::string(yaml::kMaxStreamBytes + 1, '#'));
   ASSERT_FALSE(stream.has_value());
   EXPECT_NE(stream.error().message.find("64 MiB (the limit per file)"), std::string::npos) << stream.error().message;
+  EXPECT_EQ(stream.error().line, 0u);  // the text as a whole: no place
 
   auto scalar = yaml::to_json("a: 1\nb: " + std::string(yaml::kMaxScalarBytes + 1, 'x') + "\n");
   ASSERT_FALSE(scalar.has_value());
@@ -186,6 +195,7 @@ TEST(Yaml, SizeLimitsAreErrorsNamingTheLimit) {
   EXPECT_NE(document.error().message.find("16 MiB (the limit per document)"), std::string::npos)
       << document.error().message;
   EXPECT_NE(document.error().message.find("starting at line 2"), std::string::npos) << document.error().message;
+  EXPECT_EQ(document.error().line, 2u);
 
   // Below the limits, several documents of 12 MiB each are fine.
   std::string fine;
