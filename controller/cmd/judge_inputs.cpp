@@ -12,6 +12,7 @@ Judged judge_inputs(std::vector<InputDocument>& inputs, const std::vector<std::s
   Judged out;
   out.findings.resize(inputs.size());
   out.skipped.resize(inputs.size());
+  out.unknown_kind.resize(inputs.size());
   if (keep_generated) out.generated.resize(inputs.size());
   std::vector<std::vector<SetMember>> sets;
   std::vector<std::vector<std::size_t>> set_index;
@@ -44,9 +45,13 @@ Judged judge_inputs(std::vector<InputDocument>& inputs, const std::vector<std::s
     ++out.judged_count;
     if (auto unserved = unserved_workload(inputs[i].doc)) {
       out.findings[i] = {*unserved};
+      out.unknown_kind[i] = true;
       continue;
     }
     const bool wl = is_workload(inputs[i].doc);
+    if (!wl)
+      out.unknown_kind[i] = !schemas.has(json::get_string(inputs[i].doc, "apiVersion").value_or(""),
+                                         json::get_string(inputs[i].doc, "kind").value_or(""));
     if (wl) ensure_namespace(inputs[i].doc, default_namespace);
     sets[s].push_back({&inputs[i], wl, false});
     set_index[s].push_back(i);

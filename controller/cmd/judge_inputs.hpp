@@ -16,8 +16,11 @@ namespace cfo::cmd {
 struct Judged {
   std::vector<FieldErrors> findings;                ///< per input: its findings (its reading problems, if any)
   std::vector<std::optional<std::string>> skipped;  ///< per input: why it is not checked (no schema for its group)
-  std::size_t judged_count = 0;                     ///< inputs checked
-  std::size_t skipped_count = 0;                    ///< inputs skipped
+  /// per input: of an API group a schema covers, but of a version or kind none serves (ray.io/v2, a misspelt kind, a
+  /// codeflare.dev object other than a v1alpha1 CodeFlareWorkload); its findings say so (schema:unknownKind).
+  std::vector<bool> unknown_kind;
+  std::size_t judged_count = 0;   ///< inputs checked
+  std::size_t skipped_count = 0;  ///< inputs skipped
   /// per input: what its workload expanded to (judge_closed_set's GeneratedObjects), kept only when asked for.
   std::vector<GeneratedObjects> generated;
 };

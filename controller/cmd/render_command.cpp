@@ -127,10 +127,7 @@ int render_command(int argc, char** argv, int first) {
       continue;
     }
     const FieldErrors& found = judged.findings[i];
-    bool unknown_kind = false;  // a known group with a version or kind it does not serve (ray.io/v2, a typo)
-    for (const auto& e : found) unknown_kind = unknown_kind || e.rule == "schema:unknownKind";
-    if (!in.problems.empty() || (!is_workload(in.doc) && unserved_workload(in.doc)) || !in.doc.IsObject() ||
-        unknown_kind) {
+    if (!in.problems.empty() || !in.doc.IsObject() || judged.unknown_kind[i]) {
       // Not YAML, a malformed List, a document that is not an object, a codeflare.dev object that is not a v1alpha1
       // CodeFlareWorkload, or an unknown version or kind of a known group: refused as validate refuses them (a
       // GitOps sync of the output would otherwise pass on garbage or silently drop an object).
