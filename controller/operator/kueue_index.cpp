@@ -95,7 +95,8 @@ void resource_flavor_transform(json::Document& rf) {
   keep_only(rf, {"apiVersion", "kind", "metadata", "spec"});
   if (json::Value* meta = json::find(rf, "metadata"))
     keep_only(*meta, {"name", "uid", "resourceVersion", "generation"});
-  if (json::Value* spec = json::find(rf, "spec")) keep_only(*spec, {"nodeLabels", "nodeTaints", "tolerations"});
+  if (json::Value* spec = json::find(rf, "spec"))
+    keep_only(*spec, {"nodeLabels", "nodeTaints", "tolerations", "topologyName"});
 }
 
 void priority_class_transform(json::Document& pc) {

@@ -41,8 +41,8 @@ void local_queue_transform(json::Document& lq);
 /// namespaceSelector, resourceGroups and cohort (cohortName, or v1beta1 cohort).
 void cluster_queue_transform(json::Document& cq);
 
-/// What a cached ResourceFlavor keeps for the admissibility judgement: its name, generation, nodeLabels, nodeTaints and
-/// tolerations.
+/// What a cached ResourceFlavor keeps for the admissibility judgement: its name, generation, nodeLabels, nodeTaints,
+/// tolerations and topologyName.
 void resource_flavor_transform(json::Document& rf);
 
 /// What a cached WorkloadPriorityClass keeps: its name and value.

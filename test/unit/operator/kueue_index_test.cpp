@@ -150,5 +150,7 @@ spec: {nodeLabels: {pool: a}, nodeTaints: [{key: k, effect: NoSchedule}], tolera
   EXPECT_TRUE(json::find_path(rf, "spec.nodeLabels"));
   EXPECT_TRUE(json::find_path(rf, "spec.nodeTaints"));
   EXPECT_TRUE(json::find_path(rf, "spec.tolerations"));
-  EXPECT_FALSE(json::find_path(rf, "spec.topologyName"));
+  // A PodSet asking for a topology takes only a flavor with a topologyName (checkPodSetAndFlavorMatchForTAS): dropping
+  // it made every topology-aware workload look never admissible.
+  EXPECT_EQ(json::string_at(rf, "spec.topologyName"), "t");
 }
