@@ -750,12 +750,18 @@ void PriorityClassExists(const json::Value& job, const std::set<std::string>& cl
 void validate_kueue_references(const std::vector<const json::Value*>& objects, const std::vector<Sink>& sinks) {
   std::set<std::string> cluster_queues, flavors, classes;
   std::multimap<std::string, std::string> local_queues;  // name -> namespace
+  bool local_queues_given = false;
   for (const json::Value* o : objects) {
     if (!o || !o->IsObject()) continue;
     if (is_kueue(*o, "ClusterQueue")) cluster_queues.insert(name_of(*o));
     if (is_kueue(*o, "ResourceFlavor")) flavors.insert(name_of(*o));
     if (is_kueue(*o, "WorkloadPriorityClass")) classes.insert(name_of(*o));
-    if (is_kueue(*o, "LocalQueue")) local_queues.emplace(name_of(*o), namespace_of(*o));
+    if (is_kueue(*o, "LocalQueue")) {
+      local_queues.emplace(name_of(*o), namespace_of(*o));
+      // A LocalQueue the operator makes for a workload (spec.queue.clusterQueue; render generates it) exists, but
+      // says nothing of which other LocalQueues do.
+      local_queues_given = local_queues_given || label_of(*o, kManagedByLabel) != kManagedByOperator;
+    }
   }
   // The set is closed for the kinds it holds: a reference to a kind it holds none of is taken to be on the cluster.
   for (std::size_t i = 0; i < objects.size() && i < sinks.size(); ++i) {
@@ -765,7 +771,7 @@ void validate_kueue_references(const std::vector<const json::Value*>& objects, c
       LocalQueueClusterQueueExists(*o, cluster_queues, sinks[i]);
     if (is_kueue(*o, "ClusterQueue") && !flavors.empty()) ClusterQueueFlavorExists(*o, flavors, sinks[i]);
     if (is_job(*o)) {
-      if (!local_queues.empty()) QueueNameExists(*o, local_queues, sinks[i]);
+      if (local_queues_given) QueueNameExists(*o, local_queues, sinks[i]);
       if (!classes.empty()) PriorityClassExists(*o, classes, sinks[i]);
     }
   }

@@ -16,6 +16,9 @@ inline constexpr std::string_view kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 inline constexpr std::string_view kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
 inline constexpr std::string_view kMaxExecTimeLabel = "kueue.x-k8s.io/max-exec-time-seconds";
 inline constexpr std::string_view kPrebuiltWorkloadLabel = "kueue.x-k8s.io/prebuilt-workload-name";
+/// The label, and its value, on a LocalQueue that codeflare-operator makes for a workload (spec.queue.clusterQueue).
+inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
+inline constexpr std::string_view kManagedByOperator = "codeflare-operator";
 inline constexpr std::string_view kElasticJobAnnotation = "kueue.x-k8s.io/elastic-job";
 
 /// "text" with double quotes, for messages.

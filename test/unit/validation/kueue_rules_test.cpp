@@ -296,6 +296,18 @@ TEST(KueueRules, ReferencesWithinAClosedSet) {
 
   auto single = validate_set(schemas, {&wrong_cq});
   EXPECT_EQ(error_count(single[0]), 0u) << "a single object is not a closed set\n" << describe(single[0]);
+
+  // A LocalQueue the operator makes for a workload (render generates it) is there for the jobs naming it, but does
+  // not close the set for LocalQueues: "nope" may well be on the cluster.
+  auto managed = patched(
+      local, {{"metadata.name", "team-b"}, {"metadata.labels[app.kubernetes.io/managed-by]", "codeflare-operator"}});
+  auto in_managed = patched(cluster, {{kQueue, "team-b"}});
+  auto open = validate_set(schemas, {&managed, &wrong_queue, &in_managed});
+  EXPECT_FALSE(has(open[1], kQueue, "QueueNameExists")) << describe(open[1]);
+  EXPECT_EQ(error_count(open[2]), 0u) << describe(open[2]);
+  auto given = patched(managed, {{"metadata.labels[app.kubernetes.io/managed-by]", "someone-else"}});
+  auto closed = validate_set(schemas, std::vector<const json::Value*>{&given, &wrong_queue});
+  EXPECT_TRUE(has(closed[1], kQueue, "QueueNameExists")) << describe(closed[1]);
 }
 
 // A large set is judged on several threads: each object gets what validate_object gives it alone, in its place,
