@@ -98,6 +98,7 @@ void check_queued(const Workload& w, const ClusterFacts& facts, FieldErrors& err
 }
 
 std::optional<std::string> queue_label_of(const json::Value* obj);
+bool suspended(const json::Value* obj);
 
 // The live top-level child's value of a field the apiserver or Kueue will not let change on it.
 std::string managed_by_of(const json::Value* live) { return live ? json::string_at(*live, "spec.managedBy") : ""; }
@@ -157,6 +158,18 @@ void keep_autoscaled_replicas(json::Document& desired, const json::Value& live) 
       break;
     }
   }
+}
+
+// A queued child that is suspended is Kueue's to start: Kueue unsuspends it when it admits the workload (and sets its
+// PodSets' node selectors in the same write). So while it is suspended the operator applies spec.suspend: true too,
+// also after the user resumes the workload (spec.suspend true -> false): dropping the field would make the apiserver
+// remove a suspend the operator owns (server-side apply) and start the Pods without admission. Once Kueue has
+// unsuspended it, the operator leaves the field to Kueue. Called after the spec hash is stamped: an admission does
+// not change the hash, so it causes no write.
+void keep_queued_child_suspended(json::Document& desired, const json::Value& live) {
+  if (!suspended(&live)) return;
+  json::Value* spec = json::find(desired, "spec");
+  if (spec && spec->IsObject()) json::set(*spec, "suspend", json::Value(true), desired.GetAllocator());
 }
 
 // KubeRay reads a RayJob's spec when it starts the job (creates its cluster, submits the entrypoint) and does not
@@ -294,16 +307,24 @@ const json::Value* observed_top(const WorkloadSpec& s, const Observed& observed)
   return s.app_wrapper ? observed.app_wrapper : observed.ray_cluster;
 }
 
-std::optional<std::string> queue_label_of(const json::Value* obj) {
+// The value of label `key` on `obj` (null: no object, no such label).
+std::optional<std::string> label_of(const json::Value* obj, std::string_view key) {
   const json::Value* labels = obj ? json::find_path(*obj, "metadata.labels") : nullptr;
   if (!labels || !labels->IsObject()) return std::nullopt;
-  return json::get_string(*labels, kQueueNameLabel);
+  return json::get_string(*labels, key);
 }
+
+std::optional<std::string> queue_label_of(const json::Value* obj) { return label_of(obj, kQueueNameLabel); }
 
 bool suspended(const json::Value* obj) {
   const json::Value* v = obj ? json::find_path(*obj, "spec.suspend") : nullptr;
   return v && v->IsBool() && v->GetBool();
 }
+
+// Whether Kueue's job webhook judges the child `live` as running when the spec is applied: it judges the job as
+// updated, so a child that is suspended, or that this very apply suspends (spec.suspend), is not. Kueue keeps the
+// queue-name and priority-class labels of a running job fixed (queue_label_of, kPriorityClassLabel).
+bool runs_after_apply(const WorkloadSpec& s, const json::Value* live) { return live && !suspended(live) && !s.suspend; }
 
 // The queue is chosen when the child is submitted and then kept: a namespace default that appears, changes or goes
 // later does not move a submitted workload (Kueue refuses a queue-name change on a running object, and dropping the
@@ -314,9 +335,9 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
   const json::Value* live = observed_top(s, observed);
   if (!s.queue.local_queue.empty()) {
     auto current = queue_label_of(live);
-    // Kueue refuses any change of the queue-name label of a job that is not suspended, adding one included; the
-    // job as updated counts, so a change made with spec.suspend: true (the same apply suspends it) is allowed.
-    if (live && current != s.queue.local_queue && !suspended(live) && !s.suspend)
+    // Kueue refuses any change of the queue-name label of a running job, adding one included. The queue in effect
+    // (status.queue) stays the child's.
+    if (current != s.queue.local_queue && runs_after_apply(s, live)) {
       add_error(errs, "spec.queue.localQueue", "QueueChangeWhileRunning",
                 current ? "the workload runs in LocalQueue " + *current +
                               "; Kueue does not let the queue of a running workload change (set spec.suspend: true "
@@ -324,6 +345,8 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
                         : "the workload runs without a LocalQueue; Kueue does not let a running workload join one "
                           "(set spec.suspend: true with the change, or delete and re-create the workload)",
                 "kueue:job webhook ValidateUpdate");
+      return current;
+    }
     return s.queue.local_queue;
   }
   if (live) {
@@ -347,9 +370,7 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
 void check_priority_class_change(const WorkloadSpec& s, const json::Value* live,
                                  std::map<std::string, std::string>& labels, FieldErrors& errs) {
   if (!live) return;
-  const json::Value* live_labels = json::find_path(*live, "metadata.labels");
-  const auto current = live_labels && live_labels->IsObject() ? json::get_string(*live_labels, kPriorityClassLabel)
-                                                              : std::optional<std::string>();
+  const auto current = label_of(live, kPriorityClassLabel);
   const std::string& wanted = s.queue.priority_class;
   if (current && wanted.empty()) {
     labels[std::string(kPriorityClassLabel)] = *current;
@@ -358,7 +379,7 @@ void check_priority_class_change(const WorkloadSpec& s, const json::Value* live,
                     ": Kueue does not let a priority class be removed from a job; delete and re-create the workload "
                     "to run it without one",
                 "kueue:job webhook ValidateUpdateForWorkloadPriorityClassName");
-  } else if (!current && !wanted.empty() && !suspended(live) && !s.suspend) {
+  } else if (!current && !wanted.empty() && runs_after_apply(s, live)) {
     add_error(errs, "spec.queue.priorityClass", "PriorityClassAddedWhileRunning",
               "the workload runs without a WorkloadPriorityClass; Kueue does not let one be added to a running job "
               "(set spec.suspend: true with the change, or delete and re-create the workload)",
@@ -487,6 +508,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
 
     auto [held_reason, held_message] = hold(w, queue, facts);
     in.held_reason = held_reason;
+    in.child_exists = observed_top(s, observed) != nullptr;
     in.held_message = held_message;
     ManagedQueue managed = managed_local_queue(w, facts, out.errors);
     if (managed.create) {
@@ -543,6 +565,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       const std::size_t bytes = stamp_spec_hash(children.back());
       if (!s.job && !s.app_wrapper && s.autoscaling.enabled && live && !out.recreate)
         keep_autoscaled_replicas(children.back(), *live);
+      if (queue && !s.suspend && live && !out.recreate) keep_queued_child_suspended(children.back(), *live);
       const bool hold_job =
           s.job && live && !out.recreate && !s.suspend && hold_started_job_change(children.back(), *live, out.errors);
       validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo,

@@ -120,9 +120,11 @@ Readiness readiness(const StatusInput& in, const Observed& observed, const Admis
             r.ready ? r.message + "; the new spec is invalid (see the Valid condition) and is not applied"
                     : "the spec is invalid; see the Valid condition"};
   }
-  if (!in.held_reason.empty()) return {phase::kPending, false, in.held_reason, in.held_message};
-  if (in.suspended) return {phase::kSuspended, false, "Suspended", "spec.suspend is true"};
-  return from_children(in, observed, admission, previous_status, now, recheck);
+  if (!in.held_reason.empty() && !in.child_exists) return {phase::kPending, false, in.held_reason, in.held_message};
+  Readiness r = in.suspended ? Readiness{phase::kSuspended, false, "Suspended", "spec.suspend is true"}
+                             : from_children(in, observed, admission, previous_status, now, recheck);
+  if (!in.held_reason.empty()) r.message += "; the spec's change waits: " + in.held_message;
+  return r;
 }
 
 // Queued and Admitted, while a LocalQueue is in effect.
@@ -147,16 +149,18 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
                   Condition{kConditionAdmissible, "False", in.generation, "", in.admissibility->reason,
                             in.admissibility->message},
                   now);
-  if (!in.held_reason.empty()) {
+  if (!in.held_reason.empty() && !in.child_exists) {
     set_condition(conds, Condition{kConditionQueued, "False", in.generation, "", in.held_reason, in.held_message}, now);
     set_condition(conds,
                   Condition{kConditionAdmitted, "False", in.generation, "", "NotQueued", "not submitted to Kueue yet"},
                   now);
     return;
   }
-  set_condition(
-      conds,
-      Condition{kConditionQueued, "True", in.generation, "", "Submitted", "submitted to LocalQueue " + *in.queue}, now);
+  set_condition(conds,
+                Condition{kConditionQueued, "True", in.generation, "", "Submitted",
+                          "submitted to LocalQueue " + *in.queue +
+                              (in.held_reason.empty() ? "" : "; the spec's change waits: " + in.held_message)},
+                now);
   // A running or finished child has been admitted, whether or not its Kueue Workload is seen.
   bool past_admission = r.phase == phase::kAdmitted || r.phase == phase::kRunning || r.phase == phase::kSucceeded;
   Condition admitted{kConditionAdmitted, "False", in.generation, "", "Pending", ""};

@@ -103,6 +103,9 @@ struct StatusInput {
   /// KueueNotInstalled) and message, shown in the Queued and Ready conditions.
   std::string held_reason;
   std::string held_message;
+  /// The top-level child exists already (it was submitted): a hold then holds back a change of it, not the workload,
+  /// so Ready and Queued follow the child and name the held change in their messages.
+  bool child_exists = false;
   /// Sum of the worker groups' replicas.
   int32_t desired_workers = 0;
   std::string ray_cluster_name;

@@ -115,6 +115,11 @@ TEST(ReconcileLifecycle, ChangingTheQueueOfARunningWorkloadIsRefused) {
   const FieldError* join = finding(out.errors, "spec.queue.localQueue", "QueueChangeWhileRunning");
   ASSERT_TRUE(join) << dump(out.errors);
   EXPECT_NE(join->reason.find("runs without a LocalQueue"), std::string::npos) << join->reason;
+  EXPECT_FALSE(json::find(out.status, "queue")) << "status.queue is the queue in effect: none";
+  observed.ray_cluster = &running;
+  out = reconcile(wl("{queue: {localQueue: q2}}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_EQ(json::get_string(out.status, "queue"), "q1") << "the refused q2 is not in effect";
+  observed.ray_cluster = &unqueued;
 
   // The same change made with suspend: true is allowed (Kueue judges the job as updated: suspended).
   out = reconcile(wl("{suspend: true, queue: {localQueue: q2}}"), observed, ClusterFacts{}, schemas, kNow);
@@ -365,6 +370,38 @@ TEST(ReconcileLifecycle, AutoscaledReplicasAreLeftToTheAutoscaler) {
   // Without autoscaling the spec's count is the operator's, and a foreign change is set back.
   Outcome fixed = reconcile(wl("{workerGroups: [{name: w, replicas: 1}]}"), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_EQ(fixed.desired.back()["spec"]["workerGroupSpecs"][0]["replicas"].GetInt(), 1);
+}
+
+// A queued child that is suspended is Kueue's to start: resuming the workload keeps spec.suspend: true on it (without
+// it, server-side apply would remove the operator's suspend and start the Pods without admission). Once Kueue has
+// unsuspended the child, the field is left to Kueue.
+TEST(ReconcileLifecycle, AResumedQueuedChildStaysSuspendedUntilKueueStartsIt) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  Outcome held = reconcile(wl("{suspend: true, queue: {localQueue: q1}}"), Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(held.valid) << dump(held.errors);
+  json::Document live = json::clone(held.desired.back());
+  ASSERT_TRUE(json::get_bool(live["spec"], "suspend").value_or(false));
+  Observed observed;
+  observed.ray_cluster = &live;
+  Outcome resumed = reconcile(wl("{queue: {localQueue: q1}}"), observed, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(resumed.valid) << dump(resumed.errors);
+  EXPECT_EQ(json::get_bool(resumed.desired.back()["spec"], "suspend"), true) << "Kueue starts it, not the operator";
+
+  json::Document started = json::clone(live);
+  started["spec"].RemoveMember("suspend");  // Kueue admitted the workload and unsuspended the child
+  observed.ray_cluster = &started;
+  Outcome running = reconcile(wl("{queue: {localQueue: q1}}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(json::find(running.desired.back()["spec"], "suspend")) << "left to Kueue";
+  EXPECT_EQ(json::get_string(running.desired.back()["metadata"]["annotations"], kSpecHashAnnotation),
+            json::get_string(resumed.desired.back()["metadata"]["annotations"], kSpecHashAnnotation))
+      << "an admission changes no hash";
+
+  // Without a queue, resuming starts the child at once.
+  json::Document plain =
+      json::clone(reconcile(wl("{suspend: true}"), Observed{}, ClusterFacts{}, schemas, kNow).desired.back());
+  observed.ray_cluster = &plain;
+  Outcome unqueued = reconcile(wl("{}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(json::find(unqueued.desired.back()["spec"], "suspend"));
 }
 
 // A spec change of a RayJob that has started is not applied (KubeRay would not act on it), with a warning.

@@ -151,6 +151,25 @@ TEST(KueueAdmission, HeldWorkloadIsPendingWithTheReason) {
   EXPECT_EQ(cond(st, "Ready"), "False/LocalQueueNotFound");
 }
 
+// A hold on a workload whose child was submitted already (a WorkloadPriorityClass that does not exist, named in a
+// change) holds back the change, not the workload: it stays queued and running, and the conditions say what waits.
+TEST(KueueAdmission, AHeldChangeOfASubmittedWorkloadLeavesItQueuedAndRunning) {
+  StatusInput in = job_input("q");
+  in.held_reason = "PriorityClassNotFound";
+  in.held_message = "WorkloadPriorityClass nope does not exist";
+  in.child_exists = true;
+  json::Document rj = yaml_doc("status: {jobDeploymentStatus: Running}");
+  Observed o;
+  o.ray_job = &rj;
+  auto st = compute_status(in, o, nullptr, kT0);
+  EXPECT_EQ(st.phase, "Running");
+  EXPECT_EQ(cond(st, "Queued"), "True/Submitted");
+  EXPECT_EQ(cond(st, "Admitted"), "True/Admitted") << "a running child was admitted";
+  const Condition* queued = find_condition(st.conditions, "Queued");
+  ASSERT_TRUE(queued);
+  EXPECT_NE(queued->message.find("nope does not exist"), std::string::npos) << queued->message;
+}
+
 TEST(ChildViews, WrongTypesReadAsEmpty) {
   json::Document rc = yaml_doc("spec: {suspend: 'yes'}\nstatus: {state: 3, readyWorkerReplicas: two, head: []}");
   RayClusterView v = view_ray_cluster(&rc);
