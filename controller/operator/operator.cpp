@@ -126,7 +126,7 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
     if (!served || caches.children[i].load()) continue;
     auto group =
         std::make_unique<runtime::InformerGroup>(cache_rest, proto(o, *row.type, "", child_transform), o.namespaces);
-    for (auto* inf : group->informers()) runtime::enqueue_from(*inf, queue, child_to_workload());
+    for (auto* inf : group->informers()) runtime::enqueue_from(*inf, queue, child_to_workload(*caches.workloads));
     caches.children[i] = add(std::move(group), *row.type, true);
     spdlog::info("watching {} (CRD {})", row.name, row.crd);
   }

@@ -5,14 +5,16 @@
 
 namespace cfo::op {
 
-runtime::KeyMapper child_to_workload() {
-  return [](const json::Value& obj) -> std::optional<std::string> {
+runtime::KeyMapper child_to_workload(const runtime::InformerGroup& workloads) {
+  return [&workloads](const json::Value& obj) -> std::optional<std::string> {
+    const std::string ns = json::string_at(obj, "metadata.namespace");
+    if (ns.empty()) return std::nullopt;
     const json::Value* labels = json::find_path(obj, "metadata.labels");
-    if (!labels) return std::nullopt;
-    auto name = json::get_string(*labels, kWorkloadLabel);
-    auto ns = json::get_string(obj["metadata"], "namespace");
-    if (!name || !ns) return std::nullopt;
-    return *ns + "/" + *name;
+    if (auto name = labels && labels->IsObject() ? json::get_string(*labels, kWorkloadLabel) : std::nullopt)
+      return ns + "/" + *name;
+    // Someone else's object under a workload's name: the workload it blocks (ChildConflict) goes on when it goes.
+    const std::string key = ns + "/" + json::string_at(obj, "metadata.name");
+    return workloads.get(key) ? std::optional<std::string>(key) : std::nullopt;
   };
 }
 

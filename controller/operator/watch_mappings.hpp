@@ -9,8 +9,10 @@
 namespace cfo::op {
 
 /// A child (RayCluster, AppWrapper, RayJob) to its workload: children carry the label codeflare.dev/workload with
-/// the workload's name, and live in its namespace. std::nullopt for objects without the label.
-runtime::KeyMapper child_to_workload();
+/// the workload's name, and live in its namespace. An object of a child kind without the label (someone else's) maps
+/// to the workload of `workloads` (the workload cache) with its namespace and name, whose child it blocks
+/// (ChildConflict), so that its deletion lets that workload go on at once; std::nullopt when there is none.
+runtime::KeyMapper child_to_workload(const runtime::InformerGroup& workloads);
 
 /// A LocalQueue to every workload of `workloads` (the workload cache) that names it in spec.queue (localQueue, or
 /// clusterQueue for a managed one), so that a held workload goes ahead as soon as its queue appears.

@@ -150,6 +150,18 @@ TEST(Operator, ForeignRayClusterIsNotTakenOver) {
   ASSERT_TRUE(rc);
   EXPECT_FALSE(json::find((*rc)["metadata"], "ownerReferences")) << "the operator must not adopt it";
   EXPECT_FALSE(json::find((*rc)["spec"], "workerGroupSpecs")) << "the operator must not rewrite it";
+
+  // Once it is deleted, the workload goes on when the deletion is seen (the foreign object's events wake the workload
+  // of its name), not at the next periodic recheck 25 s later.
+  const std::string foreign_uid = json::get_string((*rc)["metadata"], "uid").value_or("");
+  ASSERT_TRUE(api().remove(kRayClusters.object_path(ns, "taken")).has_value());
+  EXPECT_TRUE(eventually(
+      [&] {
+        auto ours = get(kRayClusters, ns, "taken");
+        return ours && json::get_string((*ours)["metadata"], "uid").value_or("") != foreign_uid;
+      },
+      std::chrono::seconds(12)))
+      << operator_log();
 }
 
 TEST(Operator, SwitchingToAppWrapperRemovesTheBareRayCluster) {
