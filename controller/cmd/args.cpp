@@ -96,4 +96,8 @@ Result<bool> Args::boolean(const std::string& name, bool fallback) const {
   return fail("flag --" + name + " needs true or false, got \"" + v + "\"");
 }
 
+std::string usage_hint(const char* command) {
+  return std::string("See 'codeflare-operator ") + command + " --help' for usage.\n";
+}
+
 }  // namespace cfo::cmd

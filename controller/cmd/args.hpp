@@ -38,4 +38,8 @@ class Args {
   std::map<std::string, std::vector<std::string>> values_;
 };
 
+/// The line after a usage error, as kubectl prints it: "See 'codeflare-operator <command> --help' for usage.\n" (the
+/// help itself is for --help).
+std::string usage_hint(const char* command);
+
 }  // namespace cfo::cmd

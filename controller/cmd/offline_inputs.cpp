@@ -70,10 +70,10 @@ Result<std::vector<std::string>> schema_paths(const Args& args) {
   return std::vector<std::string>{*bundled};
 }
 
-std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const char* command, const char* help) {
+std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const char* command) {
   auto fail_with = [&](const std::string& reason, bool usage) {
     std::cerr << command << ": " << reason << "\n";
-    if (usage) std::cerr << "\n" << help;
+    if (usage) std::cerr << usage_hint(command);
     return std::unexpected(2);
   };
   if (!args.has("filename")) return fail_with("-f is required (a manifest file, a folder, or - for stdin)", true);

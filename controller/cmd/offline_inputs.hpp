@@ -65,8 +65,8 @@ struct OfflineInputs {
 /// --profile (vanilla, the default, or odh). A file whose YAML does not parse is not an error here: it is an
 /// entry of `docs` with a problem (OnYamlError::kAsEntry); one of the --crds is. Notes on stderr: the files of a
 /// folder that are not read, and warnings for inputs that hold no object. On a usage or I/O error it prints
-/// "<command>: <reason>" (naming the flag: "-f: cannot read x.yaml: no such file or folder", "--crds: ...", with
-/// `help` for usage errors) to stderr and returns the exit code 2.
-std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const char* command, const char* help);
+/// "<command>: <reason>" (naming the flag: "-f: cannot read x.yaml: no such file or folder", "--crds: ...", and
+/// usage_hint for usage errors) to stderr and returns the exit code 2.
+std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const char* command);
 
 }  // namespace cfo::cmd

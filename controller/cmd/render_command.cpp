@@ -88,14 +88,14 @@ int render_command(int argc, char** argv, int first) {
                            {"help", false}},
                           {{"f", "filename"}, {"R", "recursive"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
-    std::cerr << "render: " << args.error().message << "\n\n" << kRenderHelp;
+    std::cerr << "render: " << args.error().message << "\n" << usage_hint("render");
     return 2;
   }
   if (args->flag("help")) {
     std::cout << kRenderHelp;
     return 0;
   }
-  auto loaded = load_offline_inputs(*args, "render", kRenderHelp);
+  auto loaded = load_offline_inputs(*args, "render");
   if (!loaded) return loaded.error();
   workload::ClusterFacts facts;
   facts.profile = loaded->profile;

@@ -14,7 +14,7 @@ namespace cfo::cmd {
 int run_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first, run_flags(), run_flag_aliases());
   if (!args) {
-    std::cerr << "run: " << args.error().message << "\n\n" << run_help();
+    std::cerr << "run: " << args.error().message << "\n" << usage_hint("run");
     return 2;
   }
   if (args->flag("help")) {

@@ -130,7 +130,7 @@ int validate_command(int argc, char** argv, int first) {
                            {"help", false}},
                           {{"f", "filename"}, {"R", "recursive"}, {"o", "output"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
-    std::cerr << "validate: " << args.error().message << "\n\n" << kValidateHelp;
+    std::cerr << "validate: " << args.error().message << "\n" << usage_hint("validate");
     return 2;
   }
   if (args->flag("help")) {
@@ -144,7 +144,7 @@ int validate_command(int argc, char** argv, int first) {
     return 2;
   }
   if (args->flag("list-rules")) return list_rules(output);
-  auto loaded = load_offline_inputs(*args, "validate", kValidateHelp);
+  auto loaded = load_offline_inputs(*args, "validate");
   if (!loaded) return loaded.error();
   auto& inputs = loaded->docs;
   const auto& schemas = loaded->schemas;

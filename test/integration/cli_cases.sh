@@ -148,6 +148,9 @@ run bad-namespace validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" -
 expect "a namespace name the apiserver refuses (-n Bad_NS) is a usage error" 2
 run bad-namespace-render render -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --namespace Bad_NS
 expect "render -n Bad_NS is a usage error too" 2
+run unknown-flag validate -f "$repo/config/samples/cfw_cpu.yaml" --no-such-flag
+expect_io "an unknown flag: the error and where help is, not the whole help (kubectl's habit)" 2 \
+  "err:--no-such-flag" "err:See 'codeflare-operator validate --help' for usage." "err!Exit code"
 
 # --- a file that is not YAML next to an invalid object ---
 mkdir "$work/broken"
