@@ -160,6 +160,14 @@ void keep_autoscaled_replicas(json::Document& desired, const json::Value& live) 
   }
 }
 
+// The sum of a RayCluster's worker groups' replicas.
+int64_t worker_count(const json::Value& ray_cluster) {
+  int64_t n = 0;
+  if (const json::Value* groups = json::find_path(ray_cluster, "spec.workerGroupSpecs"); groups && groups->IsArray())
+    for (const auto& g : groups->GetArray()) n += json::get_int(g, "replicas").value_or(0);
+  return n;
+}
+
 // A queued child that is suspended is Kueue's to start: Kueue unsuspends it when it admits the workload (and sets its
 // PodSets' node selectors in the same write). So while it is suspended the operator applies spec.suspend: true too,
 // also after the user resumes the workload (spec.suspend true -> false): dropping the field would make the apiserver
@@ -556,6 +564,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     } else if (s.job && run.finished && !run.rerun) {
       children.pop_back();  // done: nothing to apply, not even after a deletion
     }
+    std::optional<int64_t> autoscaled_workers;  // with autoscaling: the workers the live RayCluster is scaled to
     if (!children.empty() && json::get_string(children.back(), "kind") != std::string(kLocalQueueKind)) {
       // An existing child is updated in place, unless it is replaced (then the new one is created).
       const json::Value* live = s.job ? observed.ray_job : s.app_wrapper ? observed.app_wrapper : observed.ray_cluster;
@@ -563,8 +572,10 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       // waited for as during the replacement, not written to: the new one is created once it is gone.
       if (live && (s.job || s.app_wrapper) && json::find_path(*live, "metadata.deletionTimestamp")) out.recreate = true;
       const std::size_t bytes = stamp_spec_hash(children.back());
-      if (!s.job && !s.app_wrapper && s.autoscaling.enabled && live && !out.recreate)
+      if (!s.job && !s.app_wrapper && s.autoscaling.enabled && live && !out.recreate) {
         keep_autoscaled_replicas(children.back(), *live);
+        autoscaled_workers = worker_count(children.back());
+      }
       if (queue && !s.suspend && live && !out.recreate) keep_queued_child_suspended(children.back(), *live);
       const bool hold_job =
           s.job && live && !out.recreate && !s.suspend && hold_started_job_change(children.back(), *live, out.errors);
@@ -581,7 +592,9 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     in.suspended = s.suspend;
     in.queue = queue;
     int64_t desired = 0;
-    if (!existing_cluster)
+    if (autoscaled_workers)
+      desired = *autoscaled_workers;  // the autoscaler's count, as applied
+    else if (!existing_cluster)
       for (const auto& g : s.worker_groups) desired += g.replicas;
     in.desired_workers = static_cast<int32_t>(std::min<int64_t>(desired, INT32_MAX));
     in.ray_cluster_name = s.job ? "" : w.name;

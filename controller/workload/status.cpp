@@ -137,7 +137,11 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
     remove_condition(conds, kConditionAdmissible);
     return;
   }
-  if (!in.admissibility)
+  // A running or finished child has been admitted, whether or not its Kueue Workload is seen.
+  const bool past_admission = r.phase == phase::kAdmitted || r.phase == phase::kRunning || r.phase == phase::kSucceeded;
+  // Whether Kueue can ever admit it is moot once it has: Kueue does not evict an admitted workload when the quota
+  // shrinks under it, and "never admits it" next to Admitted=True would contradict it.
+  if (!in.admissibility || admission.admitted || past_admission)
     remove_condition(conds, kConditionAdmissible);
   else if (in.admissibility->admissible)
     set_condition(conds,
@@ -161,8 +165,6 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
                           "submitted to LocalQueue " + *in.queue +
                               (in.held_reason.empty() ? "" : "; the spec's change waits: " + in.held_message)},
                 now);
-  // A running or finished child has been admitted, whether or not its Kueue Workload is seen.
-  bool past_admission = r.phase == phase::kAdmitted || r.phase == phase::kRunning || r.phase == phase::kSucceeded;
   Condition admitted{kConditionAdmitted, "False", in.generation, "", "Pending", ""};
   if (admission.admitted || past_admission) {
     admitted.status = "True";

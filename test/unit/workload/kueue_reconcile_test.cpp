@@ -271,6 +271,14 @@ TEST(KueueReconcile, AdmissibleConditionFromTheQueueChain) {
   Outcome again = reconcile(again_wl, Observed{}, facts, schemas, kNow);
   EXPECT_EQ(event(again, "ExceedsMaxQuota"), nullptr);
 
+  // Admitted already (the quota shrank under it): whether Kueue can ever admit it is moot, and not said.
+  auto admitted = yaml_doc("status: {conditions: [{type: Admitted, status: 'True', reason: Admitted}]}");
+  Observed seen;
+  seen.kueue_workload = &admitted;
+  Outcome in_quota_before = reconcile(with_ns(wl(spec("20"))), seen, facts, schemas, kNow);
+  EXPECT_EQ(condition_field(in_quota_before.status, "Admitted", &Condition::status), "True");
+  EXPECT_EQ(condition_field(in_quota_before.status, "Admissible", &Condition::status), "<absent>");
+
   ClusterFacts unknown = facts;
   unknown.queue_objects.reset();
   Outcome not_judged = reconcile(with_ns(wl(spec("20"))), Observed{}, unknown, schemas, kNow);

@@ -362,6 +362,7 @@ TEST(ReconcileLifecycle, AutoscaledReplicasAreLeftToTheAutoscaler) {
   EXPECT_EQ(desired["spec"]["workerGroupSpecs"][0]["replicas"].GetInt(), 3) << "the autoscaler's count is kept";
   EXPECT_EQ(json::get_string(desired["metadata"]["annotations"], kSpecHashAnnotation), hash);
   EXPECT_TRUE(is_applied(desired, live)) << "no write, no drift";
+  EXPECT_EQ(json::get_int(scaled.status, "desiredWorkers"), 3) << "the status follows the autoscaler too";
 
   live["spec"]["workerGroupSpecs"][0]["replicas"].SetInt(9);
   Outcome above = reconcile(wl(spec), observed, ClusterFacts{}, schemas, kNow);
