@@ -7,7 +7,7 @@
 FROM debian:bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
       build-essential cmake pkg-config libboost-dev libboost-system-dev rapidjson-dev libyaml-dev \
-      prometheus-cpp-dev libspdlog-dev libssl-dev libre2-dev ca-certificates curl python3 python3-yaml \
+      prometheus-cpp-dev libspdlog-dev libssl-dev libre2-dev zlib1g-dev ca-certificates curl python3 python3-yaml \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./

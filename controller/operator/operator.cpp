@@ -124,8 +124,10 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
                         : row.kind == ChildKind::kAppWrapper ? apis.app_wrapper
                                                              : apis.ray_job;
     if (!served || caches.children[i].load()) continue;
-    auto group =
-        std::make_unique<runtime::InformerGroup>(cache_rest, proto(o, *row.type, "", child_transform), o.namespaces);
+    // One child per workload, read by key when its workload reconciles: held deflated (a fifth of the memory).
+    runtime::InformerOptions p = proto(o, *row.type, "", child_transform);
+    p.pack_cache = true;
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, o.namespaces);
     for (auto* inf : group->informers()) runtime::enqueue_from(*inf, queue, child_to_workload(*caches.workloads));
     caches.children[i] = add(std::move(group), *row.type, true);
     spdlog::info("watching {} (CRD {})", row.name, row.crd);

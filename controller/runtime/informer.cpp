@@ -62,7 +62,8 @@ Informer::Informer(ListWatcher io, InformerOptions opts)
             w.field_selector = opts_.field_selector;
             return w;
           }(),
-          opts_.now, opts_.uniform) {}
+          opts_.now, opts_.uniform),
+      store_(opts_.pack_cache) {}
 
 Informer::Informer(client::RestClient client, InformerOptions opts)
     : Informer(rest_list_watcher(std::move(client)), std::move(opts)) {}

@@ -47,6 +47,8 @@ struct InformerOptions {
   /// Applied to every object before it is cached and handed to handlers; an empty one keeps objects whole.
   /// Cached objects are compact copies (compact_object) either way.
   ObjectTransform transform = strip_managed_fields;
+  /// Hold the cached objects deflated (Store(true), packed_object.hpp): for many objects read now and then by key.
+  bool pack_cache = false;
   WatcherOptions watcher;  ///< page size, watch timeouts, backoff (its selectors are overridden)
   NowFn now;               ///< clock for backoff bookkeeping; empty = steady clock
   UniformFn uniform;       ///< randomness for jitter and watch timeouts; empty = seeded PRNG

@@ -6,6 +6,7 @@
 
 #include "core/json.hpp"
 #include "runtime/cached_object.hpp"
+#include "runtime/packed_object.hpp"
 #include "runtime/store.hpp"
 
 using namespace cfo;
@@ -25,10 +26,15 @@ std::string rv_of(const ObjectPtr& o) {
   return o ? json::get_string(*json::find(*o, "metadata"), "resourceVersion").value_or("") : "<null>";
 }
 
+// The behaviour of a store is the same whether it holds objects as they are (false) or packed (true).
+class StoreModes : public ::testing::TestWithParam<bool> {};
+
 }  // namespace
 
-TEST(Store, ReplaceIntoEmptyStoreAddsEverything) {
-  Store s;
+INSTANTIATE_TEST_SUITE_P(PlainAndPacked, StoreModes, ::testing::Bool());
+
+TEST_P(StoreModes, ReplaceIntoEmptyStoreAddsEverything) {
+  Store s(GetParam());
   auto changes = s.replace({obj("ns", "b", "1"), obj("ns", "a", "2"), obj("", "cluster-wide", "3")});
   ASSERT_EQ(changes.size(), 3u);
   for (const auto& c : changes) EXPECT_EQ(c.kind, StoreChange::Kind::Added);
@@ -39,8 +45,8 @@ TEST(Store, ReplaceIntoEmptyStoreAddsEverything) {
   EXPECT_EQ(s.list().size(), 3u);
 }
 
-TEST(Store, ReplaceReportsVanishedObjectsAsDeletesWithTheirLastState) {
-  Store s;
+TEST_P(StoreModes, ReplaceReportsVanishedObjectsAsDeletesWithTheirLastState) {
+  Store s(GetParam());
   s.replace({obj("ns", "keep", "1"), obj("ns", "gone", "2")});
   auto changes = s.replace({obj("ns", "keep", "5"), obj("ns", "new", "6")});
   ASSERT_EQ(changes.size(), 3u);
@@ -58,8 +64,8 @@ TEST(Store, ReplaceReportsVanishedObjectsAsDeletesWithTheirLastState) {
   EXPECT_EQ(s.get("ns/gone"), nullptr);
 }
 
-TEST(Store, ReaderKeepsItsSnapshotAcrossReplacement) {
-  Store s;
+TEST_P(StoreModes, ReaderKeepsItsSnapshotAcrossReplacement) {
+  Store s(GetParam());
   s.replace({obj("ns", "a", "1")});
   ObjectPtr held = s.get("ns/a");
   s.apply(WatchEvent::Type::Modified, obj("ns", "a", "2"));
@@ -67,8 +73,8 @@ TEST(Store, ReaderKeepsItsSnapshotAcrossReplacement) {
   EXPECT_EQ(rv_of(s.get("ns/a")), "2");
 }
 
-TEST(Store, ApplyFollowsWhatTheCacheHolds) {
-  Store s;
+TEST_P(StoreModes, ApplyFollowsWhatTheCacheHolds) {
+  Store s(GetParam());
   auto added = s.apply(WatchEvent::Type::Modified, obj("ns", "a", "1"));  // unknown key: an add
   ASSERT_TRUE(added.has_value());
   EXPECT_EQ(added->kind, StoreChange::Kind::Added);
@@ -110,4 +116,77 @@ TEST(Store, BytesFollowWhatTheCacheHolds) {
   EXPECT_EQ(s.bytes(), object_bytes(a2));
   s.replace({});
   EXPECT_EQ(s.bytes(), 0u);
+}
+
+namespace {
+
+// A RayCluster as the operator's children cache holds it (the shape, not the exact object).
+std::string ray_cluster(int i) {
+  const std::string n = std::to_string(i);
+  return R"({"apiVersion":"ray.io/v1","kind":"RayCluster","metadata":{"name":"wl-)" + n +
+         R"(","namespace":"team-a","uid":"ce8f15b3-afe9-41dc-8f1c-5a0cacc1b6)" + std::to_string(10 + i % 90) +
+         R"(","resourceVersion":")" + std::to_string(1000 + i) + R"(","labels":{"codeflare.dev/workload":"wl-)" + n +
+         R"(","kueue.x-k8s.io/queue-name":"team-a-queue"},"annotations":{"codeflare.dev/spec-hash":"2ab32953)" + n +
+         R"("}},"spec":{"rayVersion":"2.52.1","headGroupSpec":{"rayStartParams":{"block":"true","num-cpus":"2"},)"
+         R"("template":{"spec":{"containers":[{"name":"ray-head","image":"quay.io/rayproject/ray:2.52.1",)"
+         R"("resources":{"limits":{"cpu":"2","memory":"8G"},"requests":{"cpu":"1","memory":"5G"}}}]}}},)"
+         R"("workerGroupSpecs":[{"groupName":"workers","replicas":)" +
+         std::to_string(1 + i % 4) +
+         R"(,"minReplicas":1,"maxReplicas":4,"rayStartParams":{"block":"true"},"template":{"spec":{"containers":)"
+         R"([{"name":"machine-learning","image":"quay.io/rayproject/ray:2.52.1","resources":{"limits":{"cpu":"2",)"
+         R"("memory":"4Gi"},"requests":{"cpu":"1","memory":"4Gi"}}}]}}}]},"status":{"state":"ready"}})";
+}
+
+ObjectPtr parsed(const std::string& text) {
+  auto d = json::parse(text);
+  EXPECT_TRUE(d.has_value());
+  return compact_object(*d);
+}
+
+}  // namespace
+
+TEST(ObjectPacker, UnpacksWhatItPackedAndRefusesOtherBytes) {
+  const ObjectPacker packer(ray_cluster(0));
+  for (int i : {0, 1, 7}) {
+    ObjectPtr original = parsed(ray_cluster(i));
+    const std::string blob = packer.pack(*original);
+    ObjectPtr back = packer.unpack(blob);
+    ASSERT_TRUE(back) << i;
+    EXPECT_EQ(json::dump(*back), json::dump(*original)) << i;
+    EXPECT_LT(blob.size(), json::dump(*original).size() / 4) << "the dictionary holds what objects share";
+  }
+  const std::string blob = packer.pack(*parsed(ray_cluster(3)));
+  EXPECT_FALSE(packer.unpack(blob.substr(0, blob.size() / 2))) << "truncated";
+  EXPECT_FALSE(packer.unpack("")) << "empty";
+  EXPECT_FALSE(ObjectPacker("another dictionary").unpack(blob)) << "packed against another dictionary";
+  // Without a dictionary it still round-trips.
+  const ObjectPacker plain;
+  EXPECT_EQ(json::dump(*plain.unpack(plain.pack(*parsed(ray_cluster(5))))), json::dump(*parsed(ray_cluster(5))));
+  // Only the last 32 KiB of a long dictionary are kept (deflate's window).
+  EXPECT_EQ(ObjectPacker(std::string(40000, 'x')).dictionary().size(), ObjectPacker::kMaxDictionaryBytes);
+}
+
+// A packed store holds a fifth or less of what the same objects take as documents, and hands them back whole.
+TEST(Store, APackedStoreHoldsFarFewerBytesForTheSameObjects) {
+  Store plain, packed(true);
+  std::vector<ObjectPtr> objects;
+  for (int i = 0; i < 200; ++i) objects.push_back(parsed(ray_cluster(i)));
+  plain.replace(objects);
+  packed.replace(objects);
+  ASSERT_EQ(packed.size(), 200u);
+  EXPECT_LT(packed.bytes() * 5, plain.bytes()) << "packed " << packed.bytes() << " plain " << plain.bytes();
+  for (int i : {0, 42, 199}) {
+    const std::string key = "team-a/wl-" + std::to_string(i);
+    ASSERT_TRUE(packed.get(key)) << key;
+    EXPECT_EQ(json::dump(*packed.get(key)), json::dump(*plain.get(key))) << key;
+  }
+  // Updates and deletes keep the count of bytes right.
+  auto changed = packed.apply(WatchEvent::Type::Modified, parsed(ray_cluster(1000)));
+  ASSERT_TRUE(changed.has_value());
+  EXPECT_EQ(changed->kind, StoreChange::Kind::Added);
+  const std::size_t with_one_more = packed.bytes();
+  packed.apply(WatchEvent::Type::Deleted, parsed(ray_cluster(1000)));
+  EXPECT_LT(packed.bytes(), with_one_more);
+  packed.replace({});
+  EXPECT_EQ(packed.size(), 0u);
 }
