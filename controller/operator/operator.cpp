@@ -371,6 +371,10 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   opts.kueue_max_pod_sets = o.kueue_max_podsets;
   opts.profile = o.profile;
   WorkloadController wc(api, apis, recorder, std::move(wcaches), opts, &operator_metrics);
+  for (auto* inf : caches.workloads->informers())
+    inf->on_update([&wc](const runtime::ObjectPtr&, const runtime::ObjectPtr& now) {
+      if (now) wc.workload_cached(*now);
+    });
 
   runtime::ControllerOptions copts;
   copts.name = kControllerName;

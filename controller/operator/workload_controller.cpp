@@ -133,6 +133,10 @@ Result<workload::ClusterFacts> WorkloadController::facts_for(const json::Value& 
   return facts;
 }
 
+void WorkloadController::workload_cached(const json::Value& workload) {
+  written_.cache_moved(runtime::key_of(workload), workload);
+}
+
 runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   auto wl = caches_.workloads(key);
   if (!wl) {  // deleted: owner references remove the children
@@ -272,6 +276,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
       return runtime::ReconcileResult::failed("status update: " + r.error().message);
     }
     written_.wrote_status(key, *wl, outcome.status);
+    if (auto now = caches_.workloads(key)) written_.cache_moved(key, *now);  // its watch event came first
   }
 
   if (const auto* f = std::get_if<RequestFailed>(&written)) return runtime::ReconcileResult::failed(f->message);

@@ -87,6 +87,10 @@ class WorkloadController {
   /// to its owner references, child_transform), so a name already taken is seen without a request.
   runtime::ReconcileResult reconcile(const std::string& key);
 
+  /// Tells the controller the workload cache now holds `workload` (its update events): what is kept of our own
+  /// status writes until the cache shows them is dropped once it does (WrittenObjects::cache_moved).
+  void workload_cached(const json::Value& workload);
+
   /// The cluster facts a reconcile of `workload` would use (the served APIs, Kueue's objects from the caches): for
   /// the admission webhook, so that its verdict is the controller's. `storage` keeps the LocalQueue that
   /// facts.local_queue points into. Never fails (a cache that has not listed reads as unknown).

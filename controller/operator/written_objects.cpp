@@ -33,6 +33,12 @@ void WrittenObjects::wrote_status(const std::string& key, const json::Value& rea
   entries_[key] = Entry{on, std::move(after)};
 }
 
+void WrittenObjects::cache_moved(const std::string& key, const json::Value& cached) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(key);
+  if (it != entries_.end() && resource_version(cached) != it->second.written_on) entries_.erase(it);
+}
+
 void WrittenObjects::forget(const std::string& key) {
   std::lock_guard lock(mu_);
   entries_.erase(key);

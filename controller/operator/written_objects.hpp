@@ -27,6 +27,12 @@ class WrittenObjects {
   /// (its versions cannot be told apart).
   void wrote_status(const std::string& key, const json::Value& read, const json::Value& status);
 
+  /// Drops what is kept for `key` when `cached` (the cache's copy now) is not the version the write was made on: the
+  /// cache shows the write, or a later change. Called by the cache's update events and right after a write (whose
+  /// watch event may come before the write's own response), so that nothing is kept for a workload that is not
+  /// reconciled again (a status write wakes no reconcile).
+  void cache_moved(const std::string& key, const json::Value& cached);
+
   /// Drops what is kept for `key` (the object is deleted).
   void forget(const std::string& key);
 
