@@ -139,11 +139,15 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
   const runtime::InformerGroup& workloads = *caches.workloads;
   auto lq = std::make_unique<runtime::InformerGroup>(
       cache_rest, proto(o, resources::local_queues(apis.kueue_version), "", local_queue_transform), o.namespaces);
-  for (auto* inf : lq->informers()) runtime::enqueue_all_from(*inf, queue, local_queue_to_workloads(workloads));
+  // Kueue rewrites a LocalQueue's status on every admission in it; the cache drops the status, and such writes wake
+  // none of the workloads naming it (kept_fields_changed).
+  for (auto* inf : lq->informers())
+    runtime::enqueue_all_from(*inf, queue, local_queue_to_workloads(workloads), runtime::kept_fields_changed);
   auto pc = std::make_unique<runtime::InformerGroup>(
       cache_rest, proto(o, resources::workload_priority_classes(apis.kueue_version), "", priority_class_transform),
       o.namespaces);
-  for (auto* inf : pc->informers()) runtime::enqueue_all_from(*inf, queue, priority_class_to_workloads(workloads));
+  for (auto* inf : pc->informers())
+    runtime::enqueue_all_from(*inf, queue, priority_class_to_workloads(workloads), runtime::kept_fields_changed);
   auto kw = std::make_unique<runtime::InformerGroup>(
       cache_rest, proto(o, resources::kueue_workloads(apis.kueue_version), "", kueue_workload_transform), o.namespaces);
   for (auto* inf : kw->informers()) {

@@ -19,4 +19,10 @@ using UpdatePredicate = std::function<bool(const json::Value& old_object, const 
 /// writes do not wake it again; children are not filtered, since their status is what the workload follows.
 bool spec_or_metadata_changed(const json::Value& old_object, const json::Value& new_object);
 
+/// True when the objects differ in anything but metadata.resourceVersion and metadata.managedFields (member order
+/// does not matter). For caches whose transform keeps only what readers use: a LocalQueue cached as its labels and
+/// clusterQueue changes in nothing the operator reads when Kueue rewrites its status (on every admission in it), so
+/// that write wakes none of the workloads naming it. A resync of an unchanged object gives false.
+bool kept_fields_changed(const json::Value& old_object, const json::Value& new_object);
+
 }  // namespace cfo::runtime

@@ -60,3 +60,25 @@ TEST(SpecOrMetadataChanged, MemberOrderDoesNotMatter) {
       R"("resourceVersion":"12"}})";
   EXPECT_FALSE(changed(reordered));
 }
+
+// For caches whose transform keeps only what readers use (a LocalQueue: labels and clusterQueue), a change of what
+// was dropped reaches the informer as a new resourceVersion alone, and wakes nothing.
+TEST(KeptFieldsChanged, OnlyTheResourceVersionAndManagedFieldsAreIgnored) {
+  const std::string lq = R"({"metadata":{"name":"q","namespace":"ns","resourceVersion":"10","labels":{"a":"1"},)"
+                         R"("managedFields":[{"manager":"kueue"}]},"spec":{"clusterQueue":"cq"}})";
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = lq;
+    s.replace(s.find(from), from.size(), to);
+    return doc(s);
+  };
+  EXPECT_FALSE(kept_fields_changed(doc(lq), doc(lq))) << "a resync";
+  EXPECT_FALSE(kept_fields_changed(doc(lq), with("\"10\"", "\"11\""))) << "Kueue wrote the (dropped) status";
+  EXPECT_FALSE(kept_fields_changed(doc(lq), with("\"manager\":\"kueue\"", "\"manager\":\"other\"")));
+  EXPECT_FALSE(kept_fields_changed(doc(lq), doc(R"({"spec":{"clusterQueue":"cq"},"metadata":{"labels":{"a":"1"},)"
+                                                R"("namespace":"ns","name":"q","resourceVersion":"12"}})")))
+      << "member order, and managedFields gone";
+  EXPECT_TRUE(kept_fields_changed(doc(lq), with("\"cq\"", "\"cq2\"")));
+  EXPECT_TRUE(kept_fields_changed(doc(lq), with("{\"a\":\"1\"}", "{\"a\":\"2\"}")));
+  EXPECT_TRUE(kept_fields_changed(doc(lq), with(",\"labels\":{\"a\":\"1\"}", "")));
+  EXPECT_TRUE(kept_fields_changed(doc(lq), with("\"spec\":{\"clusterQueue\":\"cq\"}", "\"status\":{}")));
+}
