@@ -124,7 +124,7 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
                         : row.kind == ChildKind::kAppWrapper ? apis.app_wrapper
                                                              : apis.ray_job;
     if (!served || caches.children[i].load()) continue;
-    // One child per workload, read by key when its workload reconciles: held deflated (a fifth of the memory).
+    // One child per workload, read by key when its workload reconciles: held deflated (a thirtieth of the memory).
     runtime::InformerOptions p = proto(o, *row.type, "", child_transform);
     p.pack_cache = true;
     auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, o.namespaces);
@@ -263,8 +263,11 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   Caches caches;
   caches.metrics = &metrics;
   {
-    auto group = std::make_unique<runtime::InformerGroup>(
-        cache_rest, proto(o, resources::kCodeFlareWorkloads, o.label_selector), o.namespaces);
+    // Held deflated, as the children are: each reconcile reads its workload once; lists (a LocalQueue or priority
+    // class that changes, a namespace relabelled) are rare.
+    runtime::InformerOptions p = proto(o, resources::kCodeFlareWorkloads, o.label_selector);
+    p.pack_cache = true;
+    auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, o.namespaces);
     for (auto* inf : group->informers())
       runtime::enqueue_from(*inf, queue, runtime::own_key(), runtime::spec_or_metadata_changed);
     caches.workloads = &manager.add_informers(std::move(group), true);

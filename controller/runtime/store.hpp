@@ -32,8 +32,8 @@ class ObjectPacker;
 /// kube-rs reflector Store / client-go ThreadSafeStore (without indexers). Keys come from key_of(); objects
 /// without metadata.name are ignored. Reads and writes are thread-safe (reads share a lock).
 /// A packed store holds each object deflated (packed_object.hpp; the first object stored is the dictionary of all):
-/// a fifth of the memory, for about 20 us per object read back (get, list, and the old object of an Updated
-/// change). The objects changes hand out as `object` are the ones given, not read back.
+/// a fifth of the memory or less, for an inflate and a parse per object read back (get, list, and the old object of
+/// an Updated or Deleted change). The objects changes hand out as `object` are the ones given, not read back.
 class Store {
  public:
   explicit Store(bool packed = false);
