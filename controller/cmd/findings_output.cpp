@@ -85,6 +85,15 @@ std::string describe_object(const InputDocument& in) {
 
 void print_findings_text(std::ostream& out, const InputDocument& in, const FieldErrors& errs) {
   for (const auto& e : errs) {
+    if (in.whole_file) {
+      // A file that does not parse, told as compilers tell a place: "file:line:column: error: ...".
+      out << printable(in.file);
+      if (in.syntax_error_at) out << ":" << in.syntax_error_at->line << ":" << in.syntax_error_at->column;
+      out << ": " << (e.severity == Severity::Error ? "error" : "warning") << ": "
+          << (e.path.empty() ? "" : printable(e.path) + ": ") << printable(e.reason) << " [" << e.rule << ", "
+          << e.source << "]\n";
+      continue;
+    }
     out << printable(in.file) << ": " << printable(describe_object(in)) << ": "
         << (e.severity == Severity::Error ? "error" : "warning") << ": "
         << (e.path.empty() ? "<object>" : printable(e.path)) << ": " << printable(e.reason) << " [" << e.rule << ", "

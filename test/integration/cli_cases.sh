@@ -159,8 +159,8 @@ printf 'apiVersion: v1\nkind: ConfigMap\nkind: Secret\n' >"$work/broken/b-duplic
 rc_yaml broken-rc " bogusField: 1," >"$work/broken/c-invalid.yaml"
 run broken validate -f "$work/broken" "${crds[@]}"
 expect "validate of a folder with two unparsable files and an invalid RayCluster, text" 1 \
-  "a-syntax.yaml: whole file: error: <object>: the file is not valid YAML" "[yaml:syntax, yaml]" \
-  "b-duplicate-key.yaml: whole file: error" "c-invalid.yaml: RayCluster team-a/broken-rc: error: spec.bogusField" \
+  "a-syntax.yaml:" ": error: the file is not valid YAML" "[yaml:syntax, yaml]" \
+  "b-duplicate-key.yaml:3:1: error" "c-invalid.yaml: RayCluster team-a/broken-rc: error: spec.bogusField" \
   "1 object(s) checked, 1 invalid, 2 input(s) not readable as objects"
 run broken-json validate -f "$work/broken" "${crds[@]}" -o json
 expect "validate -o json of the same folder" 1
