@@ -34,9 +34,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$CFO_REPO_DIR"
 plugin=deploy/argocd/cmp-plugin.yaml
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 
 # The sidecar: the operator's image, as its Dockerfile installs it (cmake --install with prefix /usr/local): the
 # binary in <prefix>/bin, on PATH, and the schemas it finds by itself in <prefix>/share/codeflare-operator. A hard

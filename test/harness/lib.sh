@@ -16,6 +16,14 @@ CFO_HARNESS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CFO_REPO_DIR="$(cd "$CFO_HARNESS_DIR/../.." && pwd)"
 
 cfo_log() { echo "$(basename "$0"): $*" >&2; }
+
+# The tally of a test script: after cfo_tally_begin, `pass WHAT` and `fail WHAT` print one line ("ok   WHAT",
+# "FAIL WHAT") and count it in $passed and $failed; the script ends by printing them and failing when $failed > 0.
+cfo_tally_begin() {
+  passed=0 failed=0
+  pass() { echo "ok   $*"; passed=$((passed + 1)); }
+  fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+}
 cfo_die() { cfo_log "$@"; exit 1; }
 
 cfo_as_root() {

@@ -31,9 +31,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$CFO_REPO_DIR"
 chart=deploy/helm/codeflare-operator
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 
 if ! renderer="$(test/helm/build-render.sh "${CFO_HELM_RENDER_DIR:-$work/helm-render}" 2>"$work/build.err")"; then
   fail "build helm-render: $(tr '\n' ' ' <"$work/build.err")"

@@ -20,9 +20,7 @@ op() { "$CFO_OPERATOR_BIN" "$@"; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 
 ns="cli-render-$RANDOM"
 k create namespace "$ns" >/dev/null

@@ -41,9 +41,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$CFO_REPO_DIR"
 checker=test/integration/opt_in_objects.py
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 # checks <label> <checker args...>: runs opt_in_objects.py and counts its lines.
 checks() {
   local label="$1" line status=0

@@ -27,9 +27,7 @@ py="$(cfo_python)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 
 # --- 1. the CRDs are served ----------------------------------------------------------------------------------------
 crds=(rayclusters.ray.io appwrappers.workload.codeflare.dev localqueues.kueue.x-k8s.io

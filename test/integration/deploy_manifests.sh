@@ -44,9 +44,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$CFO_REPO_DIR"
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 
 # --- 1. the CRD copy under config/crd matches crds/ ---------------------------------------------------------------
 src=crds/codeflare.dev_codeflareworkloads.yaml copy=config/crd/bases/codeflare.dev_codeflareworkloads.yaml

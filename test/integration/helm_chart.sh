@@ -65,9 +65,7 @@ cd "$CFO_REPO_DIR"
 chart=deploy/helm/codeflare-operator
 compare=test/helm/compare.py
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 # Runs a checker that prints "ok ...", "FAIL ..." and "note ..." lines, and counts them.
 checks() {
   local label="$1" line status=0

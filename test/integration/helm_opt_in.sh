@@ -41,9 +41,7 @@ chart=deploy/helm/codeflare-operator
 checker=test/integration/opt_in_objects.py
 opt_in_templates=(poddisruptionbudget.yaml networkpolicy.yaml grafana-dashboard.yaml prometheusrule.yaml)
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 # checks <label> <command...>: runs a checker printing "ok ..."/"FAIL ..." lines, and counts them.
 checks() {
   local label="$1" line status=0

@@ -32,9 +32,7 @@ cleanup() {
 trap cleanup EXIT
 cd "$CFO_REPO_DIR"
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 finish() {
   echo "$passed passed, $failed failed"
   ((failed == 0))

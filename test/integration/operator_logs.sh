@@ -27,9 +27,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 # The operator without its HTTP servers (other operators may hold :8080/:8081 on this machine).
 # (Called directly, not through a shell function: `function &` would make $! a subshell, not the operator.)
 op=("$CFO_OPERATOR_BIN" run --kubeconfig "$KUBECONFIG" --metrics-bind-address=0 --health-probe-bind-address=0

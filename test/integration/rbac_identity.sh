@@ -75,9 +75,7 @@ ns="cfo-rbac-$RANDOM"
 pid=""
 rbac_applied=false
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 
 op_rc=""
 stop_operator() {

@@ -25,9 +25,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 
 # CRD folders of their own, so that install-crds.sh installs just these.
 crd_dir() {  # crd_dir NAME FILE... : a folder NAME in $work holding links to the adapted upstream CRD files

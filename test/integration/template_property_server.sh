@@ -32,9 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 
 # --- 1. the property test, writing its valid cases ----------------------------------------------------------------
 mkdir -p "$work/cases" "$work/objects" "$work/pods"

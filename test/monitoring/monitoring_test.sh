@@ -24,9 +24,7 @@ cd "$CFO_REPO_DIR"
 dashboard=deploy/monitoring/codeflare-operator-dashboard.json
 alerts=deploy/monitoring/codeflare-operator-alerts.yaml
 
-passed=0 failed=0
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+cfo_tally_begin
 
 # --- 1. names, types, structure ------------------------------------------------------------------------------------
 status=0

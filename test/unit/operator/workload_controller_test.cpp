@@ -87,6 +87,19 @@ struct Rig {
   void set_child(ChildKind kind, json::Document obj) {
     children[static_cast<std::size_t>(kind)]["team-a/demo"] = std::make_shared<json::Document>(std::move(obj));
   }
+  // The RayCluster the controller applied, put in its cache as the apiserver would hold it (with a creation time):
+  // its watch event has come. False (a failed assertion) when there was not exactly one apply of it.
+  bool cache_applied_ray_cluster() {
+    auto rc = fake.applied_to(kRc);
+    EXPECT_EQ(rc.size(), 1u);
+    if (rc.size() != 1) return false;
+    json::Document live;
+    live.CopyFrom(rc[0], live.GetAllocator());
+    json::set(live["metadata"], "creationTimestamp", json::str(now_rfc3339(), live.GetAllocator()),
+              live.GetAllocator());
+    set_child(ChildKind::kRayCluster, std::move(live));
+    return true;
+  }
   // The status of the last status write.
   json::Document last_status() const {
     auto writes = fake.applied_to(std::string(kWl) + "/status");
@@ -135,12 +148,7 @@ TEST(WorkloadController, AReconcileWokenByItsOwnWritesWritesNothing) {
   rig.start();
   rig.controller->reconcile("team-a/demo");
   // What the apiserver would now hold: the applied RayCluster, and the workload with the status written.
-  auto rc = rig.fake.applied_to(kRc);
-  ASSERT_EQ(rc.size(), 1u);
-  json::Document live;
-  live.CopyFrom(rc[0], live.GetAllocator());
-  json::set(live["metadata"], "creationTimestamp", json::str(now_rfc3339(), live.GetAllocator()), live.GetAllocator());
-  rig.set_child(ChildKind::kRayCluster, std::move(live));
+  ASSERT_TRUE(rig.cache_applied_ray_cluster());
   json::Document wl;
   wl.CopyFrom(*rig.workloads["team-a/demo"], wl.GetAllocator());
   json::Document status = rig.last_status();
@@ -302,12 +310,7 @@ TEST(WorkloadController, AReconcileBeforeTheCacheShowsItsStatusWriteWritesNothin
   const std::size_t events_after_first = rig.events.size();
   ASSERT_GT(events_after_first, 0u) << "the ReplicaBoundsIgnored warning is an event";
   // The child is in its cache (its watch event woke us), the workload's cache still holds version 7.
-  auto rc = rig.fake.applied_to(kRc);
-  ASSERT_EQ(rc.size(), 1u);
-  json::Document live;
-  live.CopyFrom(rc[0], live.GetAllocator());
-  json::set(live["metadata"], "creationTimestamp", json::str(now_rfc3339(), live.GetAllocator()), live.GetAllocator());
-  rig.set_child(ChildKind::kRayCluster, std::move(live));
+  ASSERT_TRUE(rig.cache_applied_ray_cluster());
   rig.fake.log.clear();
   rig.controller->reconcile("team-a/demo");
   EXPECT_TRUE(rig.fake.log.empty()) << rig.fake.log.size() << " request(s), the first: " << rig.fake.log[0];
