@@ -186,16 +186,34 @@ void keep_queued_child_suspended(json::Document& desired, const json::Value& liv
 // the job runs. True when that is the case. Metadata changes (a priority class) and spec.suspend still go through.
 bool hold_started_job_change(const json::Value& desired, const json::Value& live, FieldErrors& errs) {
   const std::string started = json::string_at(live, "status.jobDeploymentStatus");
-  if (started != "Initializing" && started != "Running" && started != "Waiting" && started != "Retrying") return false;
+  const bool ended = started == "Complete" || started == "Failed";
+  if (!ended && started != "Initializing" && started != "Running" && started != "Waiting" && started != "Retrying")
+    return false;
   const json::Value* want = json::find(desired, "spec");
   const json::Value* have = json::find(live, "spec");
   if (!want || !have || is_applied(*want, *have)) return false;
+  // A change held while the job ran stays held once it ends: written into the finished RayJob, it would read as the
+  // spec that ran (and succeeded).
   add_warning(errs, "spec.job", "StartedJobUnchanged",
-              "the change is not applied: the RayJob has started (jobDeploymentStatus " + started +
-                  ") and KubeRay does not pass spec changes on to a started job; to run the new spec, suspend the "
-                  "workload and resume it, or delete and re-create the workload",
+              "the change is not applied: the RayJob " +
+                  std::string(ended ? "ran with an earlier spec" : "has started") + " (jobDeploymentStatus " + started +
+                  ") and KubeRay does not pass spec changes on to a started job; to run the new spec, " +
+                  (ended ? "delete and re-create the workload"
+                         : "suspend the workload and resume it, or delete and re-create the workload"),
               "kuberay: RayJob controller (kuberay#1776)");
   return true;
+}
+
+// A finished job whose spec was changed while it ran (the change was held: StartedJobUnchanged) ran the earlier spec:
+// said on every reconcile, so that Succeeded is not read as the outcome of the spec as it is now.
+void warn_finished_job_ran_earlier_spec(const json::Value& desired, const json::Value* live, FieldErrors& errs) {
+  const json::Value* want = json::find(desired, "spec");
+  const json::Value* have = live ? json::find(*live, "spec") : nullptr;
+  if (!want || !have || is_applied(*want, *have)) return;
+  add_warning(errs, "spec.job", "StartedJobUnchanged",
+              "the job finished running an earlier spec: the changes made while it ran have not run; to run them, "
+              "delete and re-create the workload",
+              "kuberay: RayJob controller (kuberay#1776)");
 }
 
 void warn_topology_without_queue(const WorkloadSpec& s, FieldErrors& errs) {
@@ -541,12 +559,25 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       children.push_back(job.to_json());
       label = std::string(kRayJobKind) + "/" + w.name;
       out.recreate = run.rerun && observed.ray_job;
+      if (out.recreate)
+        add_warning(
+            out.errors, "spec", "JobRerun",
+            "the job has finished and the spec changed since: RayJob " + w.name + " is replaced and the job runs again",
+            "codeflare-operator: a finished RayJob is not run again in place (kuberay#1776)");
     } else if (s.app_wrapper) {
       RayCluster inner = build_ray_cluster(w, RayClusterPlacement{false, {}});
       inner.spec.collect_origins("spec.components[0].template.spec", origins);
       children.push_back(build_app_wrapper(w, inner, labels).to_json());
       label = std::string(kAppWrapperKind) + "/" + w.name;
       out.recreate = app_wrapper_template_changed(children.back(), observed.app_wrapper);
+      // Replacing a running AppWrapper would stop the Ray cluster it runs: refused, as a queue change is, unless the
+      // same change suspends it (or it is suspended: nothing runs).
+      if (out.recreate && runs_after_apply(s, observed.app_wrapper))
+        add_error(out.errors, "spec", "AppWrapperChangeWhileRunning",
+                  "the AppWrapper runs, and its components cannot change: applying this change means replacing it, "
+                  "which stops the running Ray cluster; set spec.suspend: true with the change, or delete and "
+                  "re-create the workload",
+                  "appwrapper: webhook ValidateUpdate (components are immutable)");
     } else {
       RayCluster rc = build_ray_cluster(w, RayClusterPlacement{true, labels});
       rc.spec.collect_origins("spec", origins);
@@ -562,6 +593,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       children.pop_back();
       out.recreate = false;
     } else if (s.job && run.finished && !run.rerun) {
+      warn_finished_job_ran_earlier_spec(children.back(), observed.ray_job, out.errors);
       children.pop_back();  // done: nothing to apply, not even after a deletion
     }
     std::optional<int64_t> autoscaled_workers;  // with autoscaling: the workers the live RayCluster is scaled to

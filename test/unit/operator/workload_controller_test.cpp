@@ -239,7 +239,14 @@ TEST(WorkloadController, AnAppWrapperWhoseComponentsChangedIsReplaced) {
   json::Document live;
   live.CopyFrom(aw[0], live.GetAllocator());
   rig.set_child(ChildKind::kAppWrapper, std::move(live));
+  // Running (not suspended), it is not replaced: that would stop its Ray cluster (AppWrapperChangeWhileRunning).
   rig.set_workload("{appWrapper: true, workerGroups: [{name: w, replicas: 3}]}");
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("DELETE " + std::string(kAw)), 0u);
+  EXPECT_EQ(rig.condition("Valid").status, "False");
+  // The same change with suspend: true replaces it.
+  rig.set_workload("{appWrapper: true, suspend: true, workerGroups: [{name: w, replicas: 3}]}");
   rig.fake.log.clear();
   auto result = rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.log, (std::vector<std::string>{"DRYRUN " + std::string(kAw), "DELETE " + std::string(kAw),

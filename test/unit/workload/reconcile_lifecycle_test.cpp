@@ -202,6 +202,9 @@ TEST(ReconcileLifecycle, AFinishedJobIsNotRunAgainUnlessItsSpecChanges) {
   out = reconcile(changed, observed, ClusterFacts{}, schemas, kNow);
   ASSERT_EQ(out.desired.size(), 1u);
   EXPECT_TRUE(out.recreate);
+  const FieldError* rerun = finding(out.errors, "spec", "JobRerun");
+  ASSERT_TRUE(rerun) << "running a finished job again is said: " << dump(out.errors);
+  EXPECT_EQ(rerun->severity, Severity::Warning);
   // The status written while the old RayJob is deleted speaks of the new run, not of the old one's end: otherwise the
   // next reconcile would take the new generation as finished and never create the new RayJob.
   EXPECT_NE(json::get_string(out.status, "phase"), "Succeeded") << json::dump(out.status);
@@ -232,9 +235,24 @@ TEST(ReconcileLifecycle, ChangedAppWrapperComponentsMeanReplacingIt) {
   observed.app_wrapper = &first.desired[0];
   Outcome same = reconcile(wl("{appWrapper: true}"), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_FALSE(same.recreate);
+  // Replacing a running AppWrapper would stop its Ray cluster: refused, unless the same change suspends it.
   Outcome bigger = reconcile(wl("{appWrapper: true, workerGroups: [{name: w, replicas: 3}]}"), observed, ClusterFacts{},
                              schemas, kNow);
-  EXPECT_TRUE(bigger.recreate);
+  EXPECT_FALSE(bigger.valid);
+  EXPECT_FALSE(bigger.recreate);
+  EXPECT_TRUE(finding(bigger.errors, "spec", "AppWrapperChangeWhileRunning")) << dump(bigger.errors);
+  Outcome suspending = reconcile(wl("{appWrapper: true, suspend: true, workerGroups: [{name: w, replicas: 3}]}"),
+                                 observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(suspending.valid) << dump(suspending.errors);
+  EXPECT_TRUE(suspending.recreate);
+  // Suspended (waiting for Kueue): nothing runs, it is replaced.
+  json::Document waiting = json::clone(first.desired[0]);
+  json::set(waiting["spec"], "suspend", json::Value(true), waiting.GetAllocator());
+  observed.app_wrapper = &waiting;
+  Outcome queued = reconcile(wl("{appWrapper: true, workerGroups: [{name: w, replicas: 3}]}"), observed, ClusterFacts{},
+                             schemas, kNow);
+  EXPECT_TRUE(queued.valid) << dump(queued.errors);
+  EXPECT_TRUE(queued.recreate);
 }
 
 TEST(ReconcileLifecycle, AnObjectTooLargeToStoreIsInvalid) {
@@ -434,6 +452,38 @@ TEST(ReconcileLifecycle, AChangeToAStartedRayJobIsAWarning) {
   Outcome not_started =
       reconcile(wl("{job: {entrypoint: python train.py --epochs 99}}"), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_FALSE(finding(not_started.errors, "spec.job", "StartedJobUnchanged")) << dump(not_started.errors);
+}
+
+// A change held while the job ran (StartedJobUnchanged) stays held when the job ends: it is not written into the
+// finished RayJob, and the finished workload says it ran an earlier spec (Succeeded is not the new spec's outcome).
+TEST(ReconcileLifecycle, AChangeHeldWhileTheJobRanIsNotTakenAsRunWhenItEnds) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  Outcome first = reconcile(wl("{job: {entrypoint: python train.py}}"), Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(first.valid) << dump(first.errors);
+  json::Document live = json::clone(first.desired.back());
+  set_status(live, json::parse(R"({"jobDeploymentStatus": "Complete", "jobStatus": "SUCCEEDED"})").value());
+  Observed observed;
+  observed.ray_job = &live;
+  // The reconcile that sees the end (the previous status still says Running).
+  json::Document d = wl("{job: {entrypoint: python train.py --epochs 99}}", 2);
+  set_status(d, yaml_doc("observedGeneration: 2\nphase: Running\nrayJobName: demo\n"));
+  Outcome ended = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  for (const auto& c : ended.desired) EXPECT_NE(json::string_at(c, "kind"), "RayJob") << "not written after the end";
+  EXPECT_TRUE(finding(ended.errors, "spec.job", "StartedJobUnchanged")) << dump(ended.errors);
+  // Later reconciles (the status says Succeeded for generation 2): still said, nothing written, not run again.
+  set_status(d, ended.status);
+  ASSERT_EQ(json::get_string(ended.status, "phase"), "Succeeded");
+  Outcome later = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(later.desired.empty());
+  EXPECT_FALSE(later.recreate);
+  const FieldError* w = finding(later.errors, "spec.job", "StartedJobUnchanged");
+  ASSERT_TRUE(w) << dump(later.errors);
+  EXPECT_NE(w->reason.find("earlier spec"), std::string::npos) << w->reason;
+  // A finished job whose spec did not change says nothing.
+  json::Document same = wl("{job: {entrypoint: python train.py}}", 1);
+  set_status(same, yaml_doc("observedGeneration: 1\nphase: Succeeded\nrayJobName: demo\n"));
+  Outcome quiet = reconcile(same, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(finding(quiet.errors, "spec.job", "StartedJobUnchanged")) << dump(quiet.errors);
 }
 
 // Kueue lets a WorkloadPriorityClass change, but not be added to a running job nor ever be removed.
