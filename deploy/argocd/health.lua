@@ -4,6 +4,8 @@
 --   no status yet, or status.observedGeneration behind metadata.generation  -> Progressing (the operator has not
 --                                                                              caught up with the spec)
 --   condition Valid=False                        -> Degraded, with the condition's message
+--   condition Admissible=False                   -> Degraded: Kueue can never admit it as its queue stands (the
+--                                                   operator leaves the condition out once Kueue has admitted it)
 --   phase Failed                                 -> Degraded
 --   phase Invalid                                -> Degraded
 --   phase Succeeded                              -> Healthy
@@ -61,6 +63,11 @@ end
 local valid = condition(status, "Valid")
 if valid ~= nil and valid.status == "False" then
   return result("Degraded", message_of(status, { "Valid" }, "The spec is invalid"))
+end
+
+local admissible = condition(status, "Admissible")
+if admissible ~= nil and admissible.status == "False" then
+  return result("Degraded", message_of(status, { "Admissible" }, "Kueue can never admit the workload"))
 end
 
 local phase = status.phase
