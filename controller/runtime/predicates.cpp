@@ -14,6 +14,26 @@ bool same_member(const json::Value* a, const json::Value* b) {
   return *a == *b;
 }
 
+/// Equal objects when the members named in `ignored` are left out of both (member order does not matter).
+bool same_members_except(const json::Value& a, const json::Value& b, std::initializer_list<std::string_view> ignored) {
+  auto counted = [&](const json::Value& name) {
+    const std::string_view n(name.GetString(), name.GetStringLength());
+    for (std::string_view i : ignored)
+      if (n == i) return false;
+    return true;
+  };
+  std::size_t in_a = 0;
+  for (const auto& m : a.GetObject()) {
+    if (!counted(m.name)) continue;
+    ++in_a;
+    auto it = b.FindMember(m.name);
+    if (it == b.MemberEnd() || !(it->value == m.value)) return false;
+  }
+  std::size_t in_b = 0;
+  for (const auto& m : b.GetObject()) in_b += counted(m.name) ? 1 : 0;
+  return in_a == in_b;
+}
+
 }  // namespace
 
 bool spec_or_metadata_changed(const json::Value& old_object, const json::Value& new_object) {
@@ -30,32 +50,13 @@ bool spec_or_metadata_changed(const json::Value& old_object, const json::Value& 
 
 bool kept_fields_changed(const json::Value& old_object, const json::Value& new_object) {
   if (!old_object.IsObject() || !new_object.IsObject()) return !(old_object == new_object);
-  // Compares `a`'s members with `b`'s, both ways, skipping `ignored` (a member absent on one side counts as a change).
-  auto differ = [](const json::Value& a, const json::Value& b, std::initializer_list<std::string_view> ignored,
-                   const auto& same) {
-    auto skipped = [&](const json::Value& name) {
-      for (std::string_view i : ignored)
-        if (std::string_view(name.GetString(), name.GetStringLength()) == i) return true;
-      return false;
-    };
-    for (const auto& m : a.GetObject())
-      if (!skipped(m.name) && !same(m.name, m.value, b)) return true;
-    for (const auto& m : b.GetObject())
-      if (!skipped(m.name) && !a.HasMember(m.name)) return true;
-    return false;
-  };
-  auto equal_in = [](const json::Value& name, const json::Value& value, const json::Value& other) {
-    auto it = other.FindMember(name);
-    return it != other.MemberEnd() && it->value == value;
-  };
-  auto metadata_equal_in = [&](const json::Value& name, const json::Value& value, const json::Value& other) {
-    if (!(name == "metadata")) return equal_in(name, value, other);
-    auto it = other.FindMember(name);
-    if (it == other.MemberEnd()) return false;
-    if (!value.IsObject() || !it->value.IsObject()) return value == it->value;
-    return !differ(value, it->value, {"resourceVersion", "managedFields"}, equal_in);
-  };
-  return differ(old_object, new_object, {}, metadata_equal_in);
+  const json::Value* old_meta = json::find(old_object, "metadata");
+  const json::Value* new_meta = json::find(new_object, "metadata");
+  const bool both_maps = old_meta && new_meta && old_meta->IsObject() && new_meta->IsObject();
+  if (both_maps ? !same_members_except(*old_meta, *new_meta, {"resourceVersion", "managedFields"})
+                : !same_member(old_meta, new_meta))
+    return true;
+  return !same_members_except(old_object, new_object, {"metadata"});
 }
 
 }  // namespace cfo::runtime
