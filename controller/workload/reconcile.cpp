@@ -180,6 +180,16 @@ void keep_queued_child_suspended(json::Document& desired, const json::Value& liv
   if (spec && spec->IsObject()) json::set(*spec, "suspend", json::Value(true), desired.GetAllocator());
 }
 
+// Where StartedJobUnchanged comes from.
+constexpr std::string_view kStartedJobSource = "kuberay: RayJob controller (kuberay#1776)";
+
+// Whether the spec of `desired` (a RayJob) has something the live RayJob's spec does not: a change not applied.
+bool job_spec_changed(const json::Value& desired, const json::Value* live) {
+  const json::Value* want = json::find(desired, "spec");
+  const json::Value* have = live ? json::find(*live, "spec") : nullptr;
+  return want && have && !is_applied(*want, *have);
+}
+
 // KubeRay reads a RayJob's spec when it starts the job (creates its cluster, submits the entrypoint) and does not
 // pass later spec changes on to a job that has started (kuberay#1776). A spec change of a started RayJob is
 // therefore not applied, so that the RayJob keeps showing what runs, and a Warning says what to do; it stays while
@@ -189,9 +199,7 @@ bool hold_started_job_change(const json::Value& desired, const json::Value& live
   const bool ended = started == "Complete" || started == "Failed";
   if (!ended && started != "Initializing" && started != "Running" && started != "Waiting" && started != "Retrying")
     return false;
-  const json::Value* want = json::find(desired, "spec");
-  const json::Value* have = json::find(live, "spec");
-  if (!want || !have || is_applied(*want, *have)) return false;
+  if (!job_spec_changed(desired, &live)) return false;
   // A change held while the job ran stays held once it ends: written into the finished RayJob, it would read as the
   // spec that ran (and succeeded).
   add_warning(errs, "spec.job", "StartedJobUnchanged",
@@ -200,20 +208,18 @@ bool hold_started_job_change(const json::Value& desired, const json::Value& live
                   ") and KubeRay does not pass spec changes on to a started job; to run the new spec, " +
                   (ended ? "delete and re-create the workload"
                          : "suspend the workload and resume it, or delete and re-create the workload"),
-              "kuberay: RayJob controller (kuberay#1776)");
+              std::string(kStartedJobSource));
   return true;
 }
 
 // A finished job whose spec was changed while it ran (the change was held: StartedJobUnchanged) ran the earlier spec:
 // said on every reconcile, so that Succeeded is not read as the outcome of the spec as it is now.
 void warn_finished_job_ran_earlier_spec(const json::Value& desired, const json::Value* live, FieldErrors& errs) {
-  const json::Value* want = json::find(desired, "spec");
-  const json::Value* have = live ? json::find(*live, "spec") : nullptr;
-  if (!want || !have || is_applied(*want, *have)) return;
+  if (!job_spec_changed(desired, live)) return;
   add_warning(errs, "spec.job", "StartedJobUnchanged",
               "the job finished running an earlier spec: the changes made while it ran have not run; to run them, "
               "delete and re-create the workload",
-              "kuberay: RayJob controller (kuberay#1776)");
+              std::string(kStartedJobSource));
 }
 
 void warn_topology_without_queue(const WorkloadSpec& s, FieldErrors& errs) {
