@@ -53,12 +53,7 @@ validation::PodSecurityLevel pod_security_level_of(const json::Value* ns) {
 }
 
 runtime::KeysMapper namespace_to_workloads(const runtime::InformerGroup& workloads) {
-  return [&workloads](const json::Value& ns) {
-    std::vector<std::string> keys;
-    const std::string name = json::string_at(ns, "metadata.name");
-    for (const auto& wl : workloads.list(name)) keys.push_back(name + "/" + json::string_at(*wl, "metadata.name"));
-    return keys;
-  };
+  return [&workloads](const json::Value& ns) { return workloads.keys(json::string_at(ns, "metadata.name")); };
 }
 
 }  // namespace cfo::op

@@ -313,8 +313,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     auto published = std::make_shared<const ServedApis>(std::move(*now));
     apis.set(published);
     ensure_caches(*published, o, manager, cache_rest, caches, queue);
-    for (const auto& wl : caches.workloads->list_all())
-      queue->add(json::string_at(*wl, "metadata.namespace") + "/" + json::string_at(*wl, "metadata.name"));
+    for (auto& key : caches.workloads->keys("")) queue->add(std::move(key));
     return runtime::ReconcileResult::ok();
   };
   runtime::ControllerOptions apis_opts;

@@ -41,12 +41,7 @@ runtime::KeysMapper priority_class_to_workloads(const runtime::InformerGroup& wo
 }
 
 runtime::KeysMapper every_workload(const runtime::InformerGroup& workloads) {
-  return [&workloads](const json::Value&) {
-    std::vector<std::string> keys;
-    for (const auto& wl : workloads.list_all())
-      keys.push_back(json::string_at(*wl, "metadata.namespace") + "/" + json::string_at(*wl, "metadata.name"));
-    return keys;
-  };
+  return [&workloads](const json::Value&) { return workloads.keys(""); };
 }
 
 runtime::KeyMapper kueue_workload_to_workload(const runtime::InformerGroup& workloads) {

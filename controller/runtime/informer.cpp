@@ -130,7 +130,7 @@ bool Informer::sleep_ms(int64_t delay_ms) {
 
 void Informer::run() {
   spdlog::debug("informer {}: started", path_);
-  std::vector<ObjectPtr> pending;  // items of the pages of the list in progress
+  std::vector<Store::Item> pending;  // the pages of the list in progress, prepared (packed) as they arrive
   while (!stop_.stop_requested()) {
     const bool first_page = watcher_.state() == WatcherState::NeedList;
     WatcherRequest req = watcher_.next_request();
@@ -149,7 +149,7 @@ void Informer::run() {
   spdlog::debug("informer {}: stopped", path_);
 }
 
-void Informer::do_list(const std::string& target, std::vector<ObjectPtr>& pending) {
+void Informer::do_list(const std::string& target, std::vector<Store::Item>& pending) {
   auto page = io_.list(target);
   if (stop_.stop_requested()) return;
   if (!page) {
@@ -161,7 +161,8 @@ void Informer::do_list(const std::string& target, std::vector<ObjectPtr>& pendin
   const std::string api_version = json::get_string(*page, "apiVersion").value_or("");
   const std::string kind = item_kind(*page);
   if (const json::Value* items = json::find(*page, "items"); items && items->IsArray())
-    for (const auto& item : items->GetArray()) pending.push_back(item_object(item, api_version, kind, opts_.transform));
+    for (const auto& item : items->GetArray())
+      pending.push_back(store_.prepare(item_object(item, api_version, kind, opts_.transform)));
 
   auto last = watcher_.on_list_page(*page);
   if (!last) {
@@ -242,16 +243,32 @@ void Informer::do_watch(const std::string& target) {
 }
 
 void Informer::dispatch(const StoreChange& change) {
+  // A packed change opens its objects here, one change at a time, and only for kinds that have handlers.
+  auto open = [&](const ChangedObject& changed) {
+    ObjectPtr object = changed.get();
+    if (!object)
+      spdlog::error("informer {}: the cached object of {} does not unpack; event dropped", path_, change.key);
+    return object;
+  };
   try {
     switch (change.kind) {
       case StoreChange::Kind::Added:
-        for (auto& h : add_handlers_) h(change.object);
+        if (add_handlers_.empty()) break;
+        if (ObjectPtr object = open(change.object))
+          for (auto& h : add_handlers_) h(object);
         break;
-      case StoreChange::Kind::Updated:
-        for (auto& h : update_handlers_) h(change.old_object, change.object);
+      case StoreChange::Kind::Updated: {
+        if (update_handlers_.empty()) break;
+        ObjectPtr old_object = open(change.old_object);
+        ObjectPtr object = old_object ? open(change.object) : nullptr;
+        if (object)
+          for (auto& h : update_handlers_) h(old_object, object);
         break;
+      }
       case StoreChange::Kind::Deleted:
-        for (auto& h : delete_handlers_) h(change.object);
+        if (delete_handlers_.empty()) break;
+        if (ObjectPtr object = open(change.object))
+          for (auto& h : delete_handlers_) h(object);
         break;
     }
   } catch (const std::exception& e) {

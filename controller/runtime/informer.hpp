@@ -109,7 +109,7 @@ class Informer {
  private:
   void run();
   bool sleep_ms(int64_t delay_ms);
-  void do_list(const std::string& target, std::vector<ObjectPtr>& pending);
+  void do_list(const std::string& target, std::vector<Store::Item>& pending);
   void do_watch(const std::string& target);
   void dispatch(const StoreChange& change);
   void log_request_error(std::string_view what, const Error& e);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 
 #include "runtime/object_key.hpp"
 
@@ -77,8 +78,17 @@ std::vector<ObjectPtr> InformerGroup::list(const std::string& ns) const {
   std::vector<ObjectPtr> out;
   const Informer* inf = informer_for(ns);
   if (!inf) return out;
-  for (auto& obj : inf->store().list())
-    if (ns.empty() || json::string_at(*obj, "metadata.namespace") == ns) out.push_back(obj);
+  return inf->store().list(ns.empty() ? std::string() : ns + "/");
+}
+
+std::vector<std::string> InformerGroup::keys(const std::string& ns) const {
+  std::vector<std::string> out;
+  for (const auto& [informer_ns, inf] : informers_) {
+    // An informer of one namespace holds only its keys; a cluster-wide one (or "" for all) is read by prefix.
+    if (!ns.empty() && !informer_ns.empty() && informer_ns != ns) continue;
+    auto keys = inf->store().keys(ns.empty() ? std::string() : ns + "/");
+    out.insert(out.end(), std::make_move_iterator(keys.begin()), std::make_move_iterator(keys.end()));
+  }
   return out;
 }
 

@@ -38,6 +38,9 @@ class InformerGroup {
   std::vector<ObjectPtr> list(const std::string& ns) const;
   /// Every cached object of every informer of the group.
   std::vector<ObjectPtr> list_all() const;
+  /// The keys ("namespace/name") of namespace `ns`'s cached objects, or of all of them for ""; sorted per informer.
+  /// Opens no object: for mappers that need only keys (a packed cache would otherwise open each object).
+  std::vector<std::string> keys(const std::string& ns) const;
   /// Number of cached objects over the group.
   std::size_t size() const;
   /// Bytes of JSON the group's caches hold (Store::bytes summed).

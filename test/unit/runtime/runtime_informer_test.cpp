@@ -228,6 +228,30 @@ TEST(Informer, ExpiredWatchRelistsAndReportsVanishedObjectsAsDeleted) {
   EXPECT_EQ(inf.store().keys(), (std::vector<std::string>{"ns/a"}));
 }
 
+// A packed cache (InformerOptions::pack_cache) hands handlers the same objects and events across pages and relists.
+TEST(Informer, APackedCacheHandsOutTheSameEventsAndObjects) {
+  FakeApi api;
+  api.add_list(doc(list("10", {item("a", "1")}, "c1")));
+  api.add_list(doc(list("10", {item("b", "2")})));
+  api.add_watch({line("MODIFIED", item("a", "3")),
+                 line("ERROR", R"({"kind":"Status","code":410,"reason":"Expired","message":"too old"})")});
+  api.add_list(doc(list("20", {item("a", "4"), item("c", "5")})));
+  InformerOptions opts = options();
+  opts.pack_cache = true;
+  Informer inf(api.io(), opts);
+  Recorder rec;
+  rec.attach(inf);
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(api.wait_idle());
+  EXPECT_EQ(rec.get(), (std::vector<std::string>{"add ns/a", "add ns/b", "update ns/a 1->3", "update ns/a 3->4",
+                                                 "delete ns/b", "add ns/c"}));
+  EXPECT_EQ(inf.store().keys(), (std::vector<std::string>{"ns/a", "ns/c"}));
+  ObjectPtr c = inf.store().get("ns/c");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(Recorder::rv(c), "5");
+  EXPECT_EQ(json::get_string(*c, "kind"), "RayCluster");
+}
+
 TEST(Informer, GoneOnTheWatchRequestRelists) {
   FakeApi api;
   api.add_list(doc(list("10", {item("a", "1")})));

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ std::string rv_of(const ObjectPtr& o) {
   return o ? json::get_string(*json::find(*o, "metadata"), "resourceVersion").value_or("") : "<null>";
 }
 
+std::string rv_of(const ChangedObject& o) { return rv_of(o.get()); }
+
 // The behaviour of a store is the same whether it holds objects as they are (false) or packed (true).
 class StoreModes : public ::testing::TestWithParam<bool> {};
 
@@ -35,7 +38,7 @@ INSTANTIATE_TEST_SUITE_P(PlainAndPacked, StoreModes, ::testing::Bool());
 
 TEST_P(StoreModes, ReplaceIntoEmptyStoreAddsEverything) {
   Store s(GetParam());
-  auto changes = s.replace({obj("ns", "b", "1"), obj("ns", "a", "2"), obj("", "cluster-wide", "3")});
+  auto changes = s.replace_objects({obj("ns", "b", "1"), obj("ns", "a", "2"), obj("", "cluster-wide", "3")});
   ASSERT_EQ(changes.size(), 3u);
   for (const auto& c : changes) EXPECT_EQ(c.kind, StoreChange::Kind::Added);
   EXPECT_EQ(s.keys(), (std::vector<std::string>{"cluster-wide", "ns/a", "ns/b"}));
@@ -47,8 +50,8 @@ TEST_P(StoreModes, ReplaceIntoEmptyStoreAddsEverything) {
 
 TEST_P(StoreModes, ReplaceReportsVanishedObjectsAsDeletesWithTheirLastState) {
   Store s(GetParam());
-  s.replace({obj("ns", "keep", "1"), obj("ns", "gone", "2")});
-  auto changes = s.replace({obj("ns", "keep", "5"), obj("ns", "new", "6")});
+  s.replace_objects({obj("ns", "keep", "1"), obj("ns", "gone", "2")});
+  auto changes = s.replace_objects({obj("ns", "keep", "5"), obj("ns", "new", "6")});
   ASSERT_EQ(changes.size(), 3u);
   // In key order: gone, keep, new.
   EXPECT_EQ(changes[0].kind, StoreChange::Kind::Deleted);
@@ -64,9 +67,34 @@ TEST_P(StoreModes, ReplaceReportsVanishedObjectsAsDeletesWithTheirLastState) {
   EXPECT_EQ(s.get("ns/gone"), nullptr);
 }
 
+TEST_P(StoreModes, OfTwoListedObjectsWithOneKeyTheLaterWins) {
+  Store s(GetParam());
+  auto changes = s.replace_objects({obj("ns", "a", "1"), obj("ns", "b", "2"), obj("ns", "a", "3"), nullptr});
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(changes[0].key, "ns/a");
+  EXPECT_EQ(rv_of(changes[0].object), "3");
+  EXPECT_EQ(rv_of(s.get("ns/a")), "3");
+  EXPECT_EQ(s.keys(), (std::vector<std::string>{"ns/a", "ns/b"}));
+}
+
+// A namespace's objects are read by key prefix, without opening (or, packed, unpacking) the others.
+TEST_P(StoreModes, ListsAndKeysOfOneNamespaceByPrefix) {
+  Store s(GetParam());
+  s.replace_objects(
+      {obj("a", "x", "1"), obj("ab", "z", "2"), obj("a", "y", "3"), obj("b", "w", "4"), obj("", "cluster", "5")});
+  EXPECT_EQ(s.keys("a/"), (std::vector<std::string>{"a/x", "a/y"}));
+  auto listed = s.list("a/");
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(rv_of(listed[0]), "1");
+  EXPECT_EQ(rv_of(listed[1]), "3");
+  EXPECT_TRUE(s.list("c/").empty());
+  EXPECT_EQ(s.keys().size(), 5u);
+  EXPECT_EQ(s.list("").size(), 5u);
+}
+
 TEST_P(StoreModes, ReaderKeepsItsSnapshotAcrossReplacement) {
   Store s(GetParam());
-  s.replace({obj("ns", "a", "1")});
+  s.replace_objects({obj("ns", "a", "1")});
   ObjectPtr held = s.get("ns/a");
   s.apply(WatchEvent::Type::Modified, obj("ns", "a", "2"));
   EXPECT_EQ(rv_of(held), "1");
@@ -102,7 +130,7 @@ TEST(Store, BytesFollowWhatTheCacheHolds) {
   ObjectPtr a = compact_object(*obj("ns", "a", "1"));
   ObjectPtr b = compact_object(*obj("ns", "b", "1"));
   ASSERT_GT(object_bytes(a), 0u);
-  s.replace({a, b});
+  s.replace_objects({a, b});
   EXPECT_EQ(s.bytes(), object_bytes(a) + object_bytes(b));
   // A bigger replacement of "a" counts its own size, not the old one's.
   auto big = json::parse(R"({"kind":"RayCluster","metadata":{"name":"a","namespace":"ns","resourceVersion":"2",)"
@@ -114,7 +142,7 @@ TEST(Store, BytesFollowWhatTheCacheHolds) {
   EXPECT_EQ(s.bytes(), object_bytes(a2) + object_bytes(b));
   s.apply(WatchEvent::Type::Deleted, b);
   EXPECT_EQ(s.bytes(), object_bytes(a2));
-  s.replace({});
+  s.replace_objects({});
   EXPECT_EQ(s.bytes(), 0u);
 }
 
@@ -171,8 +199,8 @@ TEST(Store, APackedStoreHoldsFarFewerBytesForTheSameObjects) {
   Store plain, packed(true);
   std::vector<ObjectPtr> objects;
   for (int i = 0; i < 200; ++i) objects.push_back(parsed(ray_cluster(i)));
-  plain.replace(objects);
-  packed.replace(objects);
+  plain.replace_objects(objects);
+  packed.replace_objects(objects);
   ASSERT_EQ(packed.size(), 200u);
   EXPECT_LT(packed.bytes() * 5, plain.bytes()) << "packed " << packed.bytes() << " plain " << plain.bytes();
   for (int i : {0, 42, 199}) {
@@ -187,6 +215,38 @@ TEST(Store, APackedStoreHoldsFarFewerBytesForTheSameObjects) {
   const std::size_t with_one_more = packed.bytes();
   packed.apply(WatchEvent::Type::Deleted, parsed(ray_cluster(1000)));
   EXPECT_LT(packed.bytes(), with_one_more);
-  packed.replace({});
+  packed.replace_objects({});
   EXPECT_EQ(packed.size(), 0u);
+}
+
+// A packed store packs when an object is prepared, before replace(): an informer prepares each page of a list as it
+// arrives, so the list in progress is held packed. The changes of a packed replace() hold blobs, opened on get().
+TEST(Store, APackedStorePacksWhenPreparingAndHandsOutPackedChanges) {
+  Store packed(true), plain;
+  std::vector<Store::Item> items;
+  for (int i = 0; i < 50; ++i) {
+    Store::Item item = packed.prepare(parsed(ray_cluster(i)));
+    EXPECT_EQ(item.key, "team-a/wl-" + std::to_string(i));
+    EXPECT_FALSE(item.object) << "held packed only";
+    EXPECT_LT(item.blob.size(), json::dump(*parsed(ray_cluster(i))).size() / 4);
+    items.push_back(std::move(item));
+  }
+  EXPECT_EQ(plain.prepare(parsed(ray_cluster(1))).blob, "") << "a plain store keeps the object";
+  EXPECT_EQ(packed.prepare(nullptr).key, "");
+  auto changes = packed.replace(std::move(items));
+  ASSERT_EQ(changes.size(), 50u);
+  const std::string key = changes[7].key;
+  ASSERT_TRUE(changes[7].object.get());
+  EXPECT_EQ(json::dump(*changes[7].object.get()), json::dump(*packed.get(key)));
+  // A relist: the old objects of its updates are opened from their blobs too.
+  auto relist = packed.replace_objects({parsed(ray_cluster(7))});
+  ASSERT_EQ(relist.size(), 50u);
+  for (const auto& c : relist) {
+    if (c.kind == StoreChange::Kind::Updated) {
+      EXPECT_EQ(json::dump(*c.old_object.get()), json::dump(*c.object.get()));
+    }
+  }
+  EXPECT_EQ(std::count_if(relist.begin(), relist.end(),
+                          [](const StoreChange& c) { return c.kind == StoreChange::Kind::Deleted && c.object.get(); }),
+            49);
 }
