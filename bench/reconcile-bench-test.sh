@@ -21,8 +21,9 @@ keys=(
   reconciles_per_workload
   cpu_ms_per_workload rss_start_kib rss_at_n_kib rss_peak_kib rss_per_workload_kib apiserver_cpu_ms_per_workload
   seconds_after_last_create kuberay_status_write_requests_per_workload startup_ready_seconds startup_seconds startup_reconciles startup_write_requests
-  startup_changed_objects startup_rss_peak_kib
+  startup_changed_objects startup_cpu_ms startup_rss_peak_kib
   startup_rss_steady_kib startup_rss_peak_to_steady apiserver_list_items apiserver_list_seconds startup_to_list_ratio
+  apiserver_list_rayclusters_seconds apiserver_list_both_seconds startup_to_both_lists_ratio
   backlog_objects_per_second backlog_cpu_ms_per_workload backlog_apiserver_cpu_ms_per_workload
 )
 missing=()

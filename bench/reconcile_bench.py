@@ -27,8 +27,10 @@ Phases, one after the other on the same control plane:
               60 s check of the first RayClusters (no KubeRay runs here, so it writes NoStatusFromKubeRay).
   2. start-up: play KubeRay (a ready status on every RayCluster) and wait until the operator reports each workload
               Ready (the steady state of a real cluster), stop the operator, start it again with the N workloads in place, wait for /readyz and until N
-              reconciles have run and the queue is empty; count what it wrote (it should write nothing). Then time
-              the apiserver's own paginated LIST (limit=500) of the workloads.
+              reconciles have run and the queue is empty; count what it wrote (it should write nothing) and the CPU it
+              took. Then time the apiserver's own paginated LIST (limit=500) of the workloads
+              (startup_to_list_ratio), of the RayClusters, and of both at once, as the operator lists them
+              (startup_to_both_lists_ratio).
   2b. backlog: N workloads created in bench-backlog while the operator is stopped, then the operator started and
               timed from /readyz until each has its status and RayCluster: its own pace at the apiserver's limit,
               with no loader competing (ratio_backlog_to_floor_c1).
@@ -42,6 +44,7 @@ Output: key=value lines on stdout (figures, no thresholds); progress on stderr. 
 (the figures measured until then are printed).
 """
 import argparse
+import concurrent.futures
 import http.client
 import json
 import os
@@ -651,6 +654,7 @@ def phase_startup(api, op, n):
                 t_done = time.monotonic()
                 break
         time.sleep(0.05)
+    startup_cpu = cpu_ms(pid)
     peak = hwm_kib(pid)
     m = op.quiesce()
     time.sleep(2.0)
@@ -674,6 +678,7 @@ def phase_startup(api, op, n):
                 else "%s/namespaces/bench-cfw/rayclusters/%s" % (RAY, name))
         with open(os.path.join(op.work, "startup-changed-example.json"), "w") as f:
             json.dump(api.get_json(path), f, indent=1)
+    emit("startup_cpu_ms", startup_cpu)  # the operator's CPU from its start until every workload is reconciled
     emit("startup_rss_peak_kib", peak)
     emit("startup_rss_steady_kib", steady)
     emit("startup_rss_peak_to_steady", peak / steady if steady else 0.0)
@@ -686,6 +691,20 @@ def phase_startup(api, op, n):
     emit("apiserver_list_items", len(items))
     emit("apiserver_list_seconds", statistics.median(times))
     emit("startup_to_list_ratio", (t_done - t_start) / statistics.median(times))
+    # The operator lists the children too: the apiserver's time for the RayClusters, and for both lists at once.
+    rc_times, both_times = [], []
+    for _ in range(3):
+        t0 = time.monotonic()
+        api.list_all("%s/rayclusters" % RAY, limit=500)
+        rc_times.append(time.monotonic() - t0)
+        t0 = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            list(pool.map(lambda path: api.list_all(path, limit=500),
+                          ["%s/codeflareworkloads" % CFW, "%s/rayclusters" % RAY]))
+        both_times.append(time.monotonic() - t0)
+    emit("apiserver_list_rayclusters_seconds", statistics.median(rc_times))
+    emit("apiserver_list_both_seconds", statistics.median(both_times))
+    emit("startup_to_both_lists_ratio", (t_done - t_start) / statistics.median(both_times))
     op.stop()
 
 
