@@ -206,7 +206,8 @@ bool hold_started_job_change(const json::Value& desired, const json::Value& live
               "the change is not applied: the RayJob " +
                   std::string(ended ? "ran with an earlier spec" : "has started") + " (jobDeploymentStatus " + started +
                   ") and KubeRay does not pass spec changes on to a started job; to run the new spec, " +
-                  (ended ? "delete and re-create the workload"
+                  (ended ? "change the workload's spec again (the job then runs again, with them) or delete and "
+                           "re-create the workload"
                          : "suspend the workload and resume it, or delete and re-create the workload"),
               std::string(kStartedJobSource));
   return true;
@@ -218,7 +219,8 @@ void warn_finished_job_ran_earlier_spec(const json::Value& desired, const json::
   if (!job_spec_changed(desired, live)) return;
   add_warning(errs, "spec.job", "StartedJobUnchanged",
               "the job finished running an earlier spec: the changes made while it ran have not run; to run them, "
-              "delete and re-create the workload",
+              "change the workload's spec again (the job then runs again, with them) or delete and re-create the "
+              "workload",
               std::string(kStartedJobSource));
 }
 
@@ -357,6 +359,50 @@ bool suspended(const json::Value* obj) {
 // updated, so a child that is suspended, or that this very apply suspends (spec.suspend), is not. Kueue keeps the
 // queue-name and priority-class labels of a running job fixed (queue_label_of, kPriorityClassLabel).
 bool runs_after_apply(const WorkloadSpec& s, const json::Value* live) { return live && !suspended(live) && !s.suspend; }
+
+// Whether a RayJob or an AppWrapper has run to its end (jobDeploymentStatus Complete or Failed; phase Succeeded or
+// Failed). A RayCluster never ends.
+bool child_ended(const json::Value* live) {
+  if (!live) return false;
+  const std::string job = json::string_at(*live, "status.jobDeploymentStatus");
+  const std::string phase = json::string_at(*live, "status.phase");
+  return job == "Complete" || job == "Failed" || phase == "Succeeded" || phase == "Failed";
+}
+
+// Whether `live`'s controller owner reference names the workload (its uid; an offline render has none).
+bool controlled_by_workload(const json::Value& live, const Workload& w) {
+  const json::Value* refs = json::find_path(live, "metadata.ownerReferences");
+  if (w.uid.empty() || !refs || !refs->IsArray()) return false;
+  for (const auto& r : refs->GetArray())
+    if (json::get_bool(r, "controller").value_or(false)) return json::string_at(r, "uid") == w.uid;
+  return false;
+}
+
+// Turning spec.job or spec.appWrapper on or off changes the kind of the top-level child: the child of the old kind is
+// deleted once the new one is made, which stops what it runs. Refused while that child runs, as a running
+// AppWrapper's change is, unless the same change suspends the workload; a child that is suspended or has ended goes.
+void check_kind_change_while_running(const Workload& w, const Observed& observed, FieldErrors& errs) {
+  const WorkloadSpec& s = w.spec;
+  if (s.suspend) return;
+  const char* wanted = s.job ? kRayJobKind : s.app_wrapper ? kAppWrapperKind : kRayClusterKind;
+  const std::pair<const char*, const json::Value*> live[] = {{kRayJobKind, observed.ray_job},
+                                                             {kAppWrapperKind, observed.app_wrapper},
+                                                             {kRayClusterKind, observed.ray_cluster}};
+  for (const auto& [kind, obj] : live) {
+    if (std::string_view(kind) == wanted || !obj || !controlled_by_workload(*obj, w) || suspended(obj) ||
+        child_ended(obj))
+      continue;
+    add_error(errs, s.job || std::string_view(kind) == kRayJobKind ? "spec.job" : "spec.appWrapper",
+              "ChildKindChangeWhileRunning",
+              "the workload runs as " + std::string(kind) + " " + w.name + "; this change makes it " +
+                  (std::string_view(wanted) == kAppWrapperKind ? "an " : "a ") + wanted +
+                  ", and deleting the running " + kind +
+                  " stops what it runs: set spec.suspend: true with the change, or delete and re-create the "
+                  "workload",
+              "codeflare-operator: the top-level child's kind follows spec.job and spec.appWrapper");
+    return;
+  }
+}
 
 // The queue is chosen when the child is submitted and then kept: a namespace default that appears, changes or goes
 // later does not move a submitted workload (Kueue refuses a queue-name change on a running object, and dropping the
@@ -555,6 +601,10 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     if (!before_lq.empty() && before_lq != in.managed_local_queue) out.release_local_queue = before_lq;
     auto labels = kueue_labels(queue, s.queue);
     JobRun run = job_run(w, previous);
+    // A finished job runs again for a change of what it runs, not for one of its labels only (nothing to run).
+    if (run.rerun && observed.ray_job)
+      run.rerun = job_spec_changed(build_ray_job(w, labels).to_json(), observed.ray_job);
+    check_kind_change_while_running(w, observed, out.errors);
     // A finished RayJob run again is replaced: its successor may carry any priority class.
     check_priority_class_change(s, run.rerun ? nullptr : observed_top(s, observed), labels, out.errors);
     std::string label;
@@ -578,7 +628,12 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       out.recreate = app_wrapper_template_changed(children.back(), observed.app_wrapper);
       // Replacing a running AppWrapper would stop the Ray cluster it runs: refused, as a queue change is, unless the
       // same change suspends it (or it is suspended: nothing runs).
-      if (out.recreate && runs_after_apply(s, observed.app_wrapper))
+      if (out.recreate && child_ended(observed.app_wrapper))
+        add_warning(out.errors, "spec", "AppWrapperRerun",
+                    "the AppWrapper has finished (phase " + json::string_at(*observed.app_wrapper, "status.phase") +
+                        ") and the spec changed since: AppWrapper " + w.name + " is replaced and runs again",
+                    "appwrapper: webhook ValidateUpdate (components are immutable)");
+      else if (out.recreate && runs_after_apply(s, observed.app_wrapper))
         add_error(out.errors, "spec", "AppWrapperChangeWhileRunning",
                   "the AppWrapper runs, and its components cannot change: applying this change means replacing it, "
                   "which stops the running Ray cluster; set spec.suspend: true with the change, or delete and "
@@ -590,6 +645,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       children.push_back(rc.to_json());
       label = std::string(kRayClusterKind) + "/" + w.name;
     }
+    if (s.job && !out.recreate)
+      in.job_ran_earlier_spec = child_ended(observed.ray_job) && job_spec_changed(children.back(), observed.ray_job);
     in.quota = quota_preview(children.back());
     check_immutable_on_live(s, queue, out.recreate ? nullptr : observed_top(s, observed), children.back(), out.errors);
     if (!queue) warn_topology_without_queue(s, out.errors);

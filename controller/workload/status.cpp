@@ -191,6 +191,13 @@ void set_job_condition(const StatusInput& in, const Readiness& r, std::vector<Co
   Condition c{kConditionSucceeded, "Unknown", in.generation, "", "JobNotFinished", "the job has not finished"};
   if (r.phase == phase::kSucceeded) c = {kConditionSucceeded, "True", in.generation, "", r.reason, r.message};
   if (r.phase == phase::kFailed) c = {kConditionSucceeded, "False", in.generation, "", r.reason, r.message};
+  if (in.job_ran_earlier_spec && (r.phase == phase::kSucceeded || r.phase == phase::kFailed))
+    c = {kConditionSucceeded,
+         "False",
+         in.generation,
+         "",
+         r.phase == phase::kSucceeded ? "EarlierSpecSucceeded" : "EarlierSpecFailed",
+         r.message + ", running an earlier spec: the changes made while it ran have not run"};
   set_condition(conds, std::move(c), now);
 }
 

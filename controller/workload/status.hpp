@@ -119,6 +119,9 @@ struct StatusInput {
   /// A finished job that is not run again (its spec did not change since it finished): when its RayJob is gone, the
   /// phase and job fields of `previous_status` stand.
   bool finished_job = false;
+  /// The RayJob ended running an earlier spec (a change held while it ran, StartedJobUnchanged): the Succeeded
+  /// condition is then False (EarlierSpecSucceeded / EarlierSpecFailed), since the current spec has not run.
+  bool job_ran_earlier_spec = false;
 };
 
 /// Derives the status from the verdict and the observed children.

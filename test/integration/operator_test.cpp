@@ -164,15 +164,25 @@ TEST(Operator, ForeignRayClusterIsNotTakenOver) {
       << operator_log();
 }
 
+// The switch deletes the running RayCluster: refused (ChildKindChangeWhileRunning) unless the change suspends it.
 TEST(Operator, SwitchingToAppWrapperRemovesTheBareRayCluster) {
   const std::string ns = unique_namespace("switch");
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
   ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("flip", 1)));
   ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "flip").has_value(); })) << operator_log();
   ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("flip", 1, "  appWrapper: true\n")));
+  std::string message;
+  ASSERT_TRUE(eventually([&] {
+    auto w = get(kWorkloads, ns, "flip");
+    return w && condition_status(*w, "Valid", &message) == "False";
+  })) << operator_log();
+  EXPECT_NE(message.find("spec.appWrapper: the workload runs as RayCluster flip"), std::string::npos) << message;
+  EXPECT_TRUE(get(kRayClusters, ns, "flip").has_value());
+  EXPECT_FALSE(get(kAppWrappers, ns, "flip").has_value());
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("flip", 1, "  appWrapper: true\n  suspend: true\n")));
   ASSERT_TRUE(eventually([&] { return get(kAppWrappers, ns, "flip").has_value() && !get(kRayClusters, ns, "flip"); }))
       << operator_log();
-  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("flip", 1, "  appWrapper: false\n")));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("flip", 1, "  appWrapper: false\n  suspend: true\n")));
   ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "flip").has_value() && !get(kAppWrappers, ns, "flip"); }))
       << operator_log();
 }

@@ -195,10 +195,20 @@ TEST(ReconcileLifecycle, AFinishedJobIsNotRunAgainUnlessItsSpecChanges) {
   // Its spec changes: the new spec runs, replacing the finished RayJob.
   json::Document changed = wl("{job: {entrypoint: python y.py}}", 2);
   set_status(changed, finished_status);
-  json::Document old_job =
-      yaml_doc("metadata: {name: demo}\nstatus: {jobDeploymentStatus: Complete, jobStatus: SUCCEEDED}");
+  json::Document old_job = json::clone(
+      reconcile(wl("{job: {entrypoint: python x.py}}", 1), Observed{}, ClusterFacts{}, schemas, kNow).desired.back());
+  set_status(old_job, yaml_doc("{jobDeploymentStatus: Complete, jobStatus: SUCCEEDED}"));
   Observed observed;
   observed.ray_job = &old_job;
+  // A change of its labels only runs nothing: the job is not run again (and nothing is applied to it).
+  json::Document relabelled = wl("{labels: {team: x}, job: {entrypoint: python x.py}}", 2);
+  set_status(relabelled, finished_status);
+  Outcome labels_only = reconcile(relabelled, observed, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(labels_only.valid) << dump(labels_only.errors);
+  EXPECT_FALSE(labels_only.recreate);
+  EXPECT_FALSE(finding(labels_only.errors, "spec", "JobRerun")) << dump(labels_only.errors);
+  EXPECT_TRUE(labels_only.desired.empty());
+  EXPECT_EQ(json::get_string(labels_only.status, "phase"), "Succeeded");
   out = reconcile(changed, observed, ClusterFacts{}, schemas, kNow);
   ASSERT_EQ(out.desired.size(), 1u);
   EXPECT_TRUE(out.recreate);
@@ -253,6 +263,55 @@ TEST(ReconcileLifecycle, ChangedAppWrapperComponentsMeanReplacingIt) {
                              schemas, kNow);
   EXPECT_TRUE(queued.valid) << dump(queued.errors);
   EXPECT_TRUE(queued.recreate);
+  // Finished (phase Succeeded): nothing runs any more; the change replaces it and runs again, which is said.
+  json::Document finished = json::clone(first.desired[0]);
+  set_status(finished, yaml_doc("{phase: Succeeded}"));
+  observed.app_wrapper = &finished;
+  Outcome rerun = reconcile(wl("{appWrapper: true, workerGroups: [{name: w, replicas: 3}]}"), observed, ClusterFacts{},
+                            schemas, kNow);
+  EXPECT_TRUE(rerun.valid) << dump(rerun.errors);
+  EXPECT_TRUE(rerun.recreate);
+  EXPECT_TRUE(finding(rerun.errors, "spec", "AppWrapperRerun")) << dump(rerun.errors);
+}
+
+// Turning spec.job or spec.appWrapper on or off while the child of the other kind runs would delete it: refused unless
+// the same change suspends the workload; a suspended or finished child, or one not ours, goes.
+TEST(ReconcileLifecycle, ChangingTheChildsKindWhileItRunsIsRefused) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  auto ours = [&](const std::string& spec) {
+    json::Document child = json::clone(reconcile(wl(spec), Observed{}, ClusterFacts{}, schemas, kNow).desired.back());
+    json::Value ref(rapidjson::kObjectType);
+    ref.AddMember("controller", true, child.GetAllocator());
+    ref.AddMember("uid", "uid-1", child.GetAllocator());
+    json::Value refs(rapidjson::kArrayType);
+    refs.PushBack(ref, child.GetAllocator());
+    json::set(child["metadata"], "ownerReferences", std::move(refs), child.GetAllocator());
+    return child;
+  };
+  json::Document job = ours("{job: {entrypoint: python x.py}}");
+  set_status(job, yaml_doc("{jobDeploymentStatus: Running}"));
+  Observed observed;
+  observed.ray_job = &job;
+  Outcome dropped = reconcile(wl("{}", 2), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(dropped.valid);
+  EXPECT_TRUE(dropped.desired.empty());
+  EXPECT_TRUE(finding(dropped.errors, "spec.job", "ChildKindChangeWhileRunning")) << dump(dropped.errors);
+  Outcome suspended = reconcile(wl("{suspend: true}", 2), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(suspended.valid) << dump(suspended.errors);
+  set_status(job, yaml_doc("{jobDeploymentStatus: Complete}"));
+  Outcome after_end = reconcile(wl("{}", 2), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(after_end.valid) << dump(after_end.errors);
+
+  json::Document cluster = ours("{}");
+  Observed running;
+  running.ray_cluster = &cluster;
+  Outcome wrapped = reconcile(wl("{appWrapper: true}", 2), running, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(finding(wrapped.errors, "spec.appWrapper", "ChildKindChangeWhileRunning")) << dump(wrapped.errors);
+  json::Document foreign = json::clone(cluster);
+  foreign["metadata"]["ownerReferences"][0]["uid"].SetString("uid-of-another", foreign.GetAllocator());
+  running.ray_cluster = &foreign;
+  Outcome not_ours = reconcile(wl("{appWrapper: true}", 2), running, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(finding(not_ours.errors, "spec.appWrapper", "ChildKindChangeWhileRunning")) << dump(not_ours.errors);
 }
 
 TEST(ReconcileLifecycle, AnObjectTooLargeToStoreIsInvalid) {
@@ -479,6 +538,19 @@ TEST(ReconcileLifecycle, AChangeHeldWhileTheJobRanIsNotTakenAsRunWhenItEnds) {
   const FieldError* w = finding(later.errors, "spec.job", "StartedJobUnchanged");
   ASSERT_TRUE(w) << dump(later.errors);
   EXPECT_NE(w->reason.find("earlier spec"), std::string::npos) << w->reason;
+  // The Succeeded condition does not tell the current generation's spec succeeded (kubectl wait, CI, Argo CD).
+  for (const Outcome* o : {&ended, &later}) {
+    const json::Value* conds = json::find(o->status, "conditions");
+    ASSERT_TRUE(conds);
+    bool seen = false;
+    for (const auto& c : conds->GetArray())
+      if (json::string_at(c, "type") == "Succeeded") {
+        seen = true;
+        EXPECT_EQ(json::string_at(c, "status"), "False");
+        EXPECT_EQ(json::string_at(c, "reason"), "EarlierSpecSucceeded");
+      }
+    EXPECT_TRUE(seen) << json::dump(o->status);
+  }
   // A finished job whose spec did not change says nothing.
   json::Document same = wl("{job: {entrypoint: python train.py}}", 1);
   set_status(same, yaml_doc("observedGeneration: 1\nphase: Succeeded\nrayJobName: demo\n"));
