@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
     std::cout << "codeflare-operator 0.1.0\n";
     return 0;
   }
-  std::cerr << "unknown command \"" << sub << "\"\n\n" << kUsage;
+  // A usage error names the mistake and where help is, not the whole help (kubectl's habit).
+  std::cerr << "error: unknown command \"" << sub << "\" (render, validate, run, version)\n"
+            << "See 'codeflare-operator --help' for usage.\n";
   return 2;
 }

@@ -140,7 +140,7 @@ int validate_command(int argc, char** argv, int first) {
   if (args->flag("list-unsupported-rules")) return list_unsupported_rules(*args);
   const std::string output = args->get("output", "text");
   if (output != "text" && output != "json") {
-    std::cerr << "validate: --output must be text or json\n";
+    std::cerr << "validate: --output must be text or json, not \"" << output << "\"\n" << usage_hint("validate");
     return 2;
   }
   if (args->flag("list-rules")) return list_rules(output);

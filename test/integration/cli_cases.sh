@@ -151,6 +151,12 @@ expect "render -n Bad_NS is a usage error too" 2
 run unknown-flag validate -f "$repo/config/samples/cfw_cpu.yaml" --no-such-flag
 expect_io "an unknown flag: the error and where help is, not the whole help (kubectl's habit)" 2 \
   "err:--no-such-flag" "err:See 'codeflare-operator validate --help' for usage." "err!Exit code"
+run bad-output validate -f "$repo/config/samples/cfw_cpu.yaml" -o yaml
+expect_io "an output format it does not have: named, with where help is" 2 \
+  "err:--output must be text or json, not \"yaml\"" "err:See 'codeflare-operator validate --help' for usage."
+run unknown-command bogus
+expect_io "an unknown command: the error and where help is, not the whole help" 2 \
+  "err:unknown command \"bogus\"" "err:See 'codeflare-operator --help' for usage." "err!Usage:"
 
 # --- a file that is not YAML next to an invalid object ---
 mkdir "$work/broken"
