@@ -36,12 +36,16 @@ bool already_server_rejected(const json::Value* prev_status, int64_t generation)
 }
 
 // Sets Ready=False with `reason` in a status object (the condition keeps its transition time when already False).
-void mark_not_ready(json::Document& status, const std::string& reason, const std::string& message, int64_t generation) {
+void mark_not_ready(json::Document& status, const std::string& reason, const std::string& message, int64_t generation,
+                    bool not_submitted = false) {
   auto& a = status.GetAllocator();
   if (!status.IsObject()) status.SetObject();
   const json::Value* current = json::find(status, "conditions");
   auto conditions = current ? conditions_from_json(*current) : std::vector<Condition>{};
   set_condition(conditions, Condition{"Ready", "False", generation, "", reason, message}, now_rfc3339());
+  // With a queue, Queued says whether the child was submitted: not when another object holds its name.
+  if (not_submitted && find_condition(conditions, "Queued"))
+    set_condition(conditions, Condition{"Queued", "False", generation, "", reason, message}, now_rfc3339());
   json::set(status, "conditions", conditions_to_json(conditions, a), a);
 }
 
@@ -236,10 +240,12 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   if (const auto* blocked = std::get_if<Blocked>(&written)) {
     if (const auto* c = std::get_if<ChildConflict>(&blocked->blocker)) {
       const std::string msg = c->kind + " " + c->name + " already exists and " + describe(c->holder) +
-                              "; the workload does not take it over (delete it or rename the workload)";
+                              (c->holder.kind == ChildHolder::Kind::kEarlierWorkload
+                                   ? " (or delete it now)"
+                                   : "; the workload does not take it over (delete it or rename the workload)");
       spdlog::warn("{}", msg);
       events_.record(*wl, "Warning", "ChildConflict", "Apply", msg);
-      mark_not_ready(outcome.status, "ChildConflict", msg, generation);
+      mark_not_ready(outcome.status, "ChildConflict", msg, generation, /*not_submitted=*/true);
     }
   } else if (const auto* r = std::get_if<ServerRejected>(&written)) {
     // Reported (error log, metric) once per generation; the retries with backoff only log at debug level.

@@ -20,9 +20,13 @@ ChildHolder holder_of(const json::Value* obj, const std::string& uid) {
   const json::Value* refs = json::find_path(*obj, "metadata.ownerReferences");
   if (refs && refs->IsArray())
     for (const auto& r : refs->GetArray())
-      if (json::get_bool(r, "controller").value_or(false))
-        return {ChildHolder::Kind::kOtherController, json::get_string(r, "kind").value_or("?"),
-                json::get_string(r, "name").value_or("?")};
+      if (json::get_bool(r, "controller").value_or(false)) {
+        ChildHolder h{ChildHolder::Kind::kOtherController, json::get_string(r, "kind").value_or("?"),
+                      json::get_string(r, "name").value_or("?")};
+        if (h.controller_kind == "CodeFlareWorkload" && h.controller_name == json::string_at(*obj, "metadata.name"))
+          h.kind = ChildHolder::Kind::kEarlierWorkload;
+        return h;
+      }
   return {ChildHolder::Kind::kNoController, "", ""};
 }
 
@@ -32,6 +36,9 @@ std::string describe(const ChildHolder& holder) {
       return "is controlled by " + holder.controller_kind + " " + holder.controller_name;
     case ChildHolder::Kind::kNoController:
       return "has no controller";
+    case ChildHolder::Kind::kEarlierWorkload:
+      return "belongs to an earlier CodeFlareWorkload " + holder.controller_name +
+             " (deleted; this one has another uid): the garbage collector deletes it, and the workload goes on then";
     case ChildHolder::Kind::kNone:
       break;
   }

@@ -17,7 +17,9 @@ namespace cfo::op {
 /// What sits at the name of the desired top-level child when the cache does not show it as ours: nothing (or ours
 /// after all), an object controlled by another owner, or one without a controller.
 struct ChildHolder {
-  enum class Kind { kNone, kOtherController, kNoController };
+  /// kEarlierWorkload: controlled by a CodeFlareWorkload of the child's name with another uid, i.e. a workload deleted
+  /// and made again under the same name before the garbage collector removed the old one's children.
+  enum class Kind { kNone, kOtherController, kNoController, kEarlierWorkload };
   Kind kind = Kind::kNone;
   std::string controller_kind;  ///< for kOtherController
   std::string controller_name;

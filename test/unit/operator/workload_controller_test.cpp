@@ -204,6 +204,24 @@ TEST(WorkloadController, ARefusedApplyIsReportedAsTheServersVerdict) {
   EXPECT_EQ(busy.condition("Ready").reason, "ApplyFailed");
 }
 
+// With a queue, a child name held by another object means nothing was submitted: Queued says so too.
+TEST(WorkloadController, AChildConflictIsNotSubmittedToTheQueue) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.local_queues["team-a/q"] = std::make_shared<const json::Document>(
+      doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: q, namespace: team-a}, "
+          "spec: {clusterQueue: cq}}"));
+  rig.set_workload("{queue: {localQueue: q}}");
+  rig.set_child(ChildKind::kRayCluster, doc("{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: demo, "
+                                            "namespace: team-a}}"));
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.condition("Ready").reason, "ChildConflict");
+  EXPECT_EQ(rig.condition("Queued").status, "False");
+  EXPECT_EQ(rig.condition("Queued").reason, "ChildConflict");
+}
+
 // Where a refusal would come after something was written (a managed LocalQueue, its finalizer, then the cluster),
 // every object is judged by the dry run first, and a refusal writes nothing.
 TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {

@@ -90,6 +90,21 @@ TEST(WritePlan, AChildOfSomeoneElseBlocksEverything) {
             "has no controller");
 }
 
+// A child left by a workload deleted and made again under the same name (another uid) is told as such: it goes with
+// the garbage collector, where a child of someone else needs the user.
+TEST(WritePlan, AChildOfAnEarlierWorkloadOfTheSameNameIsToldAsSuch) {
+  json::Document child =
+      json::parse(R"({"metadata":{"name":"demo","ownerReferences":[{"kind":"CodeFlareWorkload","name":"demo",)"
+                  R"("uid":"old-uid","controller":true}]}})")
+          .value();
+  ChildHolder h = holder_of(&child, "new-uid");
+  EXPECT_EQ(h.kind, ChildHolder::Kind::kEarlierWorkload);
+  EXPECT_NE(describe(h).find("earlier CodeFlareWorkload demo"), std::string::npos) << describe(h);
+  EXPECT_EQ(holder_of(&child, "old-uid").kind, ChildHolder::Kind::kNone) << "ours";
+  child["metadata"]["ownerReferences"][0]["name"].SetString("other", child.GetAllocator());
+  EXPECT_EQ(holder_of(&child, "new-uid").kind, ChildHolder::Kind::kOtherController);
+}
+
 TEST(WritePlan, OurAppWrapperHoldingTheClusterIsHandedOver) {
   std::vector<json::Document> desired;
   desired.push_back(child("RayCluster"));
