@@ -378,6 +378,23 @@ bool controlled_by_workload(const json::Value& live, const Workload& w) {
   return false;
 }
 
+// Kueue admits a job with the PodSets it has then; a running (admitted, unsuspended) RayCluster whose PodSets change
+// (replicas, requests) no longer matches its Workload, so Kueue suspends it and queues it again with the new size
+// (kueue KEP-77: a resize means a suspend and a requeue), stopping its Pods. Allowed, as Kueue allows it, and said.
+// Not with autoscaling: the autoscaler owns the size, and an elastic job (workload slices) is resized in place.
+void warn_resize_requeues(const WorkloadSpec& s, const json::Value& desired, const json::Value* live,
+                          FieldErrors& errs) {
+  if (!live || suspended(live) || s.suspend || s.autoscaling.enabled) return;
+  json::Document scratch;
+  auto& a = scratch.GetAllocator();
+  if (quota_preview(desired).pod_sets_json(a) == quota_preview(*live).pod_sets_json(a)) return;
+  add_warning(errs, "spec", "ResizeRequeues",
+              "the RayCluster runs, admitted by Kueue at its current size; Kueue suspends a job whose PodSets no "
+              "longer match its admitted Workload and queues it again with the new size, so this change stops its "
+              "Pods until Kueue admits it again",
+              "kueue: KEP-77 dynamically sized jobs (a resized job is suspended and requeued)");
+}
+
 // Turning spec.job or spec.appWrapper on or off changes the kind of the top-level child: the child of the old kind is
 // deleted once the new one is made, which stops what it runs. Refused while that child runs, as a running
 // AppWrapper's change is, unless the same change suspends the workload; a child that is suspended or has ended goes.
@@ -644,6 +661,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       rc.spec.collect_origins("spec", origins);
       children.push_back(rc.to_json());
       label = std::string(kRayClusterKind) + "/" + w.name;
+      if (queue) warn_resize_requeues(s, children.back(), observed.ray_cluster, out.errors);
     }
     if (s.job && !out.recreate)
       in.job_ran_earlier_spec = child_ended(observed.ray_job) && job_spec_changed(children.back(), observed.ray_job);

@@ -191,13 +191,9 @@ void set_job_condition(const StatusInput& in, const Readiness& r, std::vector<Co
   Condition c{kConditionSucceeded, "Unknown", in.generation, "", "JobNotFinished", "the job has not finished"};
   if (r.phase == phase::kSucceeded) c = {kConditionSucceeded, "True", in.generation, "", r.reason, r.message};
   if (r.phase == phase::kFailed) c = {kConditionSucceeded, "False", in.generation, "", r.reason, r.message};
+  // EarlierSpecSucceeded / EarlierSpecFailed (compute_status): the current spec has not run.
   if (in.job_ran_earlier_spec && (r.phase == phase::kSucceeded || r.phase == phase::kFailed))
-    c = {kConditionSucceeded,
-         "False",
-         in.generation,
-         "",
-         r.phase == phase::kSucceeded ? "EarlierSpecSucceeded" : "EarlierSpecFailed",
-         r.message + ", running an earlier spec: the changes made while it ran have not run"};
+    c = {kConditionSucceeded, "False", in.generation, "", r.reason, r.message};
   set_condition(conds, std::move(c), now);
 }
 
@@ -317,6 +313,12 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
       (r.phase == phase::kQueued || r.phase == phase::kPending) && !admission.admitted) {
     r.reason = in.admissibility->reason;
     r.message = "LocalQueue " + *in.queue + " can never admit it: " + in.admissibility->message;
+  }
+  // A job that ended running an earlier spec: the phase is the job's, the reason (Ready, the REASON column) and the
+  // Succeeded condition say the current spec has not run.
+  if (in.valid && in.job_ran_earlier_spec && (r.phase == phase::kSucceeded || r.phase == phase::kFailed)) {
+    r.reason = r.phase == phase::kSucceeded ? "EarlierSpecSucceeded" : "EarlierSpecFailed";
+    r.message += ", running an earlier spec: the changes made while it ran have not run";
   }
   st.phase = r.phase;
   set_queue_conditions(in, r, admission, st.conditions, now);

@@ -274,6 +274,29 @@ TEST(ReconcileLifecycle, ChangedAppWrapperComponentsMeanReplacingIt) {
   EXPECT_TRUE(finding(rerun.errors, "spec", "AppWrapperRerun")) << dump(rerun.errors);
 }
 
+// Kueue suspends and requeues an admitted job whose PodSets change (KEP-77): a resize of a running queued RayCluster
+// is applied, and said; not when it is suspended (waiting for Kueue) or when only other fields change.
+TEST(ReconcileLifecycle, ResizingARunningQueuedClusterSaysKueueRequeuesIt) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string one = "{queue: {localQueue: q}, workerGroups: [{name: w, replicas: 1}]}";
+  const std::string three = "{queue: {localQueue: q}, workerGroups: [{name: w, replicas: 3}]}";
+  json::Document running = json::clone(reconcile(wl(one), Observed{}, ClusterFacts{}, schemas, kNow).desired.back());
+  json::set(running["spec"], "suspend", json::Value(false), running.GetAllocator());
+  Observed observed;
+  observed.ray_cluster = &running;
+  Outcome resized = reconcile(wl(three, 2), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(resized.valid) << dump(resized.errors);
+  EXPECT_FALSE(resized.desired.empty());
+  EXPECT_TRUE(finding(resized.errors, "spec", "ResizeRequeues")) << dump(resized.errors);
+  Outcome relabelled =
+      reconcile(wl("{labels: {team: x}, queue: {localQueue: q}, workerGroups: [{name: w, replicas: 1}]}", 2), observed,
+                ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(finding(relabelled.errors, "spec", "ResizeRequeues")) << dump(relabelled.errors);
+  json::set(running["spec"], "suspend", json::Value(true), running.GetAllocator());
+  Outcome waiting = reconcile(wl(three, 2), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(finding(waiting.errors, "spec", "ResizeRequeues")) << dump(waiting.errors);
+}
+
 // Turning spec.job or spec.appWrapper on or off while the child of the other kind runs would delete it: refused unless
 // the same change suspends the workload; a suspended or finished child, or one not ours, goes.
 TEST(ReconcileLifecycle, ChangingTheChildsKindWhileItRunsIsRefused) {
@@ -548,6 +571,8 @@ TEST(ReconcileLifecycle, AChangeHeldWhileTheJobRanIsNotTakenAsRunWhenItEnds) {
         seen = true;
         EXPECT_EQ(json::string_at(c, "status"), "False");
         EXPECT_EQ(json::string_at(c, "reason"), "EarlierSpecSucceeded");
+      } else if (json::string_at(c, "type") == "Ready") {
+        EXPECT_EQ(json::string_at(c, "reason"), "EarlierSpecSucceeded") << "the REASON column";
       }
     EXPECT_TRUE(seen) << json::dump(o->status);
   }
