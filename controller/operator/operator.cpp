@@ -313,7 +313,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     auto published = std::make_shared<const ServedApis>(std::move(*now));
     apis.set(published);
     ensure_caches(*published, o, manager, cache_rest, caches, queue);
-    for (auto& key : caches.workloads->keys("")) queue->add(std::move(key));
+    for (const auto& key : caches.workloads->keys("")) queue->add(key);
     return runtime::ReconcileResult::ok();
   };
   runtime::ControllerOptions apis_opts;
