@@ -13,6 +13,16 @@ std::size_t stamp_spec_hash(json::Document& obj) {
   json::Value* annotations = json::find(*meta, "annotations");
   if (annotations && annotations->IsObject()) annotations->RemoveMember(kSpecHashAnnotation);
   std::string text = json::dump(obj);
+  const std::string hex = content_hash(text);
+  if (!annotations || !annotations->IsObject()) {
+    json::set(*meta, "annotations", json::Value(rapidjson::kObjectType), a);
+    annotations = json::find(*meta, "annotations");
+  }
+  json::set(*annotations, kSpecHashAnnotation, json::str(hex, a), a);
+  return text.size();
+}
+
+std::string content_hash(std::string_view text) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a, 64 bit
   for (unsigned char c : text) {
     h ^= c;
@@ -20,12 +30,7 @@ std::size_t stamp_spec_hash(json::Document& obj) {
   }
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  if (!annotations || !annotations->IsObject()) {
-    json::set(*meta, "annotations", json::Value(rapidjson::kObjectType), a);
-    annotations = json::find(*meta, "annotations");
-  }
-  json::set(*annotations, kSpecHashAnnotation, json::str(hex, a), a);
-  return text.size();
+  return hex;
 }
 
 bool is_applied(const json::Value& desired, const json::Value& live) {

@@ -5,6 +5,7 @@
 // hash of itself, and it is applied only when the live object lacks that hash or differs in a field we set.
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "core/json.hpp"
 
@@ -18,6 +19,9 @@ inline constexpr const char* kSpecHashAnnotation = "codeflare.dev/spec-hash";
 /// compact JSON that was hashed (the object without the annotation), so that callers need not serialise it again;
 /// 0 when `obj` has no metadata object (then nothing is stamped).
 std::size_t stamp_spec_hash(json::Document& obj);
+
+/// The 64-bit FNV-1a hash of `text`, as 16 lower-case hex digits (the form of kSpecHashAnnotation's value).
+std::string content_hash(std::string_view text);
 
 /// True when every field of `desired` is in `live` with the same value (objects: each desired member present and
 /// applied; arrays: same length and each element applied; numbers compared by value; strings and booleans equal).

@@ -190,6 +190,18 @@ bool job_spec_changed(const json::Value& desired, const json::Value* live) {
   return want && have && !is_applied(*want, *have);
 }
 
+// The hash of what a RayJob runs (content_hash of its spec without spec.suspend: suspending or resuming it is not a
+// change of what runs), kept in status.jobSpecHash so that a finished job's spec can be compared after its RayJob is
+// gone (deletionPolicy DeleteSelf, shutdownAfterJobFinishes with a TTL). Empty when `ray_job` has no spec object.
+std::string job_spec_hash(const json::Value& ray_job) {
+  const json::Value* spec = json::find(ray_job, "spec");
+  if (!spec || !spec->IsObject()) return "";
+  json::Document copy;
+  copy.CopyFrom(*spec, copy.GetAllocator());
+  copy.RemoveMember("suspend");
+  return content_hash(json::dump(copy));
+}
+
 // KubeRay reads a RayJob's spec when it starts the job (creates its cluster, submits the entrypoint) and does not
 // pass later spec changes on to a job that has started (kuberay#1776). A spec change of a started RayJob is
 // therefore not applied, so that the RayJob keeps showing what runs, and a Warning says what to do; it stays while
@@ -576,8 +588,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     if (const json::Value* c = json::find(*previous, "conditions")) previous_conditions = conditions_from_json(*c);
   const bool new_generation = !previous || json::get_int(*previous, "observedGeneration") != w.generation;
 
+  // The spec of the RayJob the operator last applied (job_spec_hash): carried over unless a RayJob is applied now.
+  const std::string ran_hash = previous ? json::get_string(*previous, "jobSpecHash").value_or("") : "";
   StatusInput in;
   in.generation = w.generation;
+  in.job_spec_hash = ran_hash;
   in.namespace_ = w.namespace_;
   std::vector<json::Document> children;
   if (!has_errors(out.errors)) {
@@ -618,9 +633,16 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     if (!before_lq.empty() && before_lq != in.managed_local_queue) out.release_local_queue = before_lq;
     auto labels = kueue_labels(queue, s.queue);
     JobRun run = job_run(w, previous);
-    // A finished job runs again for a change of what it runs, not for one of its labels only (nothing to run).
-    if (run.rerun && observed.ray_job)
-      run.rerun = job_spec_changed(build_ray_job(w, labels).to_json(), observed.ray_job);
+    // A finished job runs again for a change of what it runs, not for one of its labels only (nothing to run): judged
+    // against the finished RayJob, or once it is gone, against the hash of the spec that ran (none recorded: a status
+    // written before status.jobSpecHash existed, and any new generation runs again).
+    if (run.rerun) {
+      const json::Document job = build_ray_job(w, labels).to_json();
+      if (observed.ray_job)
+        run.rerun = job_spec_changed(job, observed.ray_job);
+      else if (!ran_hash.empty())
+        run.rerun = job_spec_hash(job) != ran_hash;
+    }
     check_kind_change_while_running(w, observed, out.errors);
     // A finished RayJob run again is replaced: its successor may carry any priority class.
     check_priority_class_change(s, run.rerun ? nullptr : observed_top(s, observed), labels, out.errors);
@@ -721,6 +743,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   out.held = out.valid && !in.held_reason.empty();
   if (out.valid && !out.held) {
     out.desired = std::move(children);  // each stamped with its spec hash above
+    if (w.spec.job && !out.desired.empty() && json::get_string(out.desired.back(), "kind") == std::string(kRayJobKind))
+      in.job_spec_hash = job_spec_hash(out.desired.back());
   } else if (!out.valid) {
     out.needs_finalizer = false;
     out.recreate = false;

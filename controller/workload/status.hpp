@@ -67,6 +67,9 @@ struct WorkloadStatus {
   /// The LocalQueue the operator created for this workload (spec.queue.clusterQueue), remembered so that it is cleaned
   /// up even after the spec stops naming it.
   std::string managed_local_queue;
+  /// status.jobSpecHash: the hash of the spec of the RayJob the operator last applied, without spec.suspend (16 hex
+  /// digits); a finished job whose RayJob is gone runs again only for a spec whose hash differs.
+  std::string job_spec_hash;
   /// status.podSets and status.totalRequests: what Kueue charges (quota_preview); not written when empty.
   QuotaPreview quota;
   std::vector<Condition> conditions;
@@ -122,6 +125,8 @@ struct StatusInput {
   /// The RayJob ended running an earlier spec (a change held while it ran, StartedJobUnchanged): the Succeeded
   /// condition is then False (EarlierSpecSucceeded / EarlierSpecFailed), since the current spec has not run.
   bool job_ran_earlier_spec = false;
+  /// status.jobSpecHash to write: the hash of the spec of the RayJob last applied (16 hex digits, empty for none).
+  std::string job_spec_hash;
 };
 
 /// Derives the status from the verdict and the observed children.

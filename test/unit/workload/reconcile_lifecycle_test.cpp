@@ -237,6 +237,50 @@ TEST(ReconcileLifecycle, AFinishedJobIsNotRunAgainUnlessItsSpecChanges) {
   EXPECT_EQ(json::get_string(next.desired[0], "kind"), "RayJob");
 }
 
+TEST(ReconcileLifecycle, AFinishedJobWhoseRayJobIsGoneRunsAgainOnlyForAChangedSpec) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  // Creating the RayJob records the hash of its spec in the status.
+  Outcome created = reconcile(wl("{job: {entrypoint: python x.py}}", 1), Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(created.desired.size(), 1u) << dump(created.errors);
+  const std::string ran = json::get_string(created.status, "jobSpecHash").value_or("");
+  ASSERT_EQ(ran.size(), 16u) << json::dump(created.status);
+  // Suspending is not a change of what runs: the same hash.
+  Outcome suspended =
+      reconcile(wl("{suspend: true, job: {entrypoint: python x.py}}", 1), Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_EQ(json::get_string(suspended.status, "jobSpecHash"), ran);
+  // The job finished and its RayJob was deleted (deletionPolicy DeleteSelf); the status keeps the hash.
+  json::Document finished_status = yaml_doc(
+      "observedGeneration: 1\nphase: Succeeded\nrayJobName: demo\njobStatus: SUCCEEDED\njobDeploymentStatus: Complete\n"
+      "jobSpecHash: '" +
+      ran + "'\n");
+  json::Document same = wl("{job: {entrypoint: python x.py}}", 1);
+  set_status(same, finished_status);
+  Outcome done = reconcile(same, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(done.desired.empty());
+  EXPECT_EQ(json::get_string(done.status, "jobSpecHash"), ran) << "carried over while nothing is applied";
+  // A change of its labels only: a new generation, the same RayJob spec, so nothing runs.
+  json::Document relabelled = wl("{labels: {team: x}, job: {entrypoint: python x.py}}", 2);
+  set_status(relabelled, finished_status);
+  Outcome labels_only = reconcile(relabelled, Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(labels_only.valid) << dump(labels_only.errors);
+  EXPECT_TRUE(labels_only.desired.empty()) << json::dump(labels_only.desired[0]);
+  EXPECT_EQ(json::get_string(labels_only.status, "phase"), "Succeeded");
+  EXPECT_EQ(json::get_string(labels_only.status, "jobSpecHash"), ran);
+  // A change of what runs: the job runs again, and the new spec's hash is recorded.
+  json::Document changed = wl("{job: {entrypoint: python y.py}}", 2);
+  set_status(changed, finished_status);
+  Outcome rerun = reconcile(changed, Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(rerun.desired.size(), 1u) << dump(rerun.errors);
+  EXPECT_EQ(json::get_string(rerun.desired[0], "kind"), "RayJob");
+  const std::string now_runs = json::get_string(rerun.status, "jobSpecHash").value_or("");
+  EXPECT_EQ(now_runs.size(), 16u);
+  EXPECT_NE(now_runs, ran);
+  // A status written before jobSpecHash existed: any new generation runs the job again, as before.
+  json::Document unrecorded = wl("{labels: {team: x}, job: {entrypoint: python x.py}}", 2);
+  set_status(unrecorded, yaml_doc("observedGeneration: 1\nphase: Succeeded\nrayJobName: demo\n"));
+  EXPECT_EQ(reconcile(unrecorded, Observed{}, ClusterFacts{}, schemas, kNow).desired.size(), 1u);
+}
+
 TEST(ReconcileLifecycle, ChangedAppWrapperComponentsMeanReplacingIt) {
   CFO_REQUIRE_SCHEMAS(schemas);
   Outcome first = reconcile(wl("{appWrapper: true}"), Observed{}, ClusterFacts{}, schemas, kNow);
