@@ -7,6 +7,7 @@
 #include "operator/namespace_cache.hpp"
 #include "operator/write_plan.hpp"
 #include "runtime/object_key.hpp"
+#include "workload/child_views.hpp"
 #include "workload/reconcile.hpp"
 
 namespace cfo::op {
@@ -86,7 +87,8 @@ Observation WorkloadController::observe(const workload::Outcome& outcome,
                                         const std::string& kueue_version) const {
   Observation seen;
   seen.cached = cached;
-  for (std::size_t i = 0; i < kChildKindCount; ++i) seen.controlled[i] = cached[i] && controlled_by(*cached[i], uid);
+  for (std::size_t i = 0; i < kChildKindCount; ++i)
+    seen.controlled[i] = cached[i] && workload::controlled_by(*cached[i], uid);
   seen.has_finalizer = has_local_queue_finalizer(wl);
   seen.kueue_version = kueue_version;
   // Who holds the desired top-level child's name: the children caches hold every object of their kinds.
@@ -208,7 +210,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   for (const auto& obj : outcome.desired) {
     const ChildKindInfo* child = child_kind_named(json::get_string(obj, "kind").value_or(""));
     const json::Value* live = child ? cached[static_cast<std::size_t>(child->kind)] : nullptr;
-    if (!live || !controlled_by(*live, uid)) continue;
+    if (!live || !workload::controlled_by(*live, uid)) continue;
     auto drift = detect_drift(obj, *live, opts_.field_manager);
     if (!drift) continue;
     const std::string msg = describe_drift(*drift, std::string(child->name), json::string_at(obj, "metadata.name"));

@@ -1,22 +1,13 @@
 #include "operator/write_plan.hpp"
 
 #include "workload/apply_plan.hpp"
+#include "workload/child_views.hpp"
 #include "workload/local_queue.hpp"
 
 namespace cfo::op {
 
-bool controlled_by(const json::Value& obj, const std::string& uid) {
-  const json::Value* refs = json::find_path(obj, "metadata.ownerReferences");
-  if (!refs || !refs->IsArray() || uid.empty()) return false;
-  for (const auto& r : refs->GetArray())
-    if (json::get_bool(r, "controller").value_or(false) && json::get_string(r, "kind") == "CodeFlareWorkload" &&
-        json::get_string(r, "uid") == uid)
-      return true;
-  return false;
-}
-
 ChildHolder holder_of(const json::Value* obj, const std::string& uid) {
-  if (!obj || controlled_by(*obj, uid)) return {};
+  if (!obj || workload::controlled_by(*obj, uid)) return {};
   const json::Value* refs = json::find_path(*obj, "metadata.ownerReferences");
   if (refs && refs->IsArray())
     for (const auto& r : refs->GetArray())

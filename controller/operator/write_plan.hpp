@@ -103,9 +103,6 @@ struct Plan {
 /// would still wake the workload again through the child's watch. `server_dry_run` asks for the dry-run gate.
 Plan decide(const workload::Outcome& outcome, const Observation& seen, const std::string& name, bool server_dry_run);
 
-/// True when `obj` has a controller owner reference to the CodeFlareWorkload with this uid.
-bool controlled_by(const json::Value& obj, const std::string& uid);
-
 /// Who holds an object that is not controlled by the workload with `uid` (nullptr: absent).
 ChildHolder holder_of(const json::Value* obj, const std::string& uid);
 

@@ -1,5 +1,7 @@
 #include "workload/child_views.hpp"
 
+#include "workload/workload_types.hpp"
+
 namespace cfo::workload {
 
 namespace {
@@ -81,6 +83,15 @@ AdmissionView view_admission(const json::Value* wl) {
   const json::Value* telling = v.evicted ? evicted : condition_is(reserved, "False") ? reserved : admitted;
   if (telling) v.message = json::get_string(*telling, "message").value_or("");
   return v;
+}
+
+bool controlled_by(const json::Value& obj, std::string_view uid) {
+  const json::Value* refs = json::find_path(obj, "metadata.ownerReferences");
+  if (uid.empty() || !refs || !refs->IsArray()) return false;
+  for (const auto& r : refs->GetArray())
+    if (json::get_bool(r, "controller").value_or(false))
+      return json::string_at(r, "kind") == kWorkloadKind && json::string_at(r, "uid") == uid;
+  return false;
 }
 
 }  // namespace cfo::workload

@@ -3,6 +3,7 @@
 // of, read defensively (any field may be missing or of the wrong type; then it reads as empty).
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/json.hpp"
 
@@ -67,5 +68,10 @@ struct AdmissionView {
 
 /// Reads a Kueue Workload object (null: not present).
 AdmissionView view_admission(const json::Value* kueue_workload);
+
+/// True when `obj`'s controller owner reference (metadata.ownerReferences, the one with controller: true) is the
+/// CodeFlareWorkload with `uid`. False for an empty `uid` (an offline render has none), without a controller reference,
+/// or for one to another object: Kubernetes allows one controller reference per object (ValidateOwnerReferences).
+bool controlled_by(const json::Value& obj, std::string_view uid);
 
 }  // namespace cfo::workload

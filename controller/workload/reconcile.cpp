@@ -9,6 +9,7 @@
 #include "workload/build_appwrapper.hpp"
 #include "workload/build_raycluster.hpp"
 #include "workload/build_rayjob.hpp"
+#include "workload/child_views.hpp"
 #include "workload/field_reader.hpp"
 #include "workload/kueue_labels.hpp"
 #include "workload/labels.hpp"
@@ -381,15 +382,6 @@ bool child_ended(const json::Value* live) {
   return job == "Complete" || job == "Failed" || phase == "Succeeded" || phase == "Failed";
 }
 
-// Whether `live`'s controller owner reference names the workload (its uid; an offline render has none).
-bool controlled_by_workload(const json::Value& live, const Workload& w) {
-  const json::Value* refs = json::find_path(live, "metadata.ownerReferences");
-  if (w.uid.empty() || !refs || !refs->IsArray()) return false;
-  for (const auto& r : refs->GetArray())
-    if (json::get_bool(r, "controller").value_or(false)) return json::string_at(r, "uid") == w.uid;
-  return false;
-}
-
 // Kueue admits a job with the PodSets it has then; a running (admitted, unsuspended) RayCluster whose PodSets change
 // (replicas, requests) no longer matches its Workload, so Kueue suspends it and queues it again with the new size
 // (kueue KEP-77: a resize means a suspend and a requeue), stopping its Pods. Allowed, as Kueue allows it, and said.
@@ -418,8 +410,7 @@ void check_kind_change_while_running(const Workload& w, const Observed& observed
                                                              {kAppWrapperKind, observed.app_wrapper},
                                                              {kRayClusterKind, observed.ray_cluster}};
   for (const auto& [kind, obj] : live) {
-    if (std::string_view(kind) == wanted || !obj || !controlled_by_workload(*obj, w) || suspended(obj) ||
-        child_ended(obj))
+    if (std::string_view(kind) == wanted || !obj || !controlled_by(*obj, w.uid) || suspended(obj) || child_ended(obj))
       continue;
     add_error(errs, s.job || std::string_view(kind) == kRayJobKind ? "spec.job" : "spec.appWrapper",
               "ChildKindChangeWhileRunning",

@@ -348,6 +348,7 @@ TEST(ReconcileLifecycle, ChangingTheChildsKindWhileItRunsIsRefused) {
   auto ours = [&](const std::string& spec) {
     json::Document child = json::clone(reconcile(wl(spec), Observed{}, ClusterFacts{}, schemas, kNow).desired.back());
     json::Value ref(rapidjson::kObjectType);
+    ref.AddMember("kind", "CodeFlareWorkload", child.GetAllocator());
     ref.AddMember("controller", true, child.GetAllocator());
     ref.AddMember("uid", "uid-1", child.GetAllocator());
     json::Value refs(rapidjson::kArrayType);

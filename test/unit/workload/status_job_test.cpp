@@ -184,3 +184,19 @@ TEST(ChildViews, WrongTypesReadAsEmpty) {
   EXPECT_FALSE(a.admitted);
   EXPECT_FALSE(view_ray_job(nullptr).present);
 }
+
+TEST(ChildViews, ControlledByIsTheControllerReferenceToTheWorkloadUid) {
+  auto with_refs = [](const std::string& refs) { return yaml_doc("metadata: {ownerReferences: " + refs + "}"); };
+  json::Document ours = with_refs("[{kind: CodeFlareWorkload, name: a, uid: u1, controller: true}]");
+  EXPECT_TRUE(controlled_by(ours, "u1"));
+  EXPECT_FALSE(controlled_by(ours, "u2")) << "another workload's uid (an earlier one of the same name)";
+  EXPECT_FALSE(controlled_by(ours, "")) << "an offline render has no uid";
+  // An owner that is not the controller, or a controller of another kind with the same uid, does not control it.
+  EXPECT_FALSE(controlled_by(with_refs("[{kind: CodeFlareWorkload, name: a, uid: u1}]"), "u1"));
+  EXPECT_FALSE(controlled_by(with_refs("[{kind: Deployment, name: a, uid: u1, controller: true}]"), "u1"));
+  EXPECT_TRUE(controlled_by(with_refs("[{kind: ConfigMap, name: c, uid: u0}, "
+                                      "{kind: CodeFlareWorkload, name: a, uid: u1, controller: true}]"),
+                            "u1"));
+  EXPECT_FALSE(controlled_by(yaml_doc("metadata: {ownerReferences: {}}"), "u1")) << "not a list";
+  EXPECT_FALSE(controlled_by(yaml_doc("metadata: {}"), "u1"));
+}
