@@ -71,11 +71,15 @@ void add_value(const std::string& file, std::size_t index, const std::vector<std
 }  // namespace
 
 std::vector<InputDocument> documents_of_text(const std::string& name, std::string_view text) {
+  return documents_of_text(name, std::make_shared<const std::string>(text));
+}
+
+std::vector<InputDocument> documents_of_text(const std::string& name, std::shared_ptr<const std::string> shared_text) {
   std::vector<InputDocument> out;
   // Each document is kept in a block sized to it as soon as it is converted (yaml::for_each_document), so that a
   // file of many small objects is never held at RapidJSON's 64 KiB a document.
   std::size_t index = 0;
-  auto shared_text = std::make_shared<const std::string>(text);
+  const std::string_view text = *shared_text;
   auto read = yaml::for_each_document(text, [&](json::Document& d, const yaml::DocumentStart& start) {
     const std::size_t i = index++;
     const std::size_t first = out.size();
@@ -160,7 +164,7 @@ Result<std::vector<std::string>> folder_files(const std::string& dir, bool recur
 // One JSON value, parsed with RapidJSON (far faster than the YAML route for large files such as the CRD bundle); the
 // other texts (and JSON that RapidJSON refuses, e.g. a stream of several values) go through the YAML conversion,
 // which also gives line and column for errors.
-std::vector<InputDocument> documents_of_file(const std::string& name, std::string_view text) {
+std::vector<InputDocument> documents_of_file(const std::string& name, std::string&& text) {
   if (name.ends_with(".json")) {
     auto doc = json::parse(text);
     if (doc) {
@@ -176,7 +180,7 @@ std::vector<InputDocument> documents_of_file(const std::string& name, std::strin
       return out;
     }
   }
-  return documents_of_text(name, text);
+  return documents_of_text(name, std::make_shared<const std::string>(std::move(text)));
 }
 
 }  // namespace
@@ -184,8 +188,8 @@ std::vector<InputDocument> documents_of_file(const std::string& name, std::strin
 Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions options) {
   Inputs out;
   std::size_t source = 0;
-  auto add = [&](const std::string& name, const std::string& text) -> Result<void> {
-    auto docs = documents_of_file(name, text);
+  auto add = [&](const std::string& name, std::string&& text) -> Result<void> {
+    auto docs = documents_of_file(name, std::move(text));
     if (options.on_yaml_error == OnYamlError::kFail && docs.size() == 1 && docs[0].whole_file)
       return fail(name + ": " + docs[0].problems.front().reason);
     if (docs.empty()) out.empty_inputs.push_back(name);
@@ -207,7 +211,7 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
         if (text.size() > yaml::kMaxStreamBytes)
           return fail("<stdin>: larger than " + size_text(yaml::kMaxStreamBytes) + " (the limit per file)");
       }
-      if (auto r = add("<stdin>", text); !r) return std::unexpected(r.error());
+      if (auto r = add("<stdin>", std::move(text)); !r) return std::unexpected(r.error());
       continue;
     }
     std::error_code ec;
@@ -217,13 +221,13 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
       for (const auto& f : *files) {
         auto text = read_file(f);
         if (!text) return std::unexpected(text.error());
-        if (auto r = add(f, *text); !r) return std::unexpected(r.error());
+        if (auto r = add(f, std::move(*text)); !r) return std::unexpected(r.error());
       }
       continue;
     }
     auto text = read_file(p);
     if (!text) return std::unexpected(text.error());
-    if (auto r = add(p, *text); !r) return std::unexpected(r.error());
+    if (auto r = add(p, std::move(*text)); !r) return std::unexpected(r.error());
   }
   return out;
 }

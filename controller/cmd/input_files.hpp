@@ -51,6 +51,8 @@ std::string position(const InputDocument& in);
 /// duplicate key...) gives one `whole_file` entry with a "yaml:syntax" problem that carries the parser's message (line
 /// and column).
 std::vector<InputDocument> documents_of_text(const std::string& name, std::string_view text);
+/// The same for a text already shared: its documents keep `text` (no copy of it is made).
+std::vector<InputDocument> documents_of_text(const std::string& name, std::shared_ptr<const std::string> text);
 
 /// What read_inputs does with a file whose YAML does not parse.
 enum class OnYamlError {

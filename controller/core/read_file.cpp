@@ -19,13 +19,24 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail("cannot read " + path + ": " + (errno ? std::strerror(errno) : "cannot open"));
+  auto too_large = [&] {
+    return fail("cannot read " + path + ": larger than " + size_text(max_bytes) + " (the limit for this file)");
+  };
   std::string out;
+  // A regular file is read in one piece into a string of its size (growing a string chunk by chunk copied the text
+  // several times, a tenth of `validate`'s time on a 5 MB file); a pipe or a file that grows is read on in chunks.
+  const std::uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  if (!ec && size > max_bytes) return too_large();
+  if (!ec && size > 0) {
+    out.resize(static_cast<std::size_t>(size));
+    in.read(out.data(), static_cast<std::streamsize>(size));
+    out.resize(static_cast<std::size_t>(in.gcount()));
+  }
   char chunk[65536];
   while (in) {
     in.read(chunk, sizeof chunk);
     out.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (out.size() > max_bytes)
-      return fail("cannot read " + path + ": larger than " + size_text(max_bytes) + " (the limit for this file)");
+    if (out.size() > max_bytes) return too_large();
   }
   if (in.bad()) return fail("cannot read " + path + ": read error");
   return out;
