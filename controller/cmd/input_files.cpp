@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <optional>
+#include <thread>
 
 #include "core/read_file.hpp"
 #include "core/yaml.hpp"
@@ -74,14 +76,23 @@ std::vector<InputDocument> documents_of_text(const std::string& name, std::strin
   return documents_of_text(name, std::make_shared<const std::string>(text));
 }
 
-std::vector<InputDocument> documents_of_text(const std::string& name, std::shared_ptr<const std::string> shared_text) {
-  std::vector<InputDocument> out;
+namespace {
+
+// Streams from this size on are converted in parallel, a part per core (yaml::split_documents).
+constexpr std::size_t kParallelConversionFrom = std::size_t{1} << 20;
+constexpr std::size_t kMaxConversionThreads = 8;
+
+// The entries of the documents of `part` (the text from `begin`, whose first line is `first_line`) of a file's
+// `text`, their index counted from 0 within the part and their start placed in the whole text; `documents` gets the
+// number of (non-empty) documents. An error as yaml::for_each_document's.
+Result<void> convert_part(const std::string& name, const std::shared_ptr<const std::string>& text,
+                          std::string_view part, const yaml::TextPart& begin, std::vector<InputDocument>& out,
+                          std::size_t& documents) {
   // Each document is kept in a block sized to it as soon as it is converted (yaml::for_each_document), so that a
   // file of many small objects is never held at RapidJSON's 64 KiB a document.
-  std::size_t index = 0;
-  const std::string_view text = *shared_text;
-  auto read = yaml::for_each_document(text, [&](json::Document& d, const yaml::DocumentStart& start) {
-    const std::size_t i = index++;
+  documents = 0;
+  return yaml::for_each_document(part, [&](json::Document& d, const yaml::DocumentStart& start) {
+    const std::size_t i = documents++;
     const std::size_t first = out.size();
     if (is_list(d)) {
       add_value(name, i, {}, d, out);
@@ -93,10 +104,57 @@ std::vector<InputDocument> documents_of_text(const std::string& name, std::share
       out.push_back(std::move(entry));
     }
     for (std::size_t k = first; k < out.size(); ++k) {
-      out[k].text = shared_text;
-      out[k].start = start;
+      out[k].text = text;
+      out[k].start = yaml::DocumentStart{start.line_offset + begin.offset, start.line + begin.line - 1};
     }
   });
+}
+
+// The entries of a large stream converted a part per thread, in order; nullopt when it is not split (one part) or a
+// part does not convert (the serial conversion then gives the error with its place in the whole text).
+std::optional<std::vector<InputDocument>> convert_in_parallel(const std::string& name,
+                                                              const std::shared_ptr<const std::string>& text) {
+  const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxConversionThreads);
+  if (text->size() < kParallelConversionFrom || text->size() > yaml::kMaxStreamBytes || cores < 2) return std::nullopt;
+  const std::vector<yaml::TextPart> parts = yaml::split_documents(*text, cores);
+  if (parts.size() < 2) return std::nullopt;
+  struct Converted {
+    std::vector<InputDocument> entries;
+    std::size_t documents = 0;
+    bool ok = false;
+  };
+  std::vector<Converted> converted(parts.size());
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      const std::size_t end = p + 1 < parts.size() ? parts[p + 1].offset : text->size();
+      const std::string_view part = std::string_view(*text).substr(parts[p].offset, end - parts[p].offset);
+      threads.emplace_back([&, p, part] {
+        converted[p].ok =
+            convert_part(name, text, part, parts[p], converted[p].entries, converted[p].documents).has_value();
+      });
+    }
+  }
+  std::vector<InputDocument> out;
+  std::size_t documents_before = 0;
+  for (auto& c : converted) {
+    if (!c.ok) return std::nullopt;
+    for (auto& e : c.entries) {
+      e.index += documents_before;
+      out.push_back(std::move(e));
+    }
+    documents_before += c.documents;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<InputDocument> documents_of_text(const std::string& name, std::shared_ptr<const std::string> shared_text) {
+  if (auto parallel = convert_in_parallel(name, shared_text)) return std::move(*parallel);
+  std::vector<InputDocument> out;
+  std::size_t documents = 0;
+  auto read = convert_part(name, shared_text, *shared_text, yaml::TextPart{}, out, documents);
   if (!read) {
     out.clear();  // a file that does not parse is one finding, whatever came before the error
     InputDocument entry;

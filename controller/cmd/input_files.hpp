@@ -49,7 +49,9 @@ std::string position(const InputDocument& in);
 /// recursively, as `kubectl apply` does: a `v1 List` (what `kubectl get -o yaml` prints) or a typed list (a kind
 /// ending in "List" with an `items` list, e.g. ray.io/v1 RayClusterList). A text that does not parse (syntax error,
 /// duplicate key...) gives one `whole_file` entry with a "yaml:syntax" problem that carries the parser's message (line
-/// and column).
+/// and column). A text of 1 MiB or more is cut at document markers (yaml::split_documents) and its parts converted on
+/// every core (up to 8), with the same entries, indexes and places as one conversion gives; the limit on copies made
+/// by aliases (yaml::kMaxAliasNodes) then holds per part.
 std::vector<InputDocument> documents_of_text(const std::string& name, std::string_view text);
 /// The same for a text already shared: its documents keep `text` (no copy of it is made).
 std::vector<InputDocument> documents_of_text(const std::string& name, std::shared_ptr<const std::string> text);

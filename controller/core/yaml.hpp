@@ -50,6 +50,20 @@ struct DocumentStart {
 Result<void> for_each_document(std::string_view text,
                                const std::function<void(json::Document&, const DocumentStart&)>& each);
 
+/// Where a part of a YAML stream begins: its byte offset in the stream and its first line (1-based).
+struct TextPart {
+  std::size_t offset = 0;
+  std::size_t line = 1;
+};
+
+/// Splits `text` into at most `parts` parts of about equal size at document markers, so that each part can be
+/// converted on its own (for_each_document) and the results joined in order give the stream's documents. The first
+/// part begins at 0; each other one at a line that begins with `---` followed by a blank, a line break or the end
+/// (a line that YAML forbids inside any scalar, so it always starts a document). One part only when `parts` < 2, when
+/// no such line is found, or when the text has a directive line (`%` in the first column: it applies to the next
+/// document, which a split could separate from it). Linear in the size of the text.
+std::vector<TextPart> split_documents(std::string_view text, std::size_t parts);
+
 /// Converts one JSON value into a YAML document (block style, two-space indent, no `---` marker).
 /// Strings that would read back as another type (`"true"`, `"1"`, `"null"`) are double-quoted, multi-line
 /// strings use literal style, empty objects and arrays are written `{}` and `[]`.

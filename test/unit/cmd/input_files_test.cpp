@@ -268,3 +268,44 @@ TEST(FindingsOutput, JsonNamesTheItemAndTheSkip) {
                             std::to_string(bad[0].syntax_error_at->column) + ": error: the file is not valid YAML: ";
   EXPECT_EQ(line.str().rfind(place, 0), 0u) << line.str();
 }
+
+// A stream of 1 MiB or more is converted a part per core: the entries, their indexes and places are those of one
+// conversion, and a syntax error far into it is still one whole-file finding at its line in the whole text.
+TEST(InputFiles, ALargeStreamConvertedInPartsKeepsOrderIndexesAndPlaces) {
+  std::string text;
+  std::vector<std::size_t> lines;  // where each document's first line is
+  std::size_t line = 1;
+  std::string last;  // the name of the last entry
+  const std::string padding(200, 'x');
+  for (int i = 0; text.size() < (std::size_t{3} << 20); ++i) {
+    if (i % 1000 == 7) {  // now and then an empty document and a List of two items
+      text += "---\n---\napiVersion: v1\nkind: List\nitems:\n- {kind: A, metadata: {name: l" + std::to_string(i) +
+              "a}}\n- {kind: A, metadata: {name: l" + std::to_string(i) + "b}}\n";
+      lines.push_back(line + 1);
+      line += 7;
+      last = "l" + std::to_string(i) + "b";
+      continue;
+    }
+    text += "---\nkind: A\nmetadata:\n  name: d" + std::to_string(i) + "\ndata: " + padding + "\n";
+    lines.push_back(line);
+    line += 5;
+    last = "d" + std::to_string(i);
+  }
+  auto docs = documents_of_text("big.yaml", text);
+  std::size_t entry = 0;
+  for (std::size_t d = 0; d < lines.size(); ++d) {
+    ASSERT_LT(entry, docs.size());
+    EXPECT_EQ(docs[entry].index, d);
+    EXPECT_EQ(docs[entry].start.line, lines[d]) << "document " << d;
+    entry += docs[entry].item.empty() ? 1 : 2;
+  }
+  EXPECT_EQ(entry, docs.size());
+  EXPECT_EQ(name_of(docs.back()), last) << "the last document last";
+  // A syntax error in the last part: the whole file is one finding, at the line of the whole text.
+  const std::string broken = text + "---\nkind: [\n";
+  auto bad = documents_of_text("big.yaml", broken);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_TRUE(bad[0].whole_file);
+  ASSERT_TRUE(bad[0].syntax_error_at);
+  EXPECT_GE(bad[0].syntax_error_at->line, line + 1);
+}

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/json.hpp"
 #include "core/yaml.hpp"
 
@@ -256,4 +258,34 @@ TEST(YamlLocate, FindsKeysListItemsAndBracketedKeys) {
 TEST(YamlLocate, BrokenTextHasNoPosition) {
   EXPECT_FALSE(cfo::yaml::locate("a: [unclosed\n", 0, "b"));  // read to the error looking for b
   EXPECT_FALSE(cfo::yaml::locate("", 0, ""));
+}
+
+TEST(YamlSplit, CutsOnlyAtDocumentMarkersWithTheirLines) {
+  // Four documents of 2 lines; "----" and a "---" inside a line are not markers.
+  const std::string text = "a: 1\nb: ----\n---\nc: x---\nd: 2\n--- |\n  text\n---\ne: 3\n";
+  auto parts = yaml::split_documents(text, 8);
+  ASSERT_GE(parts.size(), 2u);
+  EXPECT_EQ(parts[0].offset, 0u);
+  EXPECT_EQ(parts[0].line, 1u);
+  for (std::size_t p = 1; p < parts.size(); ++p) {
+    EXPECT_GT(parts[p].offset, parts[p - 1].offset);
+    EXPECT_EQ(text.compare(parts[p].offset, 3, "---"), 0) << parts[p].offset;
+    EXPECT_EQ(text[parts[p].offset - 1], '\n');
+    EXPECT_EQ(parts[p].line,
+              1u + static_cast<std::size_t>(std::count(text.begin(), text.begin() + parts[p].offset, '\n')));
+  }
+  // Joined in order, the parts give the documents the whole text gives.
+  std::size_t documents = 0;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const std::size_t end = p + 1 < parts.size() ? parts[p + 1].offset : text.size();
+    auto part = yaml::to_json(std::string_view(text).substr(parts[p].offset, end - parts[p].offset));
+    ASSERT_TRUE(part.has_value()) << part.error().message;
+    documents += part->size();
+  }
+  EXPECT_EQ(documents, yaml::to_json(text)->size());
+  EXPECT_EQ(yaml::split_documents(text, 1).size(), 1u);
+  EXPECT_EQ(yaml::split_documents("a: 1\nb: 2\n", 4).size(), 1u) << "no marker";
+  EXPECT_EQ(yaml::split_documents("%YAML 1.1\n---\na: 1\n---\nb: 2\n---\nc: 3\n", 4).size(), 1u)
+      << "a directive belongs to the document after it";
+  EXPECT_EQ(yaml::split_documents("a: 1\n---", 2).back().offset, 5u) << "a marker at the very end";
 }
