@@ -150,7 +150,8 @@ std::optional<std::vector<InputDocument>> convert_in_parallel(const std::string&
 
 }  // namespace
 
-std::vector<InputDocument> documents_of_text(const std::string& name, std::shared_ptr<const std::string> shared_text) {
+std::vector<InputDocument> documents_of_text(const std::string& name,
+                                             const std::shared_ptr<const std::string>& shared_text) {
   if (auto parallel = convert_in_parallel(name, shared_text)) return std::move(*parallel);
   std::vector<InputDocument> out;
   std::size_t documents = 0;

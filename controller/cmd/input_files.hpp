@@ -54,7 +54,7 @@ std::string position(const InputDocument& in);
 /// by aliases (yaml::kMaxAliasNodes) then holds per part.
 std::vector<InputDocument> documents_of_text(const std::string& name, std::string_view text);
 /// The same for a text already shared: its documents keep `text` (no copy of it is made).
-std::vector<InputDocument> documents_of_text(const std::string& name, std::shared_ptr<const std::string> text);
+std::vector<InputDocument> documents_of_text(const std::string& name, const std::shared_ptr<const std::string>& text);
 
 /// What read_inputs does with a file whose YAML does not parse.
 enum class OnYamlError {
