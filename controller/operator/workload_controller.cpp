@@ -50,6 +50,16 @@ void mark_not_ready(json::Document& status, const std::string& reason, const std
   json::set(status, "conditions", conditions_to_json(conditions, a), a);
 }
 
+// status.jobSpecHash names the RayJob spec the operator last applied (workload::reconcile sets it for the RayJob it
+// means to apply): when the write did not happen (blocked, rejected, failed), the previous value stands.
+void keep_applied_job_spec_hash(json::Document& status, const json::Value* prev_status) {
+  if (!status.IsObject()) return;
+  status.RemoveMember("jobSpecHash");
+  if (auto before = prev_status ? json::get_string(*prev_status, "jobSpecHash") : std::nullopt;
+      before && !before->empty())
+    json::set(status, "jobSpecHash", json::str(*before, status.GetAllocator()), status.GetAllocator());
+}
+
 // The body of a status apply: the workload's identity (the uid, so that it never lands on another object of that
 // name) and the status.
 json::Document status_body(const std::string& ns, const std::string& name, const std::string& uid,
@@ -249,6 +259,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
       events_.record(*wl, "Warning", "ChildConflict", "Apply", msg);
       mark_not_ready(outcome.status, "ChildConflict", msg, generation, /*not_submitted=*/true);
     }
+    keep_applied_job_spec_hash(outcome.status, prev_status);
   } else if (const auto* r = std::get_if<ServerRejected>(&written)) {
     // Reported (error log, metric) once per generation; the retries with backoff only log at debug level.
     const bool reported = already_server_rejected(prev_status, generation);
@@ -260,10 +271,12 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     const std::string msg = "the apiserver rejects " + r->kind + " " + r->name + ": " + r->error.message;
     events_.record(*wl, "Warning", "ServerRejected", "Apply", msg);
     mark_not_ready(outcome.status, "ServerRejected", msg, generation);
+    keep_applied_job_spec_hash(outcome.status, prev_status);
   } else if (const auto* f = std::get_if<RequestFailed>(&written)) {
     spdlog::warn("apply failed: {}", f->message);
     events_.record(*wl, "Warning", "ApplyFailed", "Apply", f->message);
     mark_not_ready(outcome.status, "ApplyFailed", f->message, generation);
+    keep_applied_job_spec_hash(outcome.status, prev_status);
   }
   // Each event is also a log line at info (holds, their release, phase changes, warnings about the spec): events
   // are posted once per transition, so are these lines.

@@ -184,13 +184,6 @@ void keep_queued_child_suspended(json::Document& desired, const json::Value& liv
 // Where StartedJobUnchanged comes from.
 constexpr std::string_view kStartedJobSource = "kuberay: RayJob controller (kuberay#1776)";
 
-// Whether the spec of `desired` (a RayJob) has something the live RayJob's spec does not: a change not applied.
-bool job_spec_changed(const json::Value& desired, const json::Value* live) {
-  const json::Value* want = json::find(desired, "spec");
-  const json::Value* have = live ? json::find(*live, "spec") : nullptr;
-  return want && have && !is_applied(*want, *have);
-}
-
 // The hash of what a RayJob runs (content_hash of its spec without spec.suspend: suspending or resuming it is not a
 // change of what runs), kept in status.jobSpecHash so that a finished job's spec can be compared after its RayJob is
 // gone (deletionPolicy DeleteSelf, shutdownAfterJobFinishes with a TTL). Empty when `ray_job` has no spec object.
@@ -203,16 +196,34 @@ std::string job_spec_hash(const json::Value& ray_job) {
   return content_hash(json::dump(copy));
 }
 
+// Whether `desired` (a RayJob) asks KubeRay to run something else than what the RayJob was given, spec.suspend
+// aside. With `ran_hash` (status.jobSpecHash, the spec the operator last applied) any difference counts, a removed
+// field too, whether or not the RayJob still exists; without it (a status written by an operator before the field
+// existed) a field of the desired spec missing or different in `live`'s spec counts, and with no `live` nothing does.
+bool job_spec_changed(const json::Value& desired, const json::Value* live, const std::string& ran_hash) {
+  if (!ran_hash.empty()) return job_spec_hash(desired) != ran_hash;
+  const json::Value* want = json::find(desired, "spec");
+  const json::Value* have = live ? json::find(*live, "spec") : nullptr;
+  if (!want || !want->IsObject() || !have || !have->IsObject()) return false;
+  for (const auto& m : want->GetObject()) {
+    if (m.name == "suspend") continue;
+    auto it = have->FindMember(m.name);
+    if (it == have->MemberEnd() || !is_applied(m.value, it->value)) return true;
+  }
+  return false;
+}
+
 // KubeRay reads a RayJob's spec when it starts the job (creates its cluster, submits the entrypoint) and does not
 // pass later spec changes on to a job that has started (kuberay#1776). A spec change of a started RayJob is
 // therefore not applied, so that the RayJob keeps showing what runs, and a Warning says what to do; it stays while
 // the job runs. True when that is the case. Metadata changes (a priority class) and spec.suspend still go through.
-bool hold_started_job_change(const json::Value& desired, const json::Value& live, FieldErrors& errs) {
+bool hold_started_job_change(const json::Value& desired, const json::Value& live, const std::string& ran_hash,
+                             FieldErrors& errs) {
   const std::string started = json::string_at(live, "status.jobDeploymentStatus");
   const bool ended = started == "Complete" || started == "Failed";
   if (!ended && started != "Initializing" && started != "Running" && started != "Waiting" && started != "Retrying")
     return false;
-  if (!job_spec_changed(desired, &live)) return false;
+  if (!job_spec_changed(desired, &live, ran_hash)) return false;
   // A change held while the job ran stays held once it ends: written into the finished RayJob, it would read as the
   // spec that ran (and succeeded).
   add_warning(errs, "spec.job", "StartedJobUnchanged",
@@ -228,8 +239,9 @@ bool hold_started_job_change(const json::Value& desired, const json::Value& live
 
 // A finished job whose spec was changed while it ran (the change was held: StartedJobUnchanged) ran the earlier spec:
 // said on every reconcile, so that Succeeded is not read as the outcome of the spec as it is now.
-void warn_finished_job_ran_earlier_spec(const json::Value& desired, const json::Value* live, FieldErrors& errs) {
-  if (!job_spec_changed(desired, live)) return;
+void warn_finished_job_ran_earlier_spec(const json::Value& desired, const json::Value* live,
+                                        const std::string& ran_hash, FieldErrors& errs) {
+  if (!job_spec_changed(desired, live, ran_hash)) return;
   add_warning(errs, "spec.job", "StartedJobUnchanged",
               "the job finished running an earlier spec: the changes made while it ran have not run; to run them, "
               "change the workload's spec again (the job then runs again, with them) or delete and re-create the "
@@ -492,6 +504,14 @@ struct JobRun {
   bool rerun = false;     ///< ... and the spec changed since
 };
 
+// Whether the previous status saw the workload's RayJob `name` started (jobDeploymentStatus Initializing, Running,
+// Waiting or Retrying: KubeRay has read its spec) and not yet ended.
+bool job_seen_started(const json::Value* previous, const std::string& name) {
+  if (!previous || json::get_string(*previous, "rayJobName").value_or("") != name) return false;
+  const std::string d = json::get_string(*previous, "jobDeploymentStatus").value_or("");
+  return d == "Initializing" || d == "Running" || d == "Waiting" || d == "Retrying";
+}
+
 JobRun job_run(const Workload& w, const json::Value* previous) {
   JobRun r;
   if (!w.spec.job || !previous) return r;
@@ -627,12 +647,15 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     // A finished job runs again for a change of what it runs, not for one of its labels only (nothing to run): judged
     // against the finished RayJob, or once it is gone, against the hash of the spec that ran (none recorded: a status
     // written before status.jobSpecHash existed, and any new generation runs again).
-    if (run.rerun) {
-      const json::Document job = build_ray_job(w, labels).to_json();
-      if (observed.ray_job)
-        run.rerun = job_spec_changed(job, observed.ray_job);
-      else if (!ran_hash.empty())
-        run.rerun = job_spec_hash(job) != ran_hash;
+    if (run.rerun && (observed.ray_job || !ran_hash.empty()))
+      run.rerun = job_spec_changed(build_ray_job(w, labels).to_json(), observed.ray_job, ran_hash);
+    // A RayJob seen started that is gone before it was seen to end (deleted by hand, or by KubeRay's deletionPolicy
+    // while the operator was not running): its outcome is unknown, and creating it again would run work that may
+    // have been done. It is taken as ended (phase Failed, RayJobGone) until the spec of what runs changes.
+    if (s.job && !observed.ray_job && !run.rerun && !ran_hash.empty() && job_seen_started(previous, w.name) &&
+        !job_spec_changed(build_ray_job(w, labels).to_json(), nullptr, ran_hash)) {
+      run.finished = true;
+      in.job_lost = true;
     }
     check_kind_change_while_running(w, observed, out.errors);
     // A finished RayJob run again is replaced: its successor may carry any priority class.
@@ -645,11 +668,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       children.push_back(job.to_json());
       label = std::string(kRayJobKind) + "/" + w.name;
       out.recreate = run.rerun && observed.ray_job;
-      if (out.recreate)
-        add_warning(
-            out.errors, "spec", "JobRerun",
-            "the job has finished and the spec changed since: RayJob " + w.name + " is replaced and the job runs again",
-            "codeflare-operator: a finished RayJob is not run again in place (kuberay#1776)");
+      if (run.rerun)
+        add_warning(out.errors, "spec", "JobRerun",
+                    "the job has finished and the spec changed since: RayJob " + w.name +
+                        (out.recreate ? " is replaced" : " is created again") + " and the job runs again",
+                    "codeflare-operator: a finished RayJob is not run again in place (kuberay#1776)");
     } else if (s.app_wrapper) {
       RayCluster inner = build_ray_cluster(w, RayClusterPlacement{false, {}});
       inner.spec.collect_origins("spec.components[0].template.spec", origins);
@@ -677,7 +700,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       if (queue) warn_resize_requeues(s, children.back(), observed.ray_cluster, out.errors);
     }
     if (s.job && !out.recreate)
-      in.job_ran_earlier_spec = child_ended(observed.ray_job) && job_spec_changed(children.back(), observed.ray_job);
+      in.job_ran_earlier_spec = (observed.ray_job ? child_ended(observed.ray_job) : run.finished) &&
+                                job_spec_changed(children.back(), observed.ray_job, ran_hash);
     in.quota = quota_preview(children.back());
     check_immutable_on_live(s, queue, out.recreate ? nullptr : observed_top(s, observed), children.back(), out.errors);
     if (!queue) warn_topology_without_queue(s, out.errors);
@@ -687,7 +711,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       children.pop_back();
       out.recreate = false;
     } else if (s.job && run.finished && !run.rerun) {
-      warn_finished_job_ran_earlier_spec(children.back(), observed.ray_job, out.errors);
+      warn_finished_job_ran_earlier_spec(children.back(), observed.ray_job, ran_hash, out.errors);
       children.pop_back();  // done: nothing to apply, not even after a deletion
     }
     std::optional<int64_t> autoscaled_workers;  // with autoscaling: the workers the live RayCluster is scaled to
@@ -703,8 +727,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
         autoscaled_workers = worker_count(children.back());
       }
       if (queue && !s.suspend && live && !out.recreate) keep_queued_child_suspended(children.back(), *live);
-      const bool hold_job =
-          s.job && live && !out.recreate && !s.suspend && hold_started_job_change(children.back(), *live, out.errors);
+      const bool hold_job = s.job && live && !out.recreate && !s.suspend &&
+                            hold_started_job_change(children.back(), *live, ran_hash, out.errors);
       validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo,
                      origins);
       check_size(bytes, label, s, out.errors);

@@ -84,6 +84,12 @@ Readiness from_children(const StatusInput& in, const Observed& observed, const A
                         const json::Value* previous_status, const std::string& now, int64_t& recheck) {
   if (in.job) {
     RayJobView rj = view_ray_job(observed.ray_job);
+    if (!rj.present && in.job_lost && previous_status)
+      return {phase::kFailed, false, "RayJobGone",
+              "RayJob " + in.ray_job_name + " was deleted while its job was " +
+                  json::string_at(*previous_status, "jobDeploymentStatus") +
+                  ", before it was seen to end: its outcome is unknown, and it is not created again unless the spec "
+                  "of what runs changes (or the workload is deleted and re-created)"};
     if (!rj.present && in.finished_job && previous_status) {
       std::string before = json::get_string(*previous_status, "phase").value_or(phase::kSucceeded);
       return {before, false, "JobFinished",
@@ -121,8 +127,10 @@ Readiness readiness(const StatusInput& in, const Observed& observed, const Admis
                     : "the spec is invalid; see the Valid condition"};
   }
   if (!in.held_reason.empty() && !in.child_exists) return {phase::kPending, false, in.held_reason, in.held_message};
-  Readiness r = in.suspended ? Readiness{phase::kSuspended, false, "Suspended", "spec.suspend is true"}
-                             : from_children(in, observed, admission, previous_status, now, recheck);
+  // A finished job stays finished when the workload is suspended (nothing runs, nothing is to run).
+  Readiness r = in.suspended && !in.finished_job
+                    ? Readiness{phase::kSuspended, false, "Suspended", "spec.suspend is true"}
+                    : from_children(in, observed, admission, previous_status, now, recheck);
   if (!in.held_reason.empty()) r.message += "; the spec's change waits: " + in.held_message;
   return r;
 }

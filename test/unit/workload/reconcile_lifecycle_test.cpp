@@ -662,3 +662,118 @@ TEST(ReconcileLifecycle, PriorityClassChangesFollowKueue) {
   ASSERT_TRUE(kept) << dump(removed.errors);
   EXPECT_EQ(kept->severity, Severity::Warning);
 }
+
+namespace {
+// The Succeeded condition as "status/reason".
+std::string succeeded(const Outcome& out) {
+  const json::Value* c = json::find(out.status, "conditions");
+  auto conds = c ? conditions_from_json(*c) : std::vector<Condition>{};
+  const Condition* s = find_condition(conds, "Succeeded");
+  return s ? s->status + "/" + s->reason : "<absent>";
+}
+
+// A RayJob of the workload `spec` as KubeRay reports it, and the status the operator wrote when it created it.
+struct JobRun {
+  json::Document ray_job;
+  std::string hash;
+};
+JobRun started_job(const validation::SchemaSet& schemas, const std::string& spec, const std::string& deployment) {
+  Outcome created = reconcile(wl(spec, 1), Observed{}, ClusterFacts{}, schemas, kNow);
+  JobRun r{json::clone(created.desired.back()), json::get_string(created.status, "jobSpecHash").value_or("")};
+  set_status(r.ray_job, yaml_doc("{jobDeploymentStatus: " + deployment + "}"));
+  return r;
+}
+}  // namespace
+
+// The seventh user trial's findings on finished and vanished RayJobs.
+TEST(JobLifecycle, AChangeHeldWhileTheJobRanStaysUnranOnceItsRayJobIsGone) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  JobRun v1 = started_job(schemas, "{job: {entrypoint: python one.py}}", "Complete");
+  // The change was held while it ran (generation 2), the job finished running v1, then KubeRay deleted it.
+  json::Document d = wl("{job: {entrypoint: python two.py}}", 2);
+  set_status(d, yaml_doc("observedGeneration: 2\nphase: Succeeded\nrayJobName: demo\njobStatus: SUCCEEDED\n"
+                         "jobDeploymentStatus: Complete\njobSpecHash: '" +
+                         v1.hash + "'\n"));
+  Outcome gone = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(gone.desired.empty());
+  EXPECT_EQ(succeeded(gone), "False/EarlierSpecSucceeded") << json::dump(gone.status);
+  EXPECT_TRUE(finding(gone.errors, "spec.job", "StartedJobUnchanged")) << dump(gone.errors);
+}
+
+TEST(JobLifecycle, ARemovedFieldIsAChangeOfAStartedJob) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  JobRun run = started_job(schemas, "{job: {entrypoint: python x.py, activeDeadlineSeconds: 600}}", "Running");
+  json::Document d = wl("{job: {entrypoint: python x.py}}", 2);
+  set_status(d, yaml_doc("observedGeneration: 1\nphase: Running\nrayJobName: demo\njobDeploymentStatus: Running\n"
+                         "jobSpecHash: '" +
+                         run.hash + "'\n"));
+  Observed observed;
+  observed.ray_job = &run.ray_job;
+  Outcome out = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(finding(out.errors, "spec.job", "StartedJobUnchanged")) << dump(out.errors);
+  for (const auto& child : out.desired) EXPECT_NE(json::get_string(child, "kind"), "RayJob") << "held, not applied";
+  EXPECT_EQ(json::get_string(out.status, "jobSpecHash"), run.hash) << "what runs is still the first spec";
+}
+
+TEST(JobLifecycle, SuspendingAFinishedJobNeitherRunsItAgainNorForgetsItsEnd) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  JobRun run = started_job(schemas, "{job: {entrypoint: python x.py}}", "Complete");
+  json::set(run.ray_job["status"], "jobStatus", json::str("SUCCEEDED", run.ray_job.GetAllocator()),
+            run.ray_job.GetAllocator());
+  const std::string finished =
+      "observedGeneration: 1\nphase: Succeeded\nrayJobName: demo\njobStatus: SUCCEEDED\n"
+      "jobDeploymentStatus: Complete\njobSpecHash: '" +
+      run.hash + "'\n";
+  for (bool present : {true, false}) {
+    Observed observed;
+    if (present) observed.ray_job = &run.ray_job;
+    json::Document suspended = wl("{suspend: true, job: {entrypoint: python x.py}}", 2);
+    set_status(suspended, yaml_doc(finished));
+    Outcome s = reconcile(suspended, observed, ClusterFacts{}, schemas, kNow);
+    EXPECT_FALSE(s.recreate) << present;
+    EXPECT_TRUE(s.desired.empty()) << present;
+    EXPECT_FALSE(finding(s.errors, "spec", "JobRerun")) << dump(s.errors);
+    EXPECT_EQ(json::get_string(s.status, "phase"), "Succeeded") << present << json::dump(s.status);
+    EXPECT_EQ(succeeded(s).substr(0, 4), "True") << present;
+    // Resumed: still nothing to run.
+    json::Document resumed = wl("{job: {entrypoint: python x.py}}", 3);
+    set_status(resumed, s.status);
+    Outcome r = reconcile(resumed, observed, ClusterFacts{}, schemas, kNow);
+    EXPECT_TRUE(r.desired.empty()) << present;
+    EXPECT_EQ(json::get_string(r.status, "phase"), "Succeeded") << present;
+  }
+}
+
+TEST(JobLifecycle, ARayJobGoneWhileItRanIsNotCreatedAgain) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  JobRun run = started_job(schemas, "{job: {entrypoint: python x.py}}", "Running");
+  const std::string running =
+      "observedGeneration: 1\nphase: Running\nrayJobName: demo\njobDeploymentStatus: Running\n"
+      "jobSpecHash: '" +
+      run.hash + "'\n";
+  json::Document d = wl("{job: {entrypoint: python x.py}}", 1);
+  set_status(d, yaml_doc(running));
+  Outcome lost = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(lost.desired.empty()) << "its outcome is unknown: not run again";
+  EXPECT_EQ(json::get_string(lost.status, "phase"), "Failed");
+  EXPECT_EQ(succeeded(lost), "False/RayJobGone");
+  EXPECT_TRUE(has_event(lost, "Failed")) << "a Warning says so once";
+  // The next reconcile says the same and writes nothing new.
+  set_status(d, lost.status);
+  Outcome again = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(again.desired.empty());
+  EXPECT_EQ(succeeded(again), "False/RayJobGone");
+  EXPECT_TRUE(again.events.empty());
+  // A change of what runs runs it again, and says so.
+  json::Document changed = wl("{job: {entrypoint: python y.py}}", 2);
+  set_status(changed, lost.status);
+  Outcome rerun = reconcile(changed, Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(rerun.desired.size(), 1u);
+  EXPECT_TRUE(finding(rerun.errors, "spec", "JobRerun")) << dump(rerun.errors);
+  // A RayJob that never started (queued, suspended) and is gone is created again.
+  json::Document queued = wl("{job: {entrypoint: python x.py}}", 1);
+  set_status(queued, yaml_doc("observedGeneration: 1\nphase: Queued\nrayJobName: demo\n"
+                              "jobDeploymentStatus: Suspended\njobSpecHash: '" +
+                              run.hash + "'\n"));
+  EXPECT_EQ(reconcile(queued, Observed{}, ClusterFacts{}, schemas, kNow).desired.size(), 1u);
+}
