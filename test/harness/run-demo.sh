@@ -41,7 +41,17 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+# Ctrl-C or SIGTERM: during the set-up an interruption (exit 130); once everything runs, the way to stop it (exit 0,
+# so that `make run` does not end with "Error 130").
+waiting=0
+on_signal() {
+  if [[ "$waiting" == 1 ]]; then
+    echo "Stopping the operator and the control plane (asked to)."
+    exit 0
+  fi
+  exit 130
+}
+trap on_signal INT TERM
 
 "$CFO_HARNESS_DIR/control-plane.sh" start "$state"
 "$CFO_HARNESS_DIR/install-crds.sh" "$state/kubeconfig" >/dev/null
@@ -118,6 +128,7 @@ if [[ "$keep_running" == 0 ]]; then
   exit 0
 fi
 echo "The control plane and the operator keep running; press Ctrl-C to stop them."
+waiting=1
 # Waits for the operator; Ctrl-C (or SIGTERM) ends the wait through the traps above, and cleanup stops everything.
 while kill -0 "$operator_pid" 2>/dev/null; do
   sleep 1 &

@@ -6,7 +6,8 @@
 #      the rows README shows (NAME to WORKERS; AGE differs from run to run);
 #   2. while it waits, the printed KUBECONFIG reaches the control plane and the operator still reconciles: a new
 #      workload applied from outside gets a status;
-#   3. SIGTERM (Ctrl-C in a terminal) stops it: the operator and the control plane are gone afterwards.
+#   3. SIGTERM (Ctrl-C in a terminal) stops it with exit status 0: the operator and the control plane are gone
+#      afterwards.
 # Inputs:  CFO_BUILD_DIR (the build folder with controller/cmd/codeflare-operator), UPSTREAM_CRDS (optional, as for
 #          make run), KUBECTL (optional).
 # Output:  one line per check; exit 1 when a check fails.
@@ -74,8 +75,10 @@ curl -sf "$metrics_url" | grep -q '^codeflare_' || fail "$metrics_url serves no 
 echo "ok   the metrics address in the summary serves the operator's metrics"
 
 kill -TERM "$demo_pid"
-wait "$demo_pid" || true
+rc=0
+wait "$demo_pid" || rc=$?
 demo_pid=""
+((rc == 0)) || fail "stopped by SIGTERM while it kept running, the demo exited $rc (make would print 'Error $rc')"
 if "$CFO_HARNESS_DIR/control-plane.sh" status "$build/run-control-plane" >/dev/null 2>&1; then
   fail "the control plane still runs after SIGTERM"
 fi
