@@ -1,8 +1,11 @@
 #include "cmd/crd_schemas.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 
 #include "cmd/input_files.hpp"
+#include "core/yaml.hpp"
 #include "validation/cluster_facts.hpp"
 
 namespace cfo::cmd {
@@ -16,31 +19,80 @@ bool is_crd(const json::Value& doc) {
 }
 }  // namespace
 
+namespace {
+
+// The files a --crds path names: the file itself, or a folder's .yaml, .yml and .json files (not its sub-folders), in
+// name order.
+Result<std::vector<std::string>> crd_files(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return std::vector<std::string>{path};
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(path, ec)) {
+    const std::string ext = e.path().extension().string();
+    if (e.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml" || ext == ".json")) out.push_back(e.path().string());
+  }
+  if (ec) return fail("cannot list " + path + ": " + ec.message());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Calls `each` with every value of a file's text: the JSON value or the YAML documents, a List's items in its place.
+// The values are used where they were parsed (no copy: the CRD bundle is most of what `validate` reads).
+Result<void> for_each_value(const std::string& name, std::string_view text,
+                            const std::function<Result<void>(const json::Value&)>& each) {
+  Result<void> outcome;
+  auto visit = [&](const json::Value& v) {
+    if (!outcome) return;
+    const json::Value* items = json::find(v, "items");
+    const std::string kind = json::get_string(v, "kind").value_or("");
+    if (items && items->IsArray() && kind.ends_with("List")) {
+      for (const auto& item : items->GetArray())
+        if (outcome) outcome = each(item);
+      return;
+    }
+    outcome = each(v);
+  };
+  if (name.ends_with(".json")) {
+    if (auto doc = json::parse(text)) {
+      visit(*doc);
+      return outcome;
+    }
+  }
+  auto read = yaml::for_each_document(text, [&](json::Document& d, const yaml::DocumentStart&) { visit(d); });
+  if (!read) return fail(name + ": the file is not valid YAML: " + read.error().message);
+  return outcome;
+}
+
+}  // namespace
+
 Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths) {
-  std::vector<std::string> resolved;
+  LoadedCrds out;
+  int added = 0;
   for (const auto& p : paths) {
     std::error_code ec;
-    bool dir = fs::is_directory(p, ec);
-    if (dir && fs::is_directory(fs::path(p) / "upstream", ec)) {
+    std::string path = p;
+    if (fs::is_directory(p, ec) && fs::is_directory(fs::path(p) / "upstream", ec)) {
       // The UPSTREAM_CRDS layout: read the originals, unless the folder itself holds CRDs.
       bool has_yaml = false;
       for (const auto& e : fs::directory_iterator(p, ec))
         has_yaml = has_yaml || (e.is_regular_file() && e.path().extension() == ".yaml");
-      resolved.push_back(has_yaml ? p : (fs::path(p) / "upstream").string());
-    } else {
-      resolved.push_back(p);
+      if (!has_yaml) path = (fs::path(p) / "upstream").string();
     }
-  }
-  auto docs = read_inputs(resolved);
-  if (!docs) return std::unexpected(docs.error());
-  LoadedCrds out;
-  int added = 0;
-  for (const auto& d : docs->docs) {
-    if (!is_crd(d.doc)) continue;
-    if (auto r = out.schemas.add_crd(d.doc); !r) return fail(d.file + ": " + r.error().message);
-    if (json::string_at(d.doc, "metadata.name") == validation::kKueueWorkloadCrdName)
-      out.kueue_max_pod_sets = validation::kueue_max_pod_sets_of(d.doc);
-    ++added;
+    auto files = crd_files(path);
+    if (!files) return std::unexpected(files.error());
+    for (const auto& file : *files) {
+      auto text = read_file(file);
+      if (!text) return std::unexpected(text.error());
+      auto r = for_each_value(file, *text, [&](const json::Value& doc) -> Result<void> {
+        if (!is_crd(doc)) return {};
+        if (auto added_crd = out.schemas.add_crd(doc); !added_crd) return fail(file + ": " + added_crd.error().message);
+        if (json::string_at(doc, "metadata.name") == validation::kKueueWorkloadCrdName)
+          out.kueue_max_pod_sets = validation::kueue_max_pod_sets_of(doc);
+        ++added;
+        return {};
+      });
+      if (!r) return std::unexpected(r.error());
+    }
   }
   if (added == 0) return fail("no CustomResourceDefinition found in the --crds inputs");
   return out;
