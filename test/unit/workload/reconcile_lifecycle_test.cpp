@@ -683,6 +683,15 @@ JobRun started_job(const validation::SchemaSet& schemas, const std::string& spec
   set_status(r.ray_job, yaml_doc("{jobDeploymentStatus: " + deployment + "}"));
   return r;
 }
+
+// The status the operator wrote for RayJob demo at `generation`: the phase, KubeRay's jobDeploymentStatus (and
+// jobStatus, when set) it last saw, and the hash of the spec it applied.
+json::Document job_status(int64_t generation, const std::string& phase, const std::string& deployment,
+                          const std::string& hash, const std::string& job = "") {
+  return yaml_doc("observedGeneration: " + std::to_string(generation) + "\nphase: " + phase +
+                  "\nrayJobName: demo\njobDeploymentStatus: " + deployment + "\njobSpecHash: '" + hash + "'\n" +
+                  (job.empty() ? "" : "jobStatus: " + job + "\n"));
+}
 }  // namespace
 
 // The seventh user trial's findings on finished and vanished RayJobs.
@@ -691,9 +700,7 @@ TEST(JobLifecycle, AChangeHeldWhileTheJobRanStaysUnranOnceItsRayJobIsGone) {
   JobRun v1 = started_job(schemas, "{job: {entrypoint: python one.py}}", "Complete");
   // The change was held while it ran (generation 2), the job finished running v1, then KubeRay deleted it.
   json::Document d = wl("{job: {entrypoint: python two.py}}", 2);
-  set_status(d, yaml_doc("observedGeneration: 2\nphase: Succeeded\nrayJobName: demo\njobStatus: SUCCEEDED\n"
-                         "jobDeploymentStatus: Complete\njobSpecHash: '" +
-                         v1.hash + "'\n"));
+  set_status(d, job_status(2, "Succeeded", "Complete", v1.hash, "SUCCEEDED"));
   Outcome gone = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
   EXPECT_TRUE(gone.desired.empty());
   EXPECT_EQ(succeeded(gone), "False/EarlierSpecSucceeded") << json::dump(gone.status);
@@ -704,9 +711,7 @@ TEST(JobLifecycle, ARemovedFieldIsAChangeOfAStartedJob) {
   CFO_REQUIRE_SCHEMAS(schemas);
   JobRun run = started_job(schemas, "{job: {entrypoint: python x.py, activeDeadlineSeconds: 600}}", "Running");
   json::Document d = wl("{job: {entrypoint: python x.py}}", 2);
-  set_status(d, yaml_doc("observedGeneration: 1\nphase: Running\nrayJobName: demo\njobDeploymentStatus: Running\n"
-                         "jobSpecHash: '" +
-                         run.hash + "'\n"));
+  set_status(d, job_status(1, "Running", "Running", run.hash));
   Observed observed;
   observed.ray_job = &run.ray_job;
   Outcome out = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
@@ -720,15 +725,12 @@ TEST(JobLifecycle, SuspendingAFinishedJobNeitherRunsItAgainNorForgetsItsEnd) {
   JobRun run = started_job(schemas, "{job: {entrypoint: python x.py}}", "Complete");
   json::set(run.ray_job["status"], "jobStatus", json::str("SUCCEEDED", run.ray_job.GetAllocator()),
             run.ray_job.GetAllocator());
-  const std::string finished =
-      "observedGeneration: 1\nphase: Succeeded\nrayJobName: demo\njobStatus: SUCCEEDED\n"
-      "jobDeploymentStatus: Complete\njobSpecHash: '" +
-      run.hash + "'\n";
+  const json::Document finished = job_status(1, "Succeeded", "Complete", run.hash, "SUCCEEDED");
   for (bool present : {true, false}) {
     Observed observed;
     if (present) observed.ray_job = &run.ray_job;
     json::Document suspended = wl("{suspend: true, job: {entrypoint: python x.py}}", 2);
-    set_status(suspended, yaml_doc(finished));
+    set_status(suspended, finished);
     Outcome s = reconcile(suspended, observed, ClusterFacts{}, schemas, kNow);
     EXPECT_FALSE(s.recreate) << present;
     EXPECT_TRUE(s.desired.empty()) << present;
@@ -747,12 +749,8 @@ TEST(JobLifecycle, SuspendingAFinishedJobNeitherRunsItAgainNorForgetsItsEnd) {
 TEST(JobLifecycle, ARayJobGoneWhileItRanIsNotCreatedAgain) {
   CFO_REQUIRE_SCHEMAS(schemas);
   JobRun run = started_job(schemas, "{job: {entrypoint: python x.py}}", "Running");
-  const std::string running =
-      "observedGeneration: 1\nphase: Running\nrayJobName: demo\njobDeploymentStatus: Running\n"
-      "jobSpecHash: '" +
-      run.hash + "'\n";
   json::Document d = wl("{job: {entrypoint: python x.py}}", 1);
-  set_status(d, yaml_doc(running));
+  set_status(d, job_status(1, "Running", "Running", run.hash));
   Outcome lost = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
   EXPECT_TRUE(lost.desired.empty()) << "its outcome is unknown: not run again";
   EXPECT_EQ(json::get_string(lost.status, "phase"), "Failed");
@@ -772,8 +770,6 @@ TEST(JobLifecycle, ARayJobGoneWhileItRanIsNotCreatedAgain) {
   EXPECT_TRUE(finding(rerun.errors, "spec", "JobRerun")) << dump(rerun.errors);
   // A RayJob that never started (queued, suspended) and is gone is created again.
   json::Document queued = wl("{job: {entrypoint: python x.py}}", 1);
-  set_status(queued, yaml_doc("observedGeneration: 1\nphase: Queued\nrayJobName: demo\n"
-                              "jobDeploymentStatus: Suspended\njobSpecHash: '" +
-                              run.hash + "'\n"));
+  set_status(queued, job_status(1, "Queued", "Suspended", run.hash));
   EXPECT_EQ(reconcile(queued, Observed{}, ClusterFacts{}, schemas, kNow).desired.size(), 1u);
 }
