@@ -112,11 +112,11 @@ Observation WorkloadController::observe(const workload::Outcome& outcome,
 }
 
 namespace {
-// A cached child counts for the status only when it is labelled as this workload's (the cache also holds objects of
-// others under the same name, reduced to their owner references).
-const json::Value* labelled_for(const json::Value* child, const std::string& name) {
-  const json::Value* labels = child ? json::find_path(*child, "metadata.labels") : nullptr;
-  return labels && labels->IsObject() && json::get_string(*labels, kWorkloadLabel) == name ? child : nullptr;
+// A cached child counts as the workload's (for the status, the job's record, the kind and queue checks) only when
+// its controller is this workload, by uid: an object of the same name made by hand, or left by an earlier workload of
+// that name (its children carry the same labels), is someone else's (ChildConflict), whatever its status says.
+const json::Value* controlled_child(const json::Value* child, const std::string& uid) {
+  return child && workload::controlled_by(*child, uid) ? child : nullptr;
 }
 }  // namespace
 
@@ -183,9 +183,9 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     cached[i] = held[i].get();
   }
   workload::Observed observed;
-  observed.ray_cluster = labelled_for(cached[static_cast<std::size_t>(ChildKind::kRayCluster)], name);
-  observed.app_wrapper = labelled_for(cached[static_cast<std::size_t>(ChildKind::kAppWrapper)], name);
-  observed.ray_job = labelled_for(cached[static_cast<std::size_t>(ChildKind::kRayJob)], name);
+  observed.ray_cluster = controlled_child(cached[static_cast<std::size_t>(ChildKind::kRayCluster)], uid);
+  observed.app_wrapper = controlled_child(cached[static_cast<std::size_t>(ChildKind::kAppWrapper)], uid);
+  observed.ray_job = controlled_child(cached[static_cast<std::size_t>(ChildKind::kRayJob)], uid);
   // Kueue's Workload for the child that carries the queue label (only that one is queued).
   runtime::ObjectPtr kueue_workload;
   for (const json::Value* c : {observed.ray_cluster, observed.app_wrapper, observed.ray_job}) {
@@ -258,8 +258,8 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
       spdlog::warn("{}", msg);
       events_.record(*wl, "Warning", "ChildConflict", "Apply", msg);
       mark_not_ready(outcome.status, "ChildConflict", msg, generation, /*not_submitted=*/true);
+      keep_applied_job_spec_hash(outcome.status, prev_status);
     }
-    keep_applied_job_spec_hash(outcome.status, prev_status);
   } else if (const auto* r = std::get_if<ServerRejected>(&written)) {
     // Reported (error log, metric) once per generation; the retries with backoff only log at debug level.
     const bool reported = already_server_rejected(prev_status, generation);

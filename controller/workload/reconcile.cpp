@@ -504,12 +504,13 @@ struct JobRun {
   bool rerun = false;     ///< ... and the spec changed since
 };
 
-// Whether the previous status saw the workload's RayJob `name` started (jobDeploymentStatus Initializing, Running,
-// Waiting or Retrying: KubeRay has read its spec) and not yet ended.
-bool job_seen_started(const json::Value* previous, const std::string& name) {
+// Whether the RayJob `name` that the previous status names may have run: the status last saw it anywhere but waiting
+// in a queue (phase Queued or Suspended, jobDeploymentStatus Suspended), including before KubeRay reported on it.
+bool job_may_have_run(const json::Value* previous, const std::string& name) {
   if (!previous || json::get_string(*previous, "rayJobName").value_or("") != name) return false;
-  const std::string d = json::get_string(*previous, "jobDeploymentStatus").value_or("");
-  return d == "Initializing" || d == "Running" || d == "Waiting" || d == "Retrying";
+  const std::string phase = json::get_string(*previous, "phase").value_or("");
+  return json::get_string(*previous, "jobDeploymentStatus").value_or("") != "Suspended" && phase != phase::kQueued &&
+         phase != phase::kSuspended;
 }
 
 JobRun job_run(const Workload& w, const json::Value* previous) {
@@ -649,13 +650,25 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     // written before status.jobSpecHash existed, and any new generation runs again).
     if (run.rerun && (observed.ray_job || !ran_hash.empty()))
       run.rerun = job_spec_changed(build_ray_job(w, labels).to_json(), observed.ray_job, ran_hash);
-    // A RayJob seen started that is gone before it was seen to end (deleted by hand, or by KubeRay's deletionPolicy
-    // while the operator was not running): its outcome is unknown, and creating it again would run work that may
-    // have been done. It is taken as ended (phase Failed, RayJobGone) until the spec of what runs changes.
-    if (s.job && !observed.ray_job && !run.rerun && !ran_hash.empty() && job_seen_started(previous, w.name) &&
-        !job_spec_changed(build_ray_job(w, labels).to_json(), nullptr, ran_hash)) {
-      run.finished = true;
-      in.job_lost = true;
+    // A RayJob the operator made for this spec (status.jobSpecHash) that is gone before it was seen to end (deleted
+    // by hand, or by KubeRay's deletionPolicy while the operator was not running or before it saw the end): its
+    // outcome is unknown, and creating it again would run work that may have been done (a job runs at most once per
+    // spec). It is taken as ended (phase Failed, RayJobGone) until the spec of what runs changes; one that only
+    // waited in its queue is created again.
+    if (s.job && !observed.ray_job && !run.rerun && !ran_hash.empty() && job_may_have_run(previous, w.name)) {
+      const Condition* before = find_condition(previous_conditions, kConditionSucceeded);
+      const bool lost_before = before && before->reason == "RayJobGone";
+      const bool changed = job_spec_changed(build_ray_job(w, labels).to_json(), nullptr, ran_hash);
+      if (!changed && (!run.finished || lost_before)) {
+        run.finished = true;
+        in.job_lost = true;
+      } else if (changed && !run.finished) {
+        add_warning(out.errors, "spec", "JobRerun",
+                    "RayJob " + w.name +
+                        ", made for an earlier spec, is gone before it was seen to end: it is created again with "
+                        "the current spec, and the job runs again",
+                    "codeflare-operator: a job runs at most once per spec");
+      }
     }
     check_kind_change_while_running(w, observed, out.errors);
     // A finished RayJob run again is replaced: its successor may carry any priority class.
@@ -720,7 +733,13 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       const json::Value* live = s.job ? observed.ray_job : s.app_wrapper ? observed.app_wrapper : observed.ray_cluster;
       // A RayJob or AppWrapper still on its way out (deletionTimestamp: a replacement whose finalizers still run) is
       // waited for as during the replacement, not written to: the new one is created once it is gone.
-      if (live && (s.job || s.app_wrapper) && json::find_path(*live, "metadata.deletionTimestamp")) out.recreate = true;
+      // A RayJob of the current spec on its way out is not a replacement but someone's deletion (by hand, or
+      // KubeRay's): nothing is written to it, and once it is gone its record decides (RayJobGone, or the job's end).
+      bool going = false;
+      if (live && (s.job || s.app_wrapper) && json::find_path(*live, "metadata.deletionTimestamp")) {
+        going = s.job && !ran_hash.empty() && !job_spec_changed(children.back(), live, ran_hash);
+        out.recreate = !going;
+      }
       const std::size_t bytes = stamp_spec_hash(children.back());
       if (!s.job && !s.app_wrapper && s.autoscaling.enabled && live && !out.recreate) {
         keep_autoscaled_replicas(children.back(), *live);
@@ -734,7 +753,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       check_size(bytes, label, s, out.errors);
       if (queue && facts.queue_objects)
         in.admissibility = judge_child(children.back(), label, workload, *facts.queue_objects);
-      if (hold_job) children.pop_back();  // judged as the user wrote it, not applied while the job runs
+      if (hold_job || going) children.pop_back();  // judged as the user wrote it, not applied while the job runs
     }
     in.finished_job = run.finished && !run.rerun;
     in.wrapped = s.app_wrapper && !s.job;
@@ -758,7 +777,12 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   out.held = out.valid && !in.held_reason.empty();
   if (out.valid && !out.held) {
     out.desired = std::move(children);  // each stamped with its spec hash above
-    if (w.spec.job && !out.desired.empty() && json::get_string(out.desired.back(), "kind") == std::string(kRayJobKind))
+    // The RayJob applied now is what runs next; one being replaced takes its record with it (the new one is created,
+    // and recorded, once the old one is gone).
+    if (w.spec.job && out.recreate)
+      in.job_spec_hash.clear();
+    else if (w.spec.job && !out.desired.empty() &&
+             json::get_string(out.desired.back(), "kind") == std::string(kRayJobKind))
       in.job_spec_hash = job_spec_hash(out.desired.back());
   } else if (!out.valid) {
     out.needs_finalizer = false;

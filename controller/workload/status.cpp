@@ -84,12 +84,14 @@ Readiness from_children(const StatusInput& in, const Observed& observed, const A
                         const json::Value* previous_status, const std::string& now, int64_t& recheck) {
   if (in.job) {
     RayJobView rj = view_ray_job(observed.ray_job);
-    if (!rj.present && in.job_lost && previous_status)
+    if (!rj.present && in.job_lost && previous_status) {
+      const std::string last = json::string_at(*previous_status, "jobDeploymentStatus");
       return {phase::kFailed, false, "RayJobGone",
-              "RayJob " + in.ray_job_name + " was deleted while its job was " +
-                  json::string_at(*previous_status, "jobDeploymentStatus") +
-                  ", before it was seen to end: its outcome is unknown, and it is not created again unless the spec "
-                  "of what runs changes (or the workload is deleted and re-created)"};
+              "RayJob " + in.ray_job_name + " is gone before it was seen to end (" +
+                  (last.empty() ? "KubeRay had not reported on it" : "its job was " + last) +
+                  "): its outcome is unknown, and it is not created again unless the spec of what runs changes (or "
+                  "the workload is deleted and re-created)"};
+    }
     if (!rj.present && in.finished_job && previous_status) {
       std::string before = json::get_string(*previous_status, "phase").value_or(phase::kSucceeded);
       return {before, false, "JobFinished",

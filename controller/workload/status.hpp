@@ -125,8 +125,8 @@ struct StatusInput {
   /// The RayJob ended running an earlier spec (a change held while it ran, StartedJobUnchanged): the Succeeded
   /// condition is then False (EarlierSpecSucceeded / EarlierSpecFailed), since the current spec has not run.
   bool job_ran_earlier_spec = false;
-  /// The RayJob was seen started and is gone before it was seen to end, with the spec unchanged since: the job is taken
-  /// as ended, outcome unknown (phase Failed, reason RayJobGone), and `finished_job` is set too.
+  /// The RayJob made for this spec is gone before it was seen to end (and not while it only waited in a queue): the
+  /// job is taken as ended, outcome unknown (phase Failed, reason RayJobGone), and `finished_job` is set too.
   bool job_lost = false;
   /// status.jobSpecHash to write: the hash of the spec of the RayJob last applied (16 hex digits, empty for none).
   std::string job_spec_hash;

@@ -183,6 +183,30 @@ TEST(WorkloadController, AChildOfSomeoneElseIsNeverTakenOver) {
   EXPECT_EQ(result.requeue_after_ms, kRecheckMs);
 }
 
+// An earlier workload of the same name left its finished RayJob (the garbage collector has not removed it yet): it
+// carries the workload label too, but its controller is the earlier uid. The new workload neither reads its status as
+// its own job's end nor skips its own run: ChildConflict, nothing written, no job record (eighth user trial).
+TEST(WorkloadController, AnEarlierWorkloadsFinishedRayJobIsNotThisWorkloadsRun) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{job: {entrypoint: python train.py}}");
+  rig.set_child(ChildKind::kRayJob,
+                doc("{apiVersion: ray.io/v1, kind: RayJob, metadata: {name: demo, namespace: team-a, "
+                    "labels: {codeflare.dev/workload: demo}, ownerReferences: [{apiVersion: codeflare.dev/v1alpha1, "
+                    "kind: CodeFlareWorkload, name: demo, uid: uid-0, controller: true}]}, "
+                    "spec: {entrypoint: python train.py}, "
+                    "status: {jobDeploymentStatus: Complete, jobStatus: SUCCEEDED}}"));
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("APPLY /apis/ray.io/v1/namespaces/team-a/rayjobs/demo"), 0u);
+  EXPECT_EQ(rig.condition("Ready").reason, "ChildConflict");
+  const json::Document st = rig.last_status();
+  EXPECT_NE(json::get_string(st, "phase"), "Succeeded") << json::dump(st);
+  EXPECT_EQ(rig.condition("Succeeded").status, "Unknown") << json::dump(st);
+  EXPECT_FALSE(json::find(st, "jobSpecHash")) << "no RayJob was written";
+  EXPECT_FALSE(json::find(st, "jobStatus")) << "the earlier workload's job status is not ours";
+}
+
 TEST(WorkloadController, ARefusedApplyIsReportedAsTheServersVerdict) {
   CFO_REQUIRE_SCHEMAS();
   Rig rig;

@@ -768,6 +768,30 @@ TEST(JobLifecycle, ARayJobGoneWhileItRanIsNotCreatedAgain) {
   Outcome rerun = reconcile(changed, Observed{}, ClusterFacts{}, schemas, kNow);
   ASSERT_EQ(rerun.desired.size(), 1u);
   EXPECT_TRUE(finding(rerun.errors, "spec", "JobRerun")) << dump(rerun.errors);
+  // Deleted by someone while it runs, its finalizer still at work: nothing is written to it, it is not replaced.
+  json::Document terminating = json::clone(run.ray_job);
+  json::set(terminating["metadata"], "deletionTimestamp", json::str(kNow, terminating.GetAllocator()),
+            terminating.GetAllocator());
+  Observed going;
+  going.ray_job = &terminating;
+  json::Document deleted = wl("{job: {entrypoint: python x.py}}", 1);
+  set_status(deleted, job_status(1, "Running", "Running", run.hash));
+  Outcome waiting = reconcile(deleted, going, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(waiting.recreate);
+  EXPECT_TRUE(waiting.desired.empty());
+  // One the operator made and that is gone before KubeRay reported on it (the operator was down while it ran and was
+  // deleted): its outcome is unknown as well.
+  json::Document unreported = wl("{job: {entrypoint: python x.py}}", 1);
+  set_status(unreported, job_status(1, "Pending", "", run.hash));
+  Outcome unknown = reconcile(unreported, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(unknown.desired.empty());
+  EXPECT_EQ(succeeded(unknown), "False/RayJobGone");
+  // One made for an earlier spec (a change held while it ran) and gone: created again with the spec, and said.
+  json::Document held = wl("{job: {entrypoint: python z.py}}", 2);
+  set_status(held, job_status(2, "Running", "Running", run.hash));
+  Outcome again_new = reconcile(held, Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(again_new.desired.size(), 1u);
+  EXPECT_TRUE(finding(again_new.errors, "spec", "JobRerun")) << dump(again_new.errors);
   // A RayJob that never started (queued, suspended) and is gone is created again.
   json::Document queued = wl("{job: {entrypoint: python x.py}}", 1);
   set_status(queued, job_status(1, "Queued", "Suspended", run.hash));
