@@ -504,13 +504,9 @@ struct JobRun {
   bool rerun = false;     ///< ... and the spec changed since
 };
 
-// Whether the RayJob `name` that the previous status names may have run: the status last saw it anywhere but waiting
-// in a queue (phase Queued or Suspended, jobDeploymentStatus Suspended), including before KubeRay reported on it.
-bool job_may_have_run(const json::Value* previous, const std::string& name) {
-  if (!previous || json::get_string(*previous, "rayJobName").value_or("") != name) return false;
-  const std::string phase = json::get_string(*previous, "phase").value_or("");
-  return json::get_string(*previous, "jobDeploymentStatus").value_or("") != "Suspended" && phase != phase::kQueued &&
-         phase != phase::kSuspended;
+// Whether the previous status names the RayJob `name` as the workload's.
+bool names_ray_job(const json::Value* previous, const std::string& name) {
+  return previous && json::get_string(*previous, "rayJobName").value_or("") == name;
 }
 
 JobRun job_run(const Workload& w, const json::Value* previous) {
@@ -650,24 +646,17 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     // written before status.jobSpecHash existed, and any new generation runs again).
     if (run.rerun && (observed.ray_job || !ran_hash.empty()))
       run.rerun = job_spec_changed(build_ray_job(w, labels).to_json(), observed.ray_job, ran_hash);
-    // A RayJob the operator made for this spec (status.jobSpecHash) that is gone before it was seen to end (deleted
-    // by hand, or by KubeRay's deletionPolicy while the operator was not running or before it saw the end): its
-    // outcome is unknown, and creating it again would run work that may have been done (a job runs at most once per
-    // spec). It is taken as ended (phase Failed, RayJobGone) until the spec of what runs changes; one that only
-    // waited in its queue is created again.
-    if (s.job && !observed.ray_job && !run.rerun && !ran_hash.empty() && job_may_have_run(previous, w.name)) {
+    // A RayJob the operator made (status.jobSpecHash) that is gone before it was seen to end (deleted by hand, or by
+    // KubeRay's deletionPolicy while the operator was not running or before it saw the end; queued or not, since Kueue
+    // may have admitted it meanwhile): its outcome is unknown, and creating it again would run work that may have
+    // been done (a job runs at most once per spec). It is taken as ended (phase Failed, RayJobGone) until a change of
+    // the spec of what runs; a change held while it ran is that change, at the next generation (as after a finished
+    // run).
+    if (s.job && !observed.ray_job && !run.rerun && !ran_hash.empty() && names_ray_job(previous, w.name)) {
       const Condition* before = find_condition(previous_conditions, kConditionSucceeded);
-      const bool lost_before = before && before->reason == "RayJobGone";
-      const bool changed = job_spec_changed(build_ray_job(w, labels).to_json(), nullptr, ran_hash);
-      if (!changed && (!run.finished || lost_before)) {
+      if (!run.finished || (before && before->reason == "RayJobGone")) {
         run.finished = true;
         in.job_lost = true;
-      } else if (changed && !run.finished) {
-        add_warning(out.errors, "spec", "JobRerun",
-                    "RayJob " + w.name +
-                        ", made for an earlier spec, is gone before it was seen to end: it is created again with "
-                        "the current spec, and the job runs again",
-                    "codeflare-operator: a job runs at most once per spec");
       }
     }
     check_kind_change_while_running(w, observed, out.errors);
@@ -827,10 +816,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   // A hold shows as the Ready condition's reason (and Queued's, with a queue).
   const Condition* ready_before = find_condition(previous_conditions, kConditionReady);
   const std::string held_before = ready_before && is_hold_reason(ready_before->reason) ? ready_before->reason : "";
-  if (new_generation)
-    for (const auto& e : out.errors)
-      if (e.severity == Severity::Warning)
-        out.events.push_back(EventSpec{"Warning", e.rule, truncate(describe(e), kMaxEventMessage)});
+  // A job or AppWrapper run again is an action, said when it happens (the end that allows it may come after the
+  // change; the recorder drops repeats).
+  for (const auto& e : out.errors)
+    if (e.severity == Severity::Warning && (new_generation || e.rule == "JobRerun" || e.rule == "AppWrapperRerun"))
+      out.events.push_back(EventSpec{"Warning", e.rule, truncate(describe(e), kMaxEventMessage)});
   const Condition* admissible_before = find_condition(previous_conditions, kConditionAdmissible);
   if (out.valid && in.admissibility && !in.admissibility->admissible &&
       !(admissible_before && admissible_before->status == "False" &&

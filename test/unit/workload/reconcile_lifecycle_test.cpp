@@ -786,14 +786,21 @@ TEST(JobLifecycle, ARayJobGoneWhileItRanIsNotCreatedAgain) {
   Outcome unknown = reconcile(unreported, Observed{}, ClusterFacts{}, schemas, kNow);
   EXPECT_TRUE(unknown.desired.empty());
   EXPECT_EQ(succeeded(unknown), "False/RayJobGone");
-  // One made for an earlier spec (a change held while it ran) and gone: created again with the spec, and said.
+  // One made for an earlier spec (a change held while it ran) and gone: not run with the held change by itself;
+  // the next change runs it, with the change, as after a finished run.
   json::Document held = wl("{job: {entrypoint: python z.py}}", 2);
   set_status(held, job_status(2, "Running", "Running", run.hash));
-  Outcome again_new = reconcile(held, Observed{}, ClusterFacts{}, schemas, kNow);
-  ASSERT_EQ(again_new.desired.size(), 1u);
-  EXPECT_TRUE(finding(again_new.errors, "spec", "JobRerun")) << dump(again_new.errors);
-  // A RayJob that never started (queued, suspended) and is gone is created again.
+  Outcome held_lost = reconcile(held, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(held_lost.desired.empty());
+  EXPECT_EQ(succeeded(held_lost).substr(0, 6), "False/") << "not the held spec's success";
+  json::Document relabelled = wl("{labels: {a: b}, job: {entrypoint: python z.py}}", 3);
+  set_status(relabelled, held_lost.status);
+  Outcome next = reconcile(relabelled, Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(next.desired.size(), 1u);
+  EXPECT_TRUE(has_event(next, "JobRerun"));
+  // A queued RayJob gone: Kueue may have admitted it and KubeRay run it while the operator was away, so it is gone
+  // unseen as well.
   json::Document queued = wl("{job: {entrypoint: python x.py}}", 1);
   set_status(queued, job_status(1, "Queued", "Suspended", run.hash));
-  EXPECT_EQ(reconcile(queued, Observed{}, ClusterFacts{}, schemas, kNow).desired.size(), 1u);
+  EXPECT_TRUE(reconcile(queued, Observed{}, ClusterFacts{}, schemas, kNow).desired.empty());
 }
