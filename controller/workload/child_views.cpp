@@ -56,6 +56,7 @@ RayJobView view_ray_job(const json::Value* rj) {
   v.present = true;
   v.suspended = true_at(*rj, "spec.suspend");
   v.created = json::string_at(*rj, "metadata.creationTimestamp");
+  v.deleting = json::find_path(*rj, "metadata.deletionTimestamp") != nullptr;
   if (const json::Value* st = json::find(*rj, "status"); st && st->IsObject()) v.reported = st->MemberCount() > 0;
   v.job_status = json::string_at(*rj, "status.jobStatus");
   v.deployment_status = json::string_at(*rj, "status.jobDeploymentStatus");

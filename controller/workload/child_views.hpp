@@ -47,6 +47,8 @@ struct RayJobView {
   bool reported = false;
   /// metadata.creationTimestamp (RFC 3339), empty when unknown.
   std::string created;
+  /// metadata.deletionTimestamp is set: someone deleted it and its finalizers still run.
+  bool deleting = false;
 };
 
 /// Reads a RayJob object (null: not present).

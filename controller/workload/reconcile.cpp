@@ -509,14 +509,46 @@ bool names_ray_job(const json::Value* previous, const std::string& name) {
   return previous && json::get_string(*previous, "rayJobName").value_or("") == name;
 }
 
+// Whether the previous status records the end of RayJob `name`: phase Succeeded or Failed, or, whatever the phase
+// (Invalid: the spec was rejected while the job ran), KubeRay's jobDeploymentStatus Complete or Failed as last seen.
+bool job_end_recorded(const json::Value* previous, const std::string& name) {
+  if (!names_ray_job(previous, name)) return false;
+  const std::string before = json::string_at(*previous, "phase");
+  const std::string deployment = json::string_at(*previous, "jobDeploymentStatus");
+  return before == phase::kSucceeded || before == phase::kFailed || deployment == "Complete" || deployment == "Failed";
+}
+
 JobRun job_run(const Workload& w, const json::Value* previous) {
   JobRun r;
   if (!w.spec.job || !previous) return r;
-  std::string before = json::get_string(*previous, "phase").value_or("");
-  r.finished = (before == phase::kSucceeded || before == phase::kFailed) &&
-               json::get_string(*previous, "rayJobName").value_or("") == w.name;
+  r.finished = job_end_recorded(previous, w.name);
   r.rerun = r.finished && json::get_int(*previous, "observedGeneration").value_or(0) != w.generation;
   return r;
+}
+
+// A RayJob the operator made (`ran_hash`, status.jobSpecHash, is set and the previous status names it) that is gone
+// before it was seen to end (deleted by hand, or by KubeRay's deletionPolicy while the operator was not running or
+// before it saw the end; queued or not, since Kueue may have admitted it meanwhile): its outcome is unknown, and
+// creating it again would run work that may have been done (a job runs at most once per spec). `finished`: the
+// previous status records its end (job_end_recorded); a loss already said (Succeeded reason RayJobGone) stays one.
+bool job_gone_unseen(const json::Value* previous, const std::vector<Condition>& previous_conditions,
+                     const json::Value* ray_job, const std::string& ran_hash, const std::string& name, bool finished) {
+  if (ray_job || ran_hash.empty() || !names_ray_job(previous, name)) return false;
+  const Condition* before = find_condition(previous_conditions, kConditionSucceeded);
+  return !finished || (before && before->reason == "RayJobGone");
+}
+
+// Whether the previous status saw AppWrapper `name` (status.appWrapperPhase recorded) and, if so, whether it had ended
+// then (phase Succeeded or Failed).
+struct AppWrapperRecord {
+  bool seen = false;
+  bool ended = false;
+};
+
+AppWrapperRecord app_wrapper_record(const json::Value* previous, const std::string& name) {
+  if (!previous || json::string_at(*previous, "appWrapperName") != name) return {};
+  const std::string p = json::string_at(*previous, "appWrapperPhase");
+  return {!p.empty(), p == "Succeeded" || p == "Failed"};
 }
 
 // An AppWrapper's components cannot change (AppWrapper webhook ValidateUpdate): a changed template means replacing it.
@@ -646,24 +678,20 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     // written before status.jobSpecHash existed, and any new generation runs again).
     if (run.rerun && (observed.ray_job || !ran_hash.empty()))
       run.rerun = job_spec_changed(build_ray_job(w, labels).to_json(), observed.ray_job, ran_hash);
-    // A RayJob the operator made (status.jobSpecHash) that is gone before it was seen to end (deleted by hand, or by
-    // KubeRay's deletionPolicy while the operator was not running or before it saw the end; queued or not, since Kueue
-    // may have admitted it meanwhile): its outcome is unknown, and creating it again would run work that may have
-    // been done (a job runs at most once per spec). It is taken as ended (phase Failed, RayJobGone) until a change of
+    // A RayJob of ours gone before it was seen to end is taken as ended (phase Failed, RayJobGone) until a change of
     // the spec of what runs; a change held while it ran is that change, at the next generation (as after a finished
     // run).
-    if (s.job && !observed.ray_job && !run.rerun && !ran_hash.empty() && names_ray_job(previous, w.name)) {
-      const Condition* before = find_condition(previous_conditions, kConditionSucceeded);
-      if (!run.finished || (before && before->reason == "RayJobGone")) {
-        run.finished = true;
-        in.job_lost = true;
-      }
+    if (s.job && !run.rerun &&
+        job_gone_unseen(previous, previous_conditions, observed.ray_job, ran_hash, w.name, run.finished)) {
+      run.finished = true;
+      in.job_lost = true;
     }
     check_kind_change_while_running(w, observed, out.errors);
     // A finished RayJob run again is replaced: its successor may carry any priority class.
     check_priority_class_change(s, run.rerun ? nullptr : observed_top(s, observed), labels, out.errors);
     std::string label;
-    PathOrigins origins;  // where the values of the Pod templates came from, for the findings on them
+    bool hold_wrapped = false;  // a finished AppWrapper keeps the spec it ran
+    PathOrigins origins;        // where the values of the Pod templates came from, for the findings on them
     if (s.job) {
       RayJob job = build_ray_job(w, labels);
       job.collect_origins(origins);
@@ -681,19 +709,35 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       children.push_back(build_app_wrapper(w, inner, labels).to_json());
       label = std::string(kAppWrapperKind) + "/" + w.name;
       out.recreate = app_wrapper_template_changed(children.back(), observed.app_wrapper);
-      // Replacing a running AppWrapper would stop the Ray cluster it runs: refused, as a queue change is, unless the
-      // same change suspends it (or it is suspended: nothing runs).
-      if (out.recreate && child_ended(observed.app_wrapper))
+      // A finished AppWrapper runs again for a change made after its end was seen (a new generation since), or when
+      // no status saw it (a replacement under way). A change refused while it ran (below) is not applied by itself
+      // when it ends: it is held, as a change of a started RayJob is, until the spec changes again (or the AppWrapper
+      // is deleted: it is then created as the spec is now).
+      const AppWrapperRecord seen = app_wrapper_record(previous, w.name);
+      const bool deleted = out.recreate && json::find_path(*observed.app_wrapper, "metadata.deletionTimestamp");
+      if (out.recreate && child_ended(observed.app_wrapper) && !deleted && seen.seen &&
+          !(seen.ended && new_generation)) {
+        out.recreate = false;
+        hold_wrapped = true;
+        in.ran_earlier_spec = true;
+        add_warning(out.errors, "spec", "FinishedAppWrapperUnchanged",
+                    "the AppWrapper finished (phase " + json::string_at(*observed.app_wrapper, "status.phase") +
+                        ") running an earlier spec: a change made while it ran is not applied when it ends; to run "
+                        "the spec as it is now, change it again (AppWrapper " +
+                        w.name + " is then replaced and runs again) or delete and re-create the workload",
+                    "appwrapper: webhook ValidateUpdate (components are immutable)");
+      } else if (out.recreate && child_ended(observed.app_wrapper)) {
         add_warning(out.errors, "spec", "AppWrapperRerun",
                     "the AppWrapper has finished (phase " + json::string_at(*observed.app_wrapper, "status.phase") +
                         ") and the spec changed since: AppWrapper " + w.name + " is replaced and runs again",
                     "appwrapper: webhook ValidateUpdate (components are immutable)");
-      else if (out.recreate && runs_after_apply(s, observed.app_wrapper))
+      } else if (out.recreate && runs_after_apply(s, observed.app_wrapper)) {
         add_error(out.errors, "spec", "AppWrapperChangeWhileRunning",
                   "the AppWrapper runs, and its components cannot change: applying this change means replacing it, "
                   "which stops the running Ray cluster; set spec.suspend: true with the change, or delete and "
                   "re-create the workload",
                   "appwrapper: webhook ValidateUpdate (components are immutable)");
+      }
     } else {
       RayCluster rc = build_ray_cluster(w, RayClusterPlacement{true, labels});
       rc.spec.collect_origins("spec", origins);
@@ -702,8 +746,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       if (queue) warn_resize_requeues(s, children.back(), observed.ray_cluster, out.errors);
     }
     if (s.job && !out.recreate)
-      in.job_ran_earlier_spec = (observed.ray_job ? child_ended(observed.ray_job) : run.finished) &&
-                                job_spec_changed(children.back(), observed.ray_job, ran_hash);
+      in.ran_earlier_spec = (observed.ray_job ? child_ended(observed.ray_job) : run.finished) &&
+                            job_spec_changed(children.back(), observed.ray_job, ran_hash);
     in.quota = quota_preview(children.back());
     check_immutable_on_live(s, queue, out.recreate ? nullptr : observed_top(s, observed), children.back(), out.errors);
     if (!queue) warn_topology_without_queue(s, out.errors);
@@ -742,7 +786,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       check_size(bytes, label, s, out.errors);
       if (queue && facts.queue_objects)
         in.admissibility = judge_child(children.back(), label, workload, *facts.queue_objects);
-      if (hold_job || going) children.pop_back();  // judged as the user wrote it, not applied while the job runs
+      if (hold_job || hold_wrapped || going)
+        children.pop_back();  // judged as the user wrote it, not applied while the job runs
     }
     in.finished_job = run.finished && !run.rerun;
     in.wrapped = s.app_wrapper && !s.job;
@@ -788,6 +833,13 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       in.managed_local_queue = json::get_string(*previous, "managedLocalQueue").value_or("");
       in.quota = quota_from_status(previous);
       if (auto q = json::get_string(*previous, "queue")) in.queue = q;
+    }
+    // The job that runs goes on while the spec is rejected: its end, or its loss, is recorded as with a valid spec
+    // (the status keeps what KubeRay last said once the RayJob is gone), so that a later fix finds it finished.
+    if (in.job) {
+      const bool ended = job_end_recorded(previous, in.ray_job_name);
+      in.job_lost = job_gone_unseen(previous, previous_conditions, observed.ray_job, ran_hash, in.ray_job_name, ended);
+      in.finished_job = ended || in.job_lost;
     }
     auto is_error = [](const FieldError& e) { return e.severity == Severity::Error; };
     auto first = std::find_if(out.errors.begin(), out.errors.end(), is_error);

@@ -70,6 +70,12 @@ Readiness from_ray_job(const StatusInput& in, const RayJobView& rj, bool admitte
   if (rj.job_status == "FAILED" || rj.deployment_status == "Failed")
     return {phase::kFailed, false, "JobFailed", what + " failed" + detail};
   if (rj.job_status == "STOPPED") return {phase::kFailed, false, "JobStopped", what + " was stopped" + detail};
+  // Deleted by someone (the operator's own replacement is not shown): what it did is stopping.
+  if (rj.deleting)
+    return {rj.deployment_status == "Running" ? phase::kRunning : phase::kPending, false, "RayJobDeleting",
+            what + " is being deleted" +
+                (rj.deployment_status.empty() ? "" : " (its job was " + rj.deployment_status + ")") +
+                ": it is not created again unless the spec of what runs changes"};
   if (rj.suspended || rj.deployment_status == "Suspended" || rj.deployment_status == "Suspending")
     return queued_or_suspended(in, what);
   if (rj.deployment_status == "Running") return {phase::kRunning, true, "JobRunning", what + " is running"};
@@ -77,6 +83,17 @@ Readiness from_ray_job(const StatusInput& in, const RayJobView& rj, bool admitte
     return {phase::kSucceeded, false, "JobComplete", what + " is complete (job status " + rj.job_status + ")"};
   return {admitted ? phase::kAdmitted : phase::kPending, false, "JobStarting",
           what + " is starting" + (rj.deployment_status.empty() ? "" : " (" + rj.deployment_status + ")")};
+}
+
+// The phase a job ended with, as the previous status records it: its phase when Succeeded or Failed, else (the phase
+// was Invalid: the spec was rejected while the job ran) from KubeRay's job status as last seen.
+std::string ended_phase(const json::Value& previous_status) {
+  std::string before = json::string_at(previous_status, "phase");
+  if (before == phase::kSucceeded || before == phase::kFailed) return before;
+  const std::string job = json::string_at(previous_status, "jobStatus");
+  const std::string deployment = json::string_at(previous_status, "jobDeploymentStatus");
+  if (job == "SUCCEEDED" || (deployment == "Complete" && job != "FAILED" && job != "STOPPED")) return phase::kSucceeded;
+  return phase::kFailed;
 }
 
 // Phase and readiness from the children alone (no verdict on the spec).
@@ -93,7 +110,7 @@ Readiness from_children(const StatusInput& in, const Observed& observed, const A
                   "the workload is deleted and re-created)"};
     }
     if (!rj.present && in.finished_job && previous_status) {
-      std::string before = json::get_string(*previous_status, "phase").value_or(phase::kSucceeded);
+      const std::string before = ended_phase(*previous_status);
       return {before, false, "JobFinished",
               "RayJob " + in.ray_job_name + " finished (" + before +
                   ") and is gone; the job is not run again unless its spec changes"};
@@ -118,15 +135,25 @@ Readiness from_children(const StatusInput& in, const Observed& observed, const A
   return from_ray_cluster(in, view_ray_cluster(observed.ray_cluster), true, now, recheck);
 }
 
-Readiness readiness(const StatusInput& in, const Observed& observed, const AdmissionView& admission,
-                    const json::Value* previous_status, const std::string& now, int64_t& recheck) {
+// What the children report while the spec is rejected (a job's end or loss is recorded as with a valid spec); empty
+// when there is none.
+std::optional<Readiness> running_while_invalid(const StatusInput& in, const Observed& observed,
+                                               const AdmissionView& admission, const json::Value* previous_status,
+                                               const std::string& now, int64_t& recheck) {
+  const bool any_child =
+      observed.ray_cluster || observed.app_wrapper || observed.ray_job || (in.job && in.finished_job);
+  if (in.valid || !any_child) return std::nullopt;
+  return from_children(in, observed, admission, previous_status, now, recheck);
+}
+
+Readiness readiness(const StatusInput& in, const std::optional<Readiness>& running, const Observed& observed,
+                    const AdmissionView& admission, const json::Value* previous_status, const std::string& now,
+                    int64_t& recheck) {
   if (!in.valid) {
-    // The spec is rejected, but what runs keeps running: Ready still says whether it is ready.
-    bool any_child = observed.ray_cluster || observed.app_wrapper || observed.ray_job;
-    Readiness r = any_child ? from_children(in, observed, admission, previous_status, now, recheck) : Readiness{};
-    return {phase::kInvalid, r.ready, r.ready ? r.reason : "Invalid",
-            r.ready ? r.message + "; the new spec is invalid (see the Valid condition) and is not applied"
-                    : "the spec is invalid; see the Valid condition"};
+    // The spec is rejected, but what runs keeps running: Ready still says whether it is ready, and what it does.
+    if (!running) return {phase::kInvalid, false, "Invalid", "the spec is invalid; see the Valid condition"};
+    return {phase::kInvalid, running->ready, running->ready ? running->reason : "Invalid",
+            running->message + "; the new spec is invalid (see the Valid condition) and is not applied"};
   }
   if (!in.held_reason.empty() && !in.child_exists) return {phase::kPending, false, in.held_reason, in.held_message};
   // A finished job stays finished when the workload is suspended (nothing runs, nothing is to run).
@@ -191,9 +218,24 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
   set_condition(conds, std::move(admitted), now);
 }
 
-void set_job_condition(const StatusInput& in, const Readiness& r, std::vector<Condition>& conds,
-                       const std::string& now) {
-  if (!in.valid) return;  // an invalid spec changes nothing about the job that ran
+bool ended(const std::string& p) { return p == phase::kSucceeded || p == phase::kFailed; }
+
+// `running`: what the children report while the spec is invalid (running_while_invalid).
+void set_job_condition(const StatusInput& in, const Readiness& r, const std::optional<Readiness>& running,
+                       std::vector<Condition>& conds, const std::string& now) {
+  if (!in.valid) {
+    // The job that ran was an earlier spec's: its end says so; until then the condition stays as it was.
+    if (!in.job || !running || !ended(running->phase)) return;
+    std::string reason = running->reason == "RayJobGone"       ? "RayJobGone"
+                         : running->phase == phase::kSucceeded ? "EarlierSpecSucceeded"
+                                                               : "EarlierSpecFailed";
+    set_condition(conds,
+                  Condition{kConditionSucceeded, "False", in.generation, "", std::move(reason),
+                            running->message + "; it ran an earlier spec: the current spec is invalid (see the Valid "
+                                               "condition) and has not run"},
+                  now);
+    return;
+  }
   if (!in.job) {
     remove_condition(conds, kConditionSucceeded);
     return;
@@ -202,8 +244,7 @@ void set_job_condition(const StatusInput& in, const Readiness& r, std::vector<Co
   if (r.phase == phase::kSucceeded) c = {kConditionSucceeded, "True", in.generation, "", r.reason, r.message};
   if (r.phase == phase::kFailed) c = {kConditionSucceeded, "False", in.generation, "", r.reason, r.message};
   // EarlierSpecSucceeded / EarlierSpecFailed (compute_status): the current spec has not run.
-  if (in.job_ran_earlier_spec && (r.phase == phase::kSucceeded || r.phase == phase::kFailed))
-    c = {kConditionSucceeded, "False", in.generation, "", r.reason, r.message};
+  if (in.ran_earlier_spec && ended(r.phase)) c = {kConditionSucceeded, "False", in.generation, "", r.reason, r.message};
   set_condition(conds, std::move(c), now);
 }
 
@@ -319,24 +360,26 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
                             "ValidWithWarnings", "the spec is valid, with warnings: " + in.warnings_message};
   set_condition(st.conditions, std::move(valid), now);
 
-  Readiness r = readiness(in, observed, admission, previous_status, now, st.recheck_after_seconds);
+  const std::optional<Readiness> running =
+      running_while_invalid(in, observed, admission, previous_status, now, st.recheck_after_seconds);
+  Readiness r = readiness(in, running, observed, admission, previous_status, now, st.recheck_after_seconds);
   // A workload Kueue can never admit says so where it would otherwise only wait.
   if (in.valid && in.queue && in.admissibility && !in.admissibility->admissible &&
       (r.phase == phase::kQueued || r.phase == phase::kPending) && !admission.admitted) {
     r.reason = in.admissibility->reason;
     r.message = "LocalQueue " + *in.queue + " can never admit it: " + in.admissibility->message;
   }
-  // A job that ended running an earlier spec: the phase is the job's, the reason (Ready, the REASON column) and the
-  // Succeeded condition say the current spec has not run.
-  if (in.valid && in.job_ran_earlier_spec && (r.phase == phase::kSucceeded || r.phase == phase::kFailed)) {
+  // A job or AppWrapper that ended running an earlier spec: the phase is the child's, the reason (Ready, the REASON
+  // column) and a job's Succeeded condition say the current spec has not run.
+  if (in.valid && in.ran_earlier_spec && ended(r.phase)) {
     r.reason = r.phase == phase::kSucceeded ? "EarlierSpecSucceeded" : "EarlierSpecFailed";
-    r.message += ", running an earlier spec: the changes made while it ran have not run";
+    r.message += "; it ran an earlier spec: the changes made while it ran have not run";
   }
   st.phase = r.phase;
   set_queue_conditions(in, r, admission, st.conditions, now);
   Condition ready{kConditionReady, r.ready ? "True" : "False", in.generation, "", r.reason, r.message};
   set_condition(st.conditions, std::move(ready), now);
-  set_job_condition(in, r, st.conditions, now);
+  set_job_condition(in, r, running, st.conditions, now);
   return st;
 }
 

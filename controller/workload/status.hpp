@@ -122,9 +122,10 @@ struct StatusInput {
   /// A finished job that is not run again (its spec did not change since it finished): when its RayJob is gone, the
   /// phase and job fields of `previous_status` stand.
   bool finished_job = false;
-  /// The RayJob ended running an earlier spec (a change held while it ran, StartedJobUnchanged): the Succeeded
-  /// condition is then False (EarlierSpecSucceeded / EarlierSpecFailed), since the current spec has not run.
-  bool job_ran_earlier_spec = false;
+  /// The RayJob or AppWrapper ended running an earlier spec (a change held while it ran: StartedJobUnchanged,
+  /// FinishedAppWrapperUnchanged): Ready's reason is then EarlierSpecSucceeded / EarlierSpecFailed, and so is a job's
+  /// Succeeded condition (False), since the current spec has not run.
+  bool ran_earlier_spec = false;
   /// The RayJob made for this spec is gone before it was seen to end (and not while it only waited in a queue): the
   /// job is taken as ended, outcome unknown (phase Failed, reason RayJobGone), and `finished_job` is set too.
   bool job_lost = false;
@@ -133,7 +134,9 @@ struct StatusInput {
 };
 
 /// Derives the status from the verdict and the observed children.
-/// Phase: Invalid when !valid (the Ready condition and the worker counts still follow the children that exist); Pending
+/// Phase: Invalid when !valid (the Ready condition, the worker counts and a job's end still follow the children that
+/// exist: a job that ends while the spec is invalid makes Succeeded False with reason EarlierSpecSucceeded or
+/// EarlierSpecFailed, or RayJobGone, since the invalid spec has not run); Pending
 /// while held or while the top-level child is absent; Suspended when the user suspended it; then by kind of child:
 ///  - RayJob: Succeeded / Failed by jobStatus and jobDeploymentStatus, Running while jobDeploymentStatus is
 ///    Running, Queued (with a queue) or Suspended while suspended, Admitted once Kueue admitted it, else Pending;

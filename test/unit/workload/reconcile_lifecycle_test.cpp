@@ -779,6 +779,8 @@ TEST(JobLifecycle, ARayJobGoneWhileItRanIsNotCreatedAgain) {
   Outcome waiting = reconcile(deleted, going, ClusterFacts{}, schemas, kNow);
   EXPECT_FALSE(waiting.recreate);
   EXPECT_TRUE(waiting.desired.empty());
+  auto waiting_conds = conditions_from_json(*json::find(waiting.status, "conditions"));
+  EXPECT_EQ(find_condition(waiting_conds, "Ready")->reason, "RayJobDeleting") << "not reported as running";
   // One the operator made and that is gone before KubeRay reported on it (the operator was down while it ran and was
   // deleted): its outcome is unknown as well.
   json::Document unreported = wl("{job: {entrypoint: python x.py}}", 1);
@@ -803,4 +805,110 @@ TEST(JobLifecycle, ARayJobGoneWhileItRanIsNotCreatedAgain) {
   json::Document queued = wl("{job: {entrypoint: python x.py}}", 1);
   set_status(queued, job_status(1, "Queued", "Suspended", run.hash));
   EXPECT_TRUE(reconcile(queued, Observed{}, ClusterFacts{}, schemas, kNow).desired.empty());
+}
+
+// The ninth user trial's F4: a job that ends while the spec is invalid. Its end is recorded (not Succeeded=Unknown),
+// as having run an earlier spec; once its RayJob is gone and the spec is fixed, the workload knows it finished (not
+// RayJobGone), and runs again only for a spec that differs from what ran.
+TEST(JobLifecycle, AJobThatEndsWhileTheSpecIsInvalidIsRecordedAsEnded) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  JobRun run = started_job(schemas, "{job: {entrypoint: python x.py}}", "Running");
+  const std::string bad = "{job: {entrypoint: python x.py}, workerGroups: [{name: w, replicas: -1}]}";
+  Observed observed;
+  observed.ray_job = &run.ray_job;
+  json::Document good = wl("{job: {entrypoint: python x.py}}", 1);
+  set_status(good, job_status(1, "Running", "Running", run.hash));
+  Outcome runs = reconcile(good, observed, ClusterFacts{}, schemas, kNow);
+  json::Document d = wl(bad, 2);
+  set_status(d, runs.status);
+  Outcome invalid = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  ASSERT_FALSE(invalid.valid);
+  EXPECT_EQ(succeeded(invalid), "Unknown/JobNotFinished") << "still running";
+  // KubeRay reports the end while the spec is still invalid.
+  set_status(run.ray_job, yaml_doc("{jobDeploymentStatus: Complete, jobStatus: SUCCEEDED}"));
+  set_status(d, invalid.status);
+  Outcome ended = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_EQ(json::get_string(ended.status, "phase"), "Invalid");
+  EXPECT_EQ(succeeded(ended), "False/EarlierSpecSucceeded") << json::dump(ended.status);
+  EXPECT_EQ(json::get_string(ended.status, "jobDeploymentStatus"), "Complete");
+  // KubeRay deletes the finished RayJob (deletionPolicy): the record of its end stays.
+  set_status(d, ended.status);
+  Outcome gone = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_EQ(succeeded(gone), "False/EarlierSpecSucceeded") << json::dump(gone.status);
+  EXPECT_EQ(json::get_string(gone.status, "jobDeploymentStatus"), "Complete") << json::dump(gone.status);
+  // The spec fixed back to what ran: finished, not lost, nothing runs.
+  json::Document fixed = wl("{job: {entrypoint: python x.py}}", 3);
+  set_status(fixed, gone.status);
+  Outcome same = reconcile(fixed, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(same.desired.empty());
+  EXPECT_EQ(json::get_string(same.status, "phase"), "Succeeded") << json::dump(same.status);
+  EXPECT_EQ(succeeded(same), "True/JobFinished");
+  // Fixed to a new spec: it runs, and says so.
+  json::Document changed = wl("{job: {entrypoint: python y.py}}", 3);
+  set_status(changed, gone.status);
+  Outcome rerun = reconcile(changed, Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(rerun.desired.size(), 1u) << dump(rerun.errors);
+  EXPECT_TRUE(has_event(rerun, "JobRerun"));
+  // A RayJob gone while it ran and the spec was invalid: lost, and still lost once the spec is fixed.
+  json::Document unseen = wl(bad, 2);
+  set_status(unseen, invalid.status);
+  Outcome lost = reconcile(unseen, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_EQ(succeeded(lost), "False/RayJobGone") << json::dump(lost.status);
+  json::Document back = wl("{job: {entrypoint: python x.py}}", 3);
+  set_status(back, lost.status);
+  Outcome still = reconcile(back, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(still.desired.empty());
+  EXPECT_EQ(succeeded(still), "False/RayJobGone");
+}
+
+// The ninth user trial's F3: a change refused while the AppWrapper ran (AppWrapperChangeWhileRunning) is not applied
+// by itself once the AppWrapper ends; a change made after the end was seen replaces it and runs it again.
+TEST(ReconcileLifecycle, AnAppWrapperChangeRefusedWhileItRanIsHeldWhenItEnds) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  Outcome first = reconcile(wl("{appWrapper: true}"), Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(first.desired.size(), 1u);
+  json::Document aw = json::clone(first.desired[0]);
+  set_status(aw, yaml_doc("{phase: Running}"));
+  Observed observed;
+  observed.app_wrapper = &aw;
+  json::Document running = wl("{appWrapper: true}");
+  set_status(running, reconcile(running, observed, ClusterFacts{}, schemas, kNow).status);
+  const std::string bigger = "{appWrapper: true, workerGroups: [{name: w, replicas: 3}]}";
+  json::Document d = wl(bigger, 2);
+  set_status(d, running["status"]);
+  Outcome refused = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  ASSERT_TRUE(finding(refused.errors, "spec", "AppWrapperChangeWhileRunning")) << dump(refused.errors);
+  // It ends (same generation): held, not replaced; the phase is the AppWrapper's, the reason says it ran the earlier
+  // spec.
+  set_status(aw, yaml_doc("{phase: Succeeded}"));
+  set_status(d, refused.status);
+  Outcome ended = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(ended.valid) << dump(ended.errors);
+  EXPECT_FALSE(ended.recreate);
+  EXPECT_TRUE(ended.desired.empty());
+  EXPECT_TRUE(finding(ended.errors, "spec", "FinishedAppWrapperUnchanged")) << dump(ended.errors);
+  EXPECT_FALSE(finding(ended.errors, "spec", "AppWrapperRerun"));
+  EXPECT_EQ(json::get_string(ended.status, "phase"), "Succeeded") << json::dump(ended.status);
+  auto conds = conditions_from_json(*json::find(ended.status, "conditions"));
+  EXPECT_EQ(find_condition(conds, "Ready")->reason, "EarlierSpecSucceeded");
+  // Later reconciles of the same generation: still held.
+  set_status(d, ended.status);
+  Outcome later = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(later.recreate);
+  EXPECT_TRUE(later.desired.empty());
+  EXPECT_FALSE(has_event(later, "AppWrapperRerun"));
+  // The next change replaces it and runs it again, with an event.
+  json::Document again = wl("{appWrapper: true, labels: {a: b}, workerGroups: [{name: w, replicas: 3}]}", 3);
+  set_status(again, ended.status);
+  Outcome rerun = reconcile(again, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(rerun.recreate);
+  EXPECT_TRUE(has_event(rerun, "AppWrapperRerun"));
+  // Deleted by someone once finished: created again as the spec is now.
+  json::Document deleting = json::clone(aw);
+  json::set(deleting["metadata"], "deletionTimestamp", json::str(kNow, deleting.GetAllocator()),
+            deleting.GetAllocator());
+  observed.app_wrapper = &deleting;
+  Outcome replaced = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(replaced.recreate);
+  EXPECT_FALSE(finding(replaced.errors, "spec", "FinishedAppWrapperUnchanged"));
 }
