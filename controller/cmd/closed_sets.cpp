@@ -68,7 +68,16 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
           facts.local_queue = &m.input->doc;
         }
     }
-    workload::Outcome outcome = workload::reconcile(doc, workload::Observed{}, facts, schemas, now);
+    // Offline, a workload is expanded from its spec, as if new: a status it carries (a `kubectl get -o yaml` copy)
+    // speaks of children on a cluster that are not here, and would read as a job already run (nothing to render).
+    json::Document spec_only;
+    const json::Value* input = &doc;
+    if (json::find(doc, "status")) {
+      spec_only = json::clone(doc);
+      spec_only.RemoveMember("status");
+      input = &spec_only;
+    }
+    workload::Outcome outcome = workload::reconcile(*input, workload::Observed{}, facts, schemas, now);
     out[i] = std::move(outcome.errors);
     if (!outcome.valid) continue;
     for (const auto& child : outcome.desired) {

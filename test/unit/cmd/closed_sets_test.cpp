@@ -136,3 +136,29 @@ TEST(ClosedSets, AnObjectGivenTwiceIsWarnedOnceOnTheRepeat) {
   for (const auto& errs : judge_closed_set(other_members, *schemas, {}, "2025-01-01T00:00:00Z"))
     EXPECT_EQ(repeats(errs), 0);
 }
+
+// The tenth user trial: `kubectl get cfw -o yaml` piped to render printed nothing for a job workload, its status read
+// as a job already run. Offline, a workload is expanded from its spec alone.
+TEST(ClosedSets, AWorkloadIsExpandedFromItsSpecWhateverStatusItCarries) {
+  const validation::SchemaSet* schemas = upstream_schemas();
+  if (!schemas) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRD schemas are needed";
+  const std::string workload =
+      "apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: train, namespace: team-a}\n"
+      "spec: {job: {entrypoint: python train.py}}\n";
+  auto kinds = [&](const std::string& text) {
+    std::vector<InputDocument> docs = docs_from("wl.yaml", 0, text);
+    std::vector<SetMember> members{{&docs[0], true}};
+    std::vector<GeneratedObjects> kept;
+    judge_closed_set(members, *schemas, {}, "2025-01-01T00:00:00Z", &kept);
+    std::string out;
+    for (const auto& g : kept.at(0)) out += json::string_at(g.doc, "kind") + ";";
+    return out;
+  };
+  const std::string plain = kinds(workload);
+  EXPECT_NE(plain.find("RayJob;"), std::string::npos) << plain;
+  const std::string with_status =
+      kinds(workload +
+            "status: {observedGeneration: 1, phase: Running, rayJobName: train, jobDeploymentStatus: "
+            "Running, jobSpecHash: '0123456789abcdef'}\n");
+  EXPECT_EQ(with_status, plain);
+}
