@@ -16,6 +16,7 @@
 #include "metrics/webhook_metrics.hpp"
 #include "operator/cluster_reads.hpp"
 #include "operator/kueue_index.hpp"
+#include "operator/local_queue_collector.hpp"
 #include "operator/namespace_cache.hpp"
 #include "operator/resources.hpp"
 #include "operator/served_apis.hpp"
@@ -34,6 +35,7 @@ namespace {
 constexpr const char* kControllerName = "codeflareworkload";
 constexpr const char* kApisControllerName = "servedapis";
 constexpr const char* kApisKey = "served-apis";
+constexpr const char* kCollectorName = "managedlocalqueue";
 
 // Every CodeFlareWorkload of namespace `ns`, read from the apiserver (not from a cache narrowed by a selector).
 Result<std::vector<std::shared_ptr<const json::Document>>> list_workloads(const Api& api, const std::string& ns) {
@@ -109,7 +111,8 @@ struct Caches {
 // by the served-APIs refresher; never concurrently.
 void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Manager& manager,
                    const client::RestClient& cache_rest, Caches& caches,
-                   const std::shared_ptr<runtime::WorkQueue>& queue) {
+                   const std::shared_ptr<runtime::WorkQueue>& queue,
+                   const std::shared_ptr<runtime::WorkQueue>& collector_queue) {
   // Hands `group` to the manager and publishes its size.
   auto add = [&](std::unique_ptr<runtime::InformerGroup> group, const client::ResourceType& type,
                  bool awaited) -> runtime::InformerGroup* {
@@ -141,8 +144,11 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
       cache_rest, proto(o, resources::local_queues(apis.kueue_version), "", local_queue_transform), o.namespaces);
   // Kueue rewrites a LocalQueue's status on every admission in it; the cache drops the status, and such writes wake
   // none of the workloads naming it (kept_fields_changed).
-  for (auto* inf : lq->informers())
+  // A managed one also wakes the collector (at start, every one: a last user may have gone while nobody led).
+  for (auto* inf : lq->informers()) {
     runtime::enqueue_all_from(*inf, queue, local_queue_to_workloads(workloads), runtime::kept_fields_changed);
+    runtime::enqueue_from(*inf, collector_queue, managed_local_queue_key(), runtime::kept_fields_changed);
+  }
   auto pc = std::make_unique<runtime::InformerGroup>(
       cache_rest, proto(o, resources::workload_priority_classes(apis.kueue_version), "", priority_class_transform),
       o.namespaces);
@@ -259,6 +265,13 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   qopts.bucket = o.bucket;
   qopts.observer = controller_metrics;
   auto queue = std::make_shared<runtime::WorkQueue>(qopts);
+  // The managed-LocalQueue collector's queue (local_queue_collector.hpp), keyed by LocalQueue: a workload's
+  // deletion or change of queue wakes the LocalQueues it used.
+  auto collector_metrics = std::make_shared<metrics::ControllerMetrics>(metrics, kCollectorName);
+  runtime::WorkQueueOptions collector_qopts;
+  collector_qopts.backoff = o.backoff;
+  collector_qopts.observer = collector_metrics;
+  auto collector_queue = std::make_shared<runtime::WorkQueue>(collector_qopts);
 
   Caches caches;
   caches.metrics = &metrics;
@@ -268,12 +281,14 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     runtime::InformerOptions p = proto(o, resources::kCodeFlareWorkloads, o.label_selector);
     p.pack_cache = true;
     auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, o.namespaces);
-    for (auto* inf : group->informers())
+    for (auto* inf : group->informers()) {
       runtime::enqueue_from(*inf, queue, runtime::own_key(), runtime::spec_or_metadata_changed);
+      runtime::enqueue_all_from(*inf, collector_queue, workload_to_local_queues(), runtime::spec_or_metadata_changed);
+    }
     caches.workloads = &manager.add_informers(std::move(group), true);
     metrics::track_informer_cache(metrics, resources::kCodeFlareWorkloads.plural, *caches.workloads);
   }
-  ensure_caches(*apis.get(), o, manager, cache_rest, caches, queue);
+  ensure_caches(*apis.get(), o, manager, cache_rest, caches, queue, collector_queue);
   // The watched Namespaces, for their Pod Security level; a change of it judges their workloads again.
   std::vector<runtime::InformerGroup*> namespace_caches;
   for (const auto& name : o.namespaces.empty() ? std::vector<std::string>{""} : o.namespaces) {
@@ -312,7 +327,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     spdlog::info("the served APIs changed: {}", describe(*now, o.kueue_max_podsets, o.profile));
     auto published = std::make_shared<const ServedApis>(std::move(*now));
     apis.set(published);
-    ensure_caches(*published, o, manager, cache_rest, caches, queue);
+    ensure_caches(*published, o, manager, cache_rest, caches, queue, collector_queue);
     for (const auto& key : caches.workloads->keys("")) queue->add(key);
     return runtime::ReconcileResult::ok();
   };
@@ -331,20 +346,23 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
       runtime::InformerGroup* g = caches.children[i].load();
       return g ? g->get(key) : nullptr;
     };
+  WorkloadLister workloads_in;
   if (o.label_selector.empty())
-    wcaches.workloads_in = [&caches](const std::string& ns) -> Result<std::vector<runtime::ObjectPtr>> {
+    workloads_in = [&caches](const std::string& ns) -> Result<std::vector<runtime::ObjectPtr>> {
       return caches.workloads->list(ns);
     };
   else  // the cache holds this shard's workloads only; a managed LocalQueue may be used by another shard's
-    wcaches.workloads_in = [&api](const std::string& ns) { return list_workloads(api, ns); };
+    workloads_in = [&api](const std::string& ns) { return list_workloads(api, ns); };
+  wcaches.workloads_in = workloads_in;
   wcaches.kueue.local_queues_in = [&caches](const std::string& ns) {
     runtime::InformerGroup* g = caches.local_queues.load();
     return g ? g->list(ns) : std::vector<runtime::ObjectPtr>{};
   };
-  wcaches.kueue.local_queue = [&caches](const std::string& key) -> runtime::ObjectPtr {
+  auto cached_local_queue = [&caches](const std::string& key) -> runtime::ObjectPtr {
     runtime::InformerGroup* g = caches.local_queues.load();
     return g ? g->get(key) : nullptr;
   };
+  wcaches.kueue.local_queue = cached_local_queue;
   wcaches.kueue.local_queues_synced = [&caches] {
     runtime::InformerGroup* g = caches.local_queues.load();
     return g && g->synced();
@@ -390,6 +408,19 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
       std::make_shared<runtime::Controller>(copts, queue, [&wc](const std::string& key) { return wc.reconcile(key); });
   controller_metrics->track(*controller, *queue);
   manager.add_controller(controller);
+  LocalQueueCollectorReads collector_reads;
+  collector_reads.local_queue = cached_local_queue;
+  collector_reads.cached_workloads_in = [&caches](const std::string& ns) { return caches.workloads->list(ns); };
+  collector_reads.workloads_in = workloads_in;
+  collector_reads.kueue_version = [&apis] { return apis.get()->kueue_version; };
+  runtime::ControllerOptions collector_opts;
+  collector_opts.name = kCollectorName;
+  collector_opts.observer = collector_metrics;
+  auto collector = std::make_shared<runtime::Controller>(
+      collector_opts, collector_queue,
+      [&api, collector_reads](const std::string& key) { return collect_local_queue(key, api, collector_reads); });
+  collector_metrics->track(*collector, *collector_queue);
+  manager.add_controller(collector);
   manager.add_runnable(runtime::Runnable{"start log",
                                          [&o] {
                                            spdlog::info("controller started: {} worker(s), watching {}",

@@ -197,6 +197,36 @@ TEST(Lifecycle, ManagedLocalQueueIsCreatedSharedAndCleanedUp) {
       << operator_log();
 }
 
+// A managed LocalQueue whose users went while no operator saw them (a leader killed, a workload deleted before any
+// reconcile gave it the finalizer) is found by the collector and deleted; one labelled by nobody is left alone.
+TEST(Lifecycle, AnOrphanedManagedLocalQueueIsCollected) {
+  const std::string ns = unique_namespace("mlqorphan");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(create(kLocalQueues, ns,
+                                 "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: orphan\n"
+                                 "  labels: {app.kubernetes.io/managed-by: codeflare-operator}\nspec:\n"
+                                 "  clusterQueue: orphan\n"));
+  ASSERT_NO_FATAL_FAILURE(create_local_queue(ns, "users-own"));
+  ASSERT_TRUE(eventually([&] { return !get(kLocalQueues, ns, "orphan").has_value(); })) << operator_log();
+  EXPECT_TRUE(get(kLocalQueues, ns, "users-own").has_value()) << "a LocalQueue the operator did not make was deleted";
+}
+
+// The last user of a managed LocalQueue names it by spec.queue.localQueue only (it manages nothing, so carries no
+// finalizer): the LocalQueue goes with it all the same.
+TEST(Lifecycle, AManagedLocalQueueGoesWithALastUserThatOnlyNamesIt) {
+  const std::string ns = unique_namespace("mlqnamed");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("maker", 1, "  queue: {clusterQueue: shared-cq}\n")));
+  ASSERT_TRUE(eventually([&] { return get(kLocalQueues, ns, "shared-cq").has_value(); })) << operator_log();
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("namer", 1, "  queue: {localQueue: shared-cq}\n")));
+  ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "namer").has_value(); })) << operator_log();
+  ASSERT_TRUE(api().remove(kWorkloads.object_path(ns, "maker")).has_value());
+  ASSERT_TRUE(eventually([&] { return !get(kWorkloads, ns, "maker"); })) << operator_log();
+  EXPECT_TRUE(get(kLocalQueues, ns, "shared-cq")) << "still named by the second workload";
+  ASSERT_TRUE(api().remove(kWorkloads.object_path(ns, "namer")).has_value());
+  ASSERT_TRUE(eventually([&] { return !get(kLocalQueues, ns, "shared-cq").has_value(); })) << operator_log();
+}
+
 // The managed LocalQueue is remembered in the stored status (the CRD declares the field), so a workload that moves to
 // another queue releases the one it made, which then goes when nobody uses it.
 TEST(Lifecycle, AManagedLocalQueueIsReleasedWhenTheWorkloadMovesAway) {

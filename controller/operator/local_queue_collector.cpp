@@ -1,0 +1,57 @@
+#include "operator/local_queue_collector.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "operator/finalizer.hpp"
+#include "operator/resources.hpp"
+#include "workload/local_queue.hpp"
+
+namespace cfo::op {
+
+namespace {
+// True when a live (not deleting) workload of `workloads` names or manages LocalQueue `name`.
+bool used_by_any(const std::vector<runtime::ObjectPtr>& workloads, const std::string& name) {
+  for (const auto& wl : workloads) {
+    if (!wl || json::find_path(*wl, "metadata.deletionTimestamp")) continue;
+    if (queue_name_of(*wl) == name || managed_queue_of(*wl) == name) return true;
+  }
+  return false;
+}
+}  // namespace
+
+runtime::ReconcileResult collect_local_queue(const std::string& key, const Api& api,
+                                             const LocalQueueCollectorReads& reads) {
+  const std::string kueue_version = reads.kueue_version ? reads.kueue_version() : "";
+  if (kueue_version.empty() || !reads.local_queue) return runtime::ReconcileResult::ok();
+  runtime::ObjectPtr cached = reads.local_queue(key);
+  if (!cached || !workload::is_managed_local_queue(*cached)) return runtime::ReconcileResult::ok();
+  auto [ns, name] = runtime::split_key(key);
+  if (reads.cached_workloads_in && used_by_any(reads.cached_workloads_in(ns), name))
+    return runtime::ReconcileResult::ok();
+  if (!reads.workloads_in) return runtime::ReconcileResult::ok();
+  auto all = reads.workloads_in(ns);
+  if (!all) return runtime::ReconcileResult::failed("listing the workloads of " + ns + ": " + all.error().message);
+  auto done = clean_up_local_queue(api, resources::local_queues(kueue_version), ns, name, "", *all);
+  if (!done) return runtime::ReconcileResult::failed("deleting LocalQueue " + key + ": " + done.error().message);
+  if (done->deleted) spdlog::info("LocalQueueDeleted: LocalQueue {} deleted: no workload uses it any more", key);
+  return runtime::ReconcileResult::ok();
+}
+
+runtime::KeysMapper workload_to_local_queues() {
+  return [](const json::Value& wl) {
+    std::vector<std::string> keys;
+    const std::string ns = json::string_at(wl, "metadata.namespace");
+    for (const std::string& lq : {queue_name_of(wl), managed_queue_of(wl)})
+      if (!lq.empty() && (keys.empty() || keys.front() != ns + "/" + lq)) keys.push_back(ns + "/" + lq);
+    return keys;
+  };
+}
+
+runtime::KeyMapper managed_local_queue_key() {
+  return [](const json::Value& lq) -> std::optional<std::string> {
+    if (!workload::is_managed_local_queue(lq)) return std::nullopt;
+    return json::string_at(lq, "metadata.namespace") + "/" + json::string_at(lq, "metadata.name");
+  };
+}
+
+}  // namespace cfo::op

@@ -1,0 +1,41 @@
+#pragma once
+// The collector of managed LocalQueues: a LocalQueue the operator made (workload::is_managed_local_queue) that no
+// live workload of its namespace uses is deleted. The finalizer deletes a workload's LocalQueue with its last user;
+// the collector catches what that path cannot see: a user deleted before any reconcile gave it the finalizer, a
+// deletion made while no replica led (no event for it reaches the next leader), a last user that names the queue
+// by spec.queue.localQueue only (it manages nothing). Keyed by the LocalQueue, "namespace/name".
+#include <functional>
+#include <string>
+
+#include "operator/api.hpp"
+#include "operator/plan_executor.hpp"
+#include "runtime/controller.hpp"
+
+namespace cfo::op {
+
+/// What the collector reads. Empty functions read as "nothing cached".
+struct LocalQueueCollectorReads {
+  /// The cached LocalQueue of key "namespace/name" (local_queue_transform keeps its labels); nullptr when absent.
+  std::function<runtime::ObjectPtr(const std::string& key)> local_queue;
+  /// The workloads the operator's cache holds in a namespace (no request).
+  std::function<std::vector<runtime::ObjectPtr>(const std::string& ns)> cached_workloads_in;
+  /// Every workload of a namespace: the cache, or a live list when --label-selector narrows the cache to a shard.
+  WorkloadLister workloads_in;
+  /// The served Kueue API version ("v1beta1", "v1beta2"); empty when Kueue is not served.
+  std::function<std::string()> kueue_version;
+};
+
+/// One collection of LocalQueue `key`. Nothing is requested unless the cached LocalQueue is managed and no cached
+/// workload uses it (spec.queue names it, or status.managedLocalQueue records it; those being deleted do not
+/// count); then the namespace's workloads are read through `workloads_in` and clean_up_local_queue reads the
+/// LocalQueue again and deletes it (404 counts as done). Returns failed (retried with backoff) when a request fails.
+runtime::ReconcileResult collect_local_queue(const std::string& key, const Api& api,
+                                             const LocalQueueCollectorReads& reads);
+
+/// A workload to the LocalQueues its events may leave unused: the one spec.queue names and the one it manages.
+runtime::KeysMapper workload_to_local_queues();
+
+/// A LocalQueue to its own key when the operator manages it (labels), else nothing.
+runtime::KeyMapper managed_local_queue_key();
+
+}  // namespace cfo::op

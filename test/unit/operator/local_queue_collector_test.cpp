@@ -1,0 +1,128 @@
+// The managed-LocalQueue collector without a server: the Api seam is a recording fake, the caches are vectors. Each
+// test reads which requests were made.
+#include "operator/local_queue_collector.hpp"
+
+#include <gtest/gtest.h>
+
+#include "fake_api.hpp"
+#include "test_files.hpp"
+
+using namespace cfo;
+using namespace cfo::op;
+using cfo::op::test::FakeApi;
+
+namespace {
+
+constexpr const char* kLq = "/apis/kueue.x-k8s.io/v1beta1/namespaces/team-a/localqueues/cq-a";
+
+runtime::ObjectPtr obj(const std::string& yaml) {
+  return std::make_shared<const json::Document>(test_support::yaml_doc(yaml));
+}
+
+runtime::ObjectPtr local_queue(bool managed) {
+  return obj(std::string("apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: cq-a\n"
+                         "  namespace: team-a\n") +
+             (managed ? "  labels: {app.kubernetes.io/managed-by: codeflare-operator}\n" : "") +
+             "spec: {clusterQueue: cq-a}\n");
+}
+
+runtime::ObjectPtr a_workload(const std::string& name, const std::string& queue, bool deleting = false,
+                              const std::string& managed = "") {
+  std::string y = "apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: " + name +
+                  "\n  namespace: team-a\n";
+  if (deleting) y += "  deletionTimestamp: \"2026-12-01T00:00:00Z\"\n";
+  y += "spec:\n  workerGroups: []\n";
+  if (!queue.empty()) y += "  queue: " + queue + "\n";
+  if (!managed.empty()) y += "status: {managedLocalQueue: " + managed + "}\n";
+  return obj(y);
+}
+
+// The collector over a FakeApi holding the LocalQueue, with `cached` as both the cache and the namespace's list.
+struct Rig {
+  FakeApi fake;
+  runtime::ObjectPtr lq;
+  std::vector<runtime::ObjectPtr> workloads;
+  std::string kueue_version = "v1beta1";
+  bool list_fails = false;
+
+  runtime::ReconcileResult collect() {
+    if (lq) fake.put(kLq, *lq);
+    LocalQueueCollectorReads reads;
+    reads.local_queue = [this](const std::string& key) { return key == "team-a/cq-a" ? lq : nullptr; };
+    reads.cached_workloads_in = [this](const std::string&) { return workloads; };
+    reads.workloads_in = [this](const std::string&) -> Result<std::vector<runtime::ObjectPtr>> {
+      if (list_fails) return std::unexpected(Error{"connection refused"});
+      return workloads;
+    };
+    reads.kueue_version = [this] { return kueue_version; };
+    fake.log.clear();
+    return collect_local_queue("team-a/cq-a", fake.api(), reads);
+  }
+};
+
+}  // namespace
+
+TEST(LocalQueueCollector, AManagedLocalQueueNoWorkloadUsesIsDeleted) {
+  Rig rig;
+  rig.lq = local_queue(true);
+  rig.workloads = {a_workload("other", "{clusterQueue: cq-b}")};
+  auto r = rig.collect();
+  EXPECT_EQ(r.kind, runtime::ReconcileResult::Kind::Ok) << r.error;
+  EXPECT_EQ(rig.fake.count(std::string("DELETE ") + kLq), 1U) << ::testing::PrintToString(rig.fake.log);
+}
+
+TEST(LocalQueueCollector, ALocalQueueInUseCostsNoRequest) {
+  for (const auto& user :
+       {a_workload("w", "{clusterQueue: cq-a}"), a_workload("w", "{localQueue: cq-a}"),
+        a_workload("w", "{clusterQueue: cq-b, localQueue: cq-a}"), a_workload("w", "", false, "cq-a")}) {
+    Rig rig;
+    rig.lq = local_queue(true);
+    rig.workloads = {user};
+    EXPECT_EQ(rig.collect().kind, runtime::ReconcileResult::Kind::Ok);
+    EXPECT_TRUE(rig.fake.log.empty()) << json::dump(*user) << ": " << ::testing::PrintToString(rig.fake.log);
+  }
+}
+
+TEST(LocalQueueCollector, AUserBeingDeletedDoesNotKeepIt) {
+  Rig rig;
+  rig.lq = local_queue(true);
+  rig.workloads = {a_workload("going", "{clusterQueue: cq-a}", /*deleting=*/true)};
+  rig.collect();
+  EXPECT_EQ(rig.fake.count(std::string("DELETE ") + kLq), 1U) << ::testing::PrintToString(rig.fake.log);
+}
+
+TEST(LocalQueueCollector, SomeoneElsesLocalQueueOrNoKueueIsLeftAlone) {
+  Rig unmanaged;
+  unmanaged.lq = local_queue(false);
+  unmanaged.collect();
+  EXPECT_TRUE(unmanaged.fake.log.empty()) << ::testing::PrintToString(unmanaged.fake.log);
+  Rig no_kueue;
+  no_kueue.lq = local_queue(true);
+  no_kueue.kueue_version.clear();
+  no_kueue.collect();
+  EXPECT_TRUE(no_kueue.fake.log.empty()) << ::testing::PrintToString(no_kueue.fake.log);
+  Rig not_cached;
+  EXPECT_EQ(not_cached.collect().kind, runtime::ReconcileResult::Kind::Ok);
+  EXPECT_TRUE(not_cached.fake.log.empty());
+}
+
+TEST(LocalQueueCollector, AFailedListIsRetriedAndDeletesNothing) {
+  Rig rig;
+  rig.lq = local_queue(true);
+  rig.list_fails = true;
+  auto r = rig.collect();
+  EXPECT_EQ(r.kind, runtime::ReconcileResult::Kind::Error);
+  EXPECT_NE(r.error.find("connection refused"), std::string::npos) << r.error;
+  EXPECT_EQ(rig.fake.count("DELETE"), 0U);
+}
+
+TEST(LocalQueueCollector, AWorkloadWakesTheQueuesItNamesAndManages) {
+  auto mapper = workload_to_local_queues();
+  EXPECT_EQ(mapper(*a_workload("w", "{clusterQueue: cq-b}", false, "cq-a")),
+            (std::vector<std::string>{"team-a/cq-b", "team-a/cq-a"}));
+  EXPECT_EQ(mapper(*a_workload("w", "{clusterQueue: cq-a}")), (std::vector<std::string>{"team-a/cq-a"}));
+  EXPECT_TRUE(mapper(*a_workload("w", "")).empty());
+  auto own = managed_local_queue_key();
+  EXPECT_EQ(own(*local_queue(true)), std::optional<std::string>("team-a/cq-a"));
+  EXPECT_EQ(own(*local_queue(false)), std::nullopt);
+}
