@@ -551,12 +551,57 @@ AppWrapperRecord app_wrapper_record(const json::Value* previous, const std::stri
   return {!p.empty(), p == "Succeeded" || p == "Failed"};
 }
 
+// The metadata of a component's template (the wrapped object's), when it is an object.
+json::Value* wrapped_metadata(json::Value& component) {
+  json::Value* t = component.IsObject() ? json::find(component, "template") : nullptr;
+  json::Value* meta = t && t->IsObject() ? json::find(*t, "metadata") : nullptr;
+  return meta && meta->IsObject() ? meta : nullptr;
+}
+
+// An AppWrapper's components without the wrapped objects' labels (components[].template.metadata.labels, where
+// spec.labels go), for comparing two of them; an empty document when there are none.
+json::Document components_without_labels(const json::Value& aw) {
+  const json::Value* components = json::find_path(aw, "spec.components");
+  if (!components || !components->IsArray()) return {};
+  json::Document out = json::clone(*components);
+  for (auto& c : out.GetArray())
+    if (json::Value* meta = wrapped_metadata(c)) meta->RemoveMember("labels");
+  return out;
+}
+
 // An AppWrapper's components cannot change (AppWrapper webhook ValidateUpdate): a changed template means replacing it.
+// The wrapped objects' labels alone do not count (keep_wrapped_labels): a label is not worth stopping a Ray cluster.
 bool app_wrapper_template_changed(const json::Value& desired, const json::Value* live) {
-  if (!live) return false;
-  const json::Value* want = json::find_path(desired, "spec.components");
-  const json::Value* have = json::find_path(*live, "spec.components");
-  return want && have && !(*want == *have);
+  if (!live || !json::find_path(desired, "spec.components") || !json::find_path(*live, "spec.components")) return false;
+  return !(components_without_labels(desired) == components_without_labels(*live));
+}
+
+// An AppWrapper kept (not replaced) keeps the labels its wrapped objects were created with: its components cannot
+// change (AppWrapper webhook ValidateUpdate), so `desired` takes the live AppWrapper's labels of each component.
+// True when the spec asks for other labels (they are on the AppWrapper's own metadata only).
+bool keep_wrapped_labels(json::Document& desired, const json::Value& live) {
+  json::Value* spec = json::find(desired, "spec");
+  json::Value* want = spec ? json::find(*spec, "components") : nullptr;
+  const json::Value* have = json::find_path(live, "spec.components");
+  if (!want || !have || !want->IsArray() || !have->IsArray() || want->Size() != have->Size()) return false;
+  auto& a = desired.GetAllocator();
+  bool differed = false;
+  for (rapidjson::SizeType i = 0; i < want->Size(); ++i) {
+    json::Value* meta = wrapped_metadata((*want)[i]);
+    const json::Value* live_meta = (*have)[i].IsObject() ? json::find_path((*have)[i], "template.metadata") : nullptr;
+    if (!meta) continue;
+    const json::Value* live_labels = live_meta && live_meta->IsObject() ? json::find(*live_meta, "labels") : nullptr;
+    const json::Value* labels = json::find(*meta, "labels");
+    if ((labels == nullptr) == (live_labels == nullptr) && (!labels || *labels == *live_labels)) continue;
+    differed = true;
+    meta->RemoveMember("labels");
+    if (live_labels) {
+      json::Value copy;
+      copy.CopyFrom(*live_labels, a);
+      meta->AddMember("labels", copy, a);
+    }
+  }
+  return differed;
 }
 
 // The apiserver stores objects up to etcd's request limit (1.5 MiB by default), managedFields included, which
@@ -738,6 +783,12 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
                   "re-create the workload",
                   "appwrapper: webhook ValidateUpdate (components are immutable)");
       }
+      if (observed.app_wrapper && !out.recreate && keep_wrapped_labels(children.back(), *observed.app_wrapper))
+        add_warning(out.errors, "spec.labels", "WrappedLabelsUnchanged",
+                    "the labels changed: they are on AppWrapper " + w.name +
+                        ", but its wrapped RayCluster keeps those it was created with (components cannot change) "
+                        "until the AppWrapper is replaced by a change of its components",
+                    "appwrapper: webhook ValidateUpdate (components are immutable)");
     } else {
       RayCluster rc = build_ray_cluster(w, RayClusterPlacement{true, labels});
       rc.spec.collect_origins("spec", origins);

@@ -29,8 +29,9 @@ TEST(BuildAppWrapper, QueueLabelsOnTheAppWrapperOnly) {
   EXPECT_EQ(s(at(aw, {"metadata", "name"})), "raytest-aw");
   EXPECT_EQ(s(at(aw, {"metadata", "namespace"})), "team-a");
   const auto& labels = at(aw, {"metadata", "labels"});
-  EXPECT_EQ(labels.MemberCount(), 3u);
+  EXPECT_EQ(labels.MemberCount(), 4u);
   EXPECT_EQ(s(at(labels, {"codeflare.dev/workload"})), "raytest-aw");
+  EXPECT_EQ(s(at(labels, {"team"})), "team-a");  // spec.labels, also on the wrapped RayCluster
   EXPECT_EQ(s(at(labels, {"kueue.x-k8s.io/queue-name"})), "team-a-queue");
   EXPECT_EQ(s(at(labels, {"kueue.x-k8s.io/priority-class"})), "high-priority");
   EXPECT_FALSE(json::find(at(aw, {"metadata"}), "annotations"));

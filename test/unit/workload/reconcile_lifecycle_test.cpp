@@ -912,3 +912,50 @@ TEST(ReconcileLifecycle, AnAppWrapperChangeRefusedWhileItRanIsHeldWhenItEnds) {
   EXPECT_TRUE(replaced.recreate);
   EXPECT_FALSE(finding(replaced.errors, "spec", "FinishedAppWrapperUnchanged"));
 }
+
+// The label `key` of an AppWrapper's first component (the wrapped RayCluster).
+std::string wrapped_label(const json::Value& aw, const std::string& key) {
+  const json::Value* c = json::find_path(aw, "spec.components");
+  return c && c->IsArray() && !c->Empty() ? json::string_at((*c)[0], "template.metadata.labels." + key) : "";
+}
+
+// The tenth user trial: a change of spec.labels alone reached the wrapped RayCluster's labels, a component change,
+// so it was refused while the AppWrapper ran and re-ran a finished one. The labels now go on the AppWrapper; its
+// components keep the labels they were created with.
+TEST(ReconcileLifecycle, ALabelChangeNeitherReplacesNorReRunsAnAppWrapper) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  Outcome first = reconcile(wl("{appWrapper: true, labels: {team: a}}"), Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(first.desired.size(), 1u);
+  EXPECT_EQ(json::string_at(first.desired[0], "metadata.labels.team"), "a");
+  EXPECT_EQ(wrapped_label(first.desired[0], "team"), "a");
+  json::Document aw = json::clone(first.desired[0]);
+  set_status(aw, yaml_doc("{phase: Running}"));
+  Observed observed;
+  observed.app_wrapper = &aw;
+  json::Document relabelled = wl("{appWrapper: true, labels: {team: b}}", 2);
+  Outcome running = reconcile(relabelled, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(running.valid) << dump(running.errors);
+  EXPECT_FALSE(running.recreate);
+  EXPECT_FALSE(finding(running.errors, "spec", "AppWrapperChangeWhileRunning")) << dump(running.errors);
+  EXPECT_TRUE(finding(running.errors, "spec.labels", "WrappedLabelsUnchanged")) << dump(running.errors);
+  ASSERT_EQ(running.desired.size(), 1u);
+  EXPECT_EQ(json::string_at(running.desired[0], "metadata.labels.team"), "b");
+  EXPECT_TRUE(*json::find_path(running.desired[0], "spec.components") == *json::find_path(aw, "spec.components"))
+      << "the components of a kept AppWrapper changed";
+  // Finished, then a label change seen after its end: no re-run either.
+  set_status(aw, yaml_doc("{phase: Succeeded}"));
+  set_status(relabelled, running.status);
+  set_status(relabelled, reconcile(relabelled, observed, ClusterFacts{}, schemas, kNow).status);
+  json::Document again = wl("{appWrapper: true, labels: {team: c}}", 3);
+  set_status(again, relabelled["status"]);
+  Outcome ended = reconcile(again, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(ended.recreate);
+  EXPECT_FALSE(has_event(ended, "AppWrapperRerun"));
+  // A change of its components still replaces it, with the labels as the spec has them.
+  json::Document resized = wl("{appWrapper: true, labels: {team: c}, workerGroups: [{name: w, replicas: 3}]}", 4);
+  set_status(resized, ended.status);
+  Outcome rerun = reconcile(resized, observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(rerun.recreate);
+  ASSERT_EQ(rerun.desired.size(), 1u);
+  EXPECT_EQ(wrapped_label(rerun.desired[0], "team"), "c");
+}
