@@ -921,9 +921,24 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   const std::string held_before = ready_before && is_hold_reason(ready_before->reason) ? ready_before->reason : "";
   // A job or AppWrapper run again is an action, said when it happens (the end that allows it may come after the
   // change; the recorder drops repeats).
+  // A child found ended running an earlier spec is said once too, when it is found (its end comes without a change
+  // of the spec): the held AppWrapper change by its warning, the job that ended while the spec was invalid (no phase
+  // change is announced then) by its Succeeded condition.
+  const Condition* ready_now = find_condition(status.conditions, kConditionReady);
+  const bool found_ended_earlier = ready_now && ready_now->reason.starts_with("EarlierSpec") &&
+                                   (!ready_before || ready_before->reason != ready_now->reason);
   for (const auto& e : out.errors)
-    if (e.severity == Severity::Warning && (new_generation || e.rule == "JobRerun" || e.rule == "AppWrapperRerun"))
+    if (e.severity == Severity::Warning && (new_generation || e.rule == "JobRerun" || e.rule == "AppWrapperRerun" ||
+                                            (e.rule == "FinishedAppWrapperUnchanged" && found_ended_earlier)))
       out.events.push_back(EventSpec{"Warning", e.rule, truncate(describe(e), kMaxEventMessage)});
+  if (!out.valid && w.spec.job) {
+    const Condition* succeeded = find_condition(status.conditions, kConditionSucceeded);
+    const Condition* succeeded_before = find_condition(previous_conditions, kConditionSucceeded);
+    if (succeeded && succeeded->status != "Unknown" &&
+        (!succeeded_before || succeeded_before->reason != succeeded->reason))
+      out.events.push_back(EventSpec{succeeded->reason == "EarlierSpecSucceeded" ? "Normal" : "Warning",
+                                     succeeded->reason, truncate(succeeded->message, kMaxEventMessage)});
+  }
   const Condition* admissible_before = find_condition(previous_conditions, kConditionAdmissible);
   if (out.valid && in.admissibility && !in.admissibility->admissible &&
       !(admissible_before && admissible_before->status == "False" &&

@@ -831,11 +831,13 @@ TEST(JobLifecycle, AJobThatEndsWhileTheSpecIsInvalidIsRecordedAsEnded) {
   EXPECT_EQ(json::get_string(ended.status, "phase"), "Invalid");
   EXPECT_EQ(succeeded(ended), "False/EarlierSpecSucceeded") << json::dump(ended.status);
   EXPECT_EQ(json::get_string(ended.status, "jobDeploymentStatus"), "Complete");
+  EXPECT_TRUE(has_event(ended, "EarlierSpecSucceeded")) << "the end is said once, when it is found";
   // KubeRay deletes the finished RayJob (deletionPolicy): the record of its end stays.
   set_status(d, ended.status);
   Outcome gone = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
   EXPECT_EQ(succeeded(gone), "False/EarlierSpecSucceeded") << json::dump(gone.status);
   EXPECT_EQ(json::get_string(gone.status, "jobDeploymentStatus"), "Complete") << json::dump(gone.status);
+  EXPECT_FALSE(has_event(gone, "EarlierSpecSucceeded"));
   // The spec fixed back to what ran: finished, not lost, nothing runs.
   json::Document fixed = wl("{job: {entrypoint: python x.py}}", 3);
   set_status(fixed, gone.status);
@@ -854,6 +856,7 @@ TEST(JobLifecycle, AJobThatEndsWhileTheSpecIsInvalidIsRecordedAsEnded) {
   set_status(unseen, invalid.status);
   Outcome lost = reconcile(unseen, Observed{}, ClusterFacts{}, schemas, kNow);
   EXPECT_EQ(succeeded(lost), "False/RayJobGone") << json::dump(lost.status);
+  EXPECT_TRUE(has_event(lost, "RayJobGone"));
   json::Document back = wl("{job: {entrypoint: python x.py}}", 3);
   set_status(back, lost.status);
   Outcome still = reconcile(back, Observed{}, ClusterFacts{}, schemas, kNow);
@@ -887,6 +890,7 @@ TEST(ReconcileLifecycle, AnAppWrapperChangeRefusedWhileItRanIsHeldWhenItEnds) {
   EXPECT_FALSE(ended.recreate);
   EXPECT_TRUE(ended.desired.empty());
   EXPECT_TRUE(finding(ended.errors, "spec", "FinishedAppWrapperUnchanged")) << dump(ended.errors);
+  EXPECT_TRUE(has_event(ended, "FinishedAppWrapperUnchanged")) << "said when the end is found";
   EXPECT_FALSE(finding(ended.errors, "spec", "AppWrapperRerun"));
   EXPECT_EQ(json::get_string(ended.status, "phase"), "Succeeded") << json::dump(ended.status);
   auto conds = conditions_from_json(*json::find(ended.status, "conditions"));
@@ -897,6 +901,7 @@ TEST(ReconcileLifecycle, AnAppWrapperChangeRefusedWhileItRanIsHeldWhenItEnds) {
   EXPECT_FALSE(later.recreate);
   EXPECT_TRUE(later.desired.empty());
   EXPECT_FALSE(has_event(later, "AppWrapperRerun"));
+  EXPECT_FALSE(has_event(later, "FinishedAppWrapperUnchanged")) << "said once";
   // The next change replaces it and runs it again, with an event.
   json::Document again = wl("{appWrapper: true, labels: {a: b}, workerGroups: [{name: w, replicas: 3}]}", 3);
   set_status(again, ended.status);
