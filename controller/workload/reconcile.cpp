@@ -950,7 +950,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   if (out.held && held_before != in.held_reason)
     out.events.push_back(EventSpec{"Warning", in.held_reason, truncate(in.held_message, kMaxEventMessage)});
   if (!held_before.empty() && out.valid && !out.held)
-    out.events.push_back(EventSpec{"Normal", released_reason(held_before),
+    // Released by the spec (it no longer names what was missing) or by the cluster (it appeared).
+    out.events.push_back(
+        new_generation ? EventSpec{"Normal", "HoldReleased",
+                                   "no longer held (" + held_before + "): the spec changed; the workload goes ahead"}
+                       : EventSpec{"Normal", released_reason(held_before),
                                    "no longer held (" + held_before + "): the workload goes ahead"});
   // A new workload starting out Pending is not news (and an event per created workload would cost a request each).
   const bool first_pending = before.empty() && status.phase == phase::kPending;

@@ -93,6 +93,39 @@ TEST(KueueReconcile, MissingPriorityClassHoldsTheChildren) {
   EXPECT_EQ(out.desired.size(), 1u);
 }
 
+// A hold released by the cluster (the class appears) names what appeared; one released by the spec (it no longer
+// names the class) says the spec changed: nothing was found.
+TEST(KueueReconcile, AReleasedHoldSaysWhatReleasedIt) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta1";
+  facts.local_queue_presence = Presence::kPresent;
+  facts.priority_class_presence = Presence::kAbsent;
+  const std::string spec = "{queue: {localQueue: q, priorityClass: urgent}}";
+  Outcome held = reconcile(wl(spec), Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(held.held);
+  auto with_status = [&](const std::string& s, int64_t generation) {
+    json::Document d = wl(s);
+    json::set(d["metadata"], "generation", json::Value(generation), d.GetAllocator());
+    json::Value st;
+    st.CopyFrom(held.status, d.GetAllocator());
+    d.AddMember("status", st, d.GetAllocator());
+    return d;
+  };
+  facts.priority_class_presence = Presence::kPresent;
+  Outcome appeared = reconcile(with_status(spec, 1), Observed{}, facts, schemas, kNow);
+  EXPECT_FALSE(appeared.held);
+  EXPECT_TRUE(event(appeared, "PriorityClassFound"));
+  EXPECT_FALSE(event(appeared, "HoldReleased"));
+  facts.priority_class_presence = Presence::kAbsent;
+  Outcome dropped = reconcile(with_status("{queue: {localQueue: q}}", 2), Observed{}, facts, schemas, kNow);
+  EXPECT_FALSE(dropped.held);
+  EXPECT_FALSE(event(dropped, "PriorityClassFound"));
+  const EventSpec* e = event(dropped, "HoldReleased");
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->message.find("spec changed"), std::string::npos) << e->message;
+}
+
 TEST(KueueReconcile, ManagedLocalQueueIsCreatedFirstWithTheFinalizer) {
   CFO_REQUIRE_SCHEMAS(schemas);
   ClusterFacts facts;
