@@ -139,13 +139,27 @@ std::optional<std::string> in_job_spec(const std::vector<Step>& s, std::size_t i
   return std::nullopt;
 }
 
-// Rules of a generated object that report a fault the workload's own rule (the second) already reports, under
-// another name: Kueue's limit of PodSets, judged on the CodeFlareWorkload (KueueMaxPodSets, which also counts a
-// RayJob's submitter) and again on the RayCluster or RayJob (MaxPodSets).
-bool same_fault(const std::string& child_rule, const std::string& workload_rule) {
-  static constexpr std::pair<std::string_view, std::string_view> kSame[] = {{"MaxPodSets", "KueueMaxPodSets"}};
-  for (const auto& [child, own] : kSame)
-    if (child_rule == child && workload_rule == own) return true;
+// Rules of a generated object that report a fault the workload's own rule already reports under another name, at
+// the same field (or, `anywhere`, at whichever field: one such fault per object): Kueue's limit of PodSets, judged on
+// the CodeFlareWorkload (KueueMaxPodSets, which also counts a RayJob's submitter) and on the RayCluster or RayJob
+// (MaxPodSets); a worker group named "submitter" (ReservedGroupName, PodSetNames); a queued RayJob that keeps its
+// cluster (KueueJobShutdown, KueueShutdownAfterJobFinishes; the workload's rule names deletionRules when they are why).
+struct SameFault {
+  std::string_view child_rule, workload_rule;
+  bool anywhere;
+};
+constexpr SameFault kSameFaults[] = {{"MaxPodSets", "KueueMaxPodSets", false},
+                                     {"PodSetNames", "ReservedGroupName", false},
+                                     {"KueueShutdownAfterJobFinishes", "KueueJobShutdown", true}};
+
+// True when `prior` (a finding on the workload) already tells child finding `e`, whose field in the spec is `user`
+// (none: told only by a rule of the same fault `anywhere`).
+bool already_told(const FieldError& prior, const FieldError& e, const std::optional<std::string>& user) {
+  if (prior.severity != e.severity) return false;
+  const bool same_field = user && prior.path == *user;
+  if (prior.rule == e.rule) return same_field;
+  for (const auto& same : kSameFaults)
+    if (e.rule == same.child_rule && prior.rule == same.workload_rule) return same.anywhere || same_field;
   return false;
 }
 
@@ -222,16 +236,10 @@ void add_child_findings(FieldErrors found, std::string_view kind, const std::str
   for (auto& e : found) {
     std::optional<std::string> user = origin_path_of(origins, e.path);
     if (!user) user = spec_path_of(kind, e.path, workload);
-    if (user) {
-      bool told = false;
-      for (const auto& prior : errs)
-        told = told || (prior.path == *user && (prior.rule == e.rule || same_fault(e.rule, prior.rule)) &&
-                        prior.severity == e.severity);
-      if (told) continue;
-      e.path = *user;
-    } else {
-      e.path = label + ": " + e.path;
-    }
+    bool told = false;
+    for (const auto& prior : errs) told = told || already_told(prior, e, user);
+    if (told) continue;
+    e.path = user ? *user : label + ": " + e.path;
     errs.push_back(std::move(e));
   }
 }

@@ -2,6 +2,8 @@
 // deletionRules, preRunningDeadlineSeconds, entrypoint resources, metadata, jobId, with KubeRay's and Kueue's rules.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "reconcile_test_util.hpp"
 
 using namespace cfo;
@@ -151,6 +153,26 @@ TEST(JobFeatures, KueueCountsASubmitterPodSetInK8sJobModeOnly) {
   Outcome name = reconcile_spec("{workerGroups: [{name: submitter}], job: {entrypoint: x, submissionMode: HTTPMode}}",
                                 schemas, facts);
   EXPECT_TRUE(name.valid) << dump(name.errors);
+}
+
+// The tenth user trial: a fault the workload's rule reports was reported again by the generated RayJob's rule under
+// another name. Each is told once, by the workload's rule, which names the field of the spec.
+TEST(JobFeatures, AQueuedJobFaultIsToldOnce) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  auto count = [](const Outcome& out, const std::string& rule) {
+    return std::count_if(out.errors.begin(), out.errors.end(), [&](const FieldError& e) { return e.rule == rule; });
+  };
+  for (const std::string spec :
+       {"{job: {entrypoint: x, shutdownAfterJobFinishes: false}}",
+        "{job: {entrypoint: x, deletionRules: [{policy: DeleteCluster, condition: {jobStatus: FAILED}}]}}"}) {
+    Outcome out = reconcile_spec(spec, schemas, with_default_queue());
+    EXPECT_EQ(count(out, "KueueJobShutdown"), 1) << spec << "\n" << dump(out.errors);
+    EXPECT_EQ(count(out, "KueueShutdownAfterJobFinishes"), 0) << spec << "\n" << dump(out.errors);
+  }
+  Outcome submitter =
+      reconcile_spec("{workerGroups: [{name: submitter}], job: {entrypoint: x}}", schemas, with_default_queue());
+  EXPECT_EQ(count(submitter, "ReservedGroupName"), 1) << dump(submitter.errors);
+  EXPECT_EQ(count(submitter, "PodSetNames"), 0) << dump(submitter.errors);
 }
 
 TEST(JobFeatures, AQueuedJobCannotUseDeletionRules) {
