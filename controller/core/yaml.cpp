@@ -155,6 +155,8 @@ struct Parser {
     std::size_t nodes = 0;
   };
   std::map<std::string, Anchored> anchors;
+  /// Anchors of the collections being read (an alias to one of them is a cycle).
+  std::multiset<std::string> open_anchors;
   /// Nodes copied by alias expansion in this stream; capped so that nested aliases ("billion laughs") cannot
   /// exhaust memory.
   std::size_t alias_nodes = 0;
@@ -241,6 +243,9 @@ struct Parser {
       case YAML_ALIAS_EVENT: {
         std::string name(reinterpret_cast<const char*>(ev.data.alias.anchor));
         auto it = anchors.find(name);
+        if (it == anchors.end() && open_anchors.contains(name))
+          return fail_at(here(), "YAML alias *" + name + " at ",
+                         " refers to a node that contains it (a recursive structure, which JSON cannot hold)");
         if (it == anchors.end()) return fail_at(here(), "YAML alias *" + name + " has no anchor, at ");
         alias_nodes += it->second.nodes;
         if (alias_nodes > kMaxAliasNodes)
@@ -271,6 +276,10 @@ struct Parser {
         std::string anchor =
             ev.data.sequence_start.anchor ? reinterpret_cast<const char*>(ev.data.sequence_start.anchor) : "";
         out.SetArray();
+        if (!anchor.empty()) {  // shadows an earlier node of that anchor from here on (YAML: the most recent)
+          anchors.erase(anchor);
+          open_anchors.insert(anchor);
+        }
         for (;;) {
           if (auto r = next(); !r) return r;
           if (ev.type == YAML_SEQUENCE_END_EVENT) break;
@@ -278,13 +287,20 @@ struct Parser {
           if (auto r = node(item, a, depth + 1); !r) return r;
           out.PushBack(std::move(item), a);
         }
-        if (!anchor.empty()) remember(reinterpret_cast<const yaml_char_t*>(anchor.c_str()), out);
+        if (!anchor.empty()) {
+          open_anchors.erase(open_anchors.find(anchor));
+          remember(reinterpret_cast<const yaml_char_t*>(anchor.c_str()), out);
+        }
         return {};
       }
       case YAML_MAPPING_START_EVENT: {
         std::string anchor =
             ev.data.mapping_start.anchor ? reinterpret_cast<const char*>(ev.data.mapping_start.anchor) : "";
         out.SetObject();
+        if (!anchor.empty()) {  // shadows an earlier node of that anchor from here on (YAML: the most recent)
+          anchors.erase(anchor);
+          open_anchors.insert(anchor);
+        }
         // Index of each key's member, so that a repeated key is found in constant time (a linear member search per
         // key made mappings quadratic in their number of keys). Members are never removed, so indexes stay valid.
         std::unordered_map<std::string, rapidjson::SizeType> index;
@@ -339,7 +355,10 @@ struct Parser {
           }
           add(std::move(key_text), std::move(val));
         }
-        if (!anchor.empty()) remember(reinterpret_cast<const yaml_char_t*>(anchor.c_str()), out);
+        if (!anchor.empty()) {
+          open_anchors.erase(open_anchors.find(anchor));
+          remember(reinterpret_cast<const yaml_char_t*>(anchor.c_str()), out);
+        }
         return {};
       }
       default:

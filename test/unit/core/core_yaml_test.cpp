@@ -128,6 +128,23 @@ TEST(Yaml, RefusesAliasBombs) {
   EXPECT_NE(docs.error().message.find("aliases expand"), std::string::npos) << docs.error().message;
 }
 
+// A node that contains an alias to itself is a cycle, which JSON cannot hold: told as such, not as a missing anchor.
+TEST(Yaml, AnAliasInsideItsOwnAnchorIsACycle) {
+  for (const char* text :
+       {"a: &x [1, *x]\n", "a: &x {b: *x}\n", "a: &x {b: &y [*x]}\n", "a: &x [1]\nb: &x [*x, 2]\n"}) {
+    auto docs = yaml::to_json(text);
+    ASSERT_FALSE(docs.has_value()) << text;
+    EXPECT_NE(docs.error().message.find("contains it"), std::string::npos) << docs.error().message;
+  }
+  auto missing = yaml::to_json("a: *nowhere\n");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_NE(missing.error().message.find("has no anchor"), std::string::npos) << missing.error().message;
+  // An anchor name used again: an alias is to the most recent node of that name, here the inner one.
+  auto reused = yaml::to_json("a: &x [1]\nb: &x [&x [2], *x]\nc: *x\n");
+  ASSERT_TRUE(reused.has_value()) << reused.error().message;
+  EXPECT_EQ(json::dump((*reused)[0]), R"({"a":[1],"b":[[2],[2]],"c":[[2],[2]]})");
+}
+
 TEST(Yaml, RepeatedKeysAreAnError) {
   auto docs = yaml::to_json("spec:\n  replicas: 1\n  replicas: 100\n");
   ASSERT_FALSE(docs.has_value());
