@@ -466,8 +466,8 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
     if (current && facts.default_local_queue != current)
       add_warning(errs, "spec.queue", "QueueKept",
                   "the workload stays in LocalQueue " + *current +
-                      ", where it was submitted: Kueue does not let the queue of a submitted workload be removed "
-                      "while it runs; delete and re-create the workload to run it without Kueue",
+                      ", where it was submitted, though the spec no longer names a queue; delete and re-create the "
+                      "workload to run it without Kueue",
                   "kueue:job webhook ValidateUpdate");
     return current;
   }
@@ -501,6 +501,7 @@ void check_priority_class_change(const WorkloadSpec& s, const json::Value* live,
 // A spec change after the end runs the new spec: the old RayJob is replaced.
 struct JobRun {
   bool finished = false;  ///< the previous status says the job ended
+  bool lost = false;      ///< ... or rather that its RayJob went before it was seen to end (RayJobGone)
   bool rerun = false;     ///< ... and the spec changed since
 };
 
@@ -522,6 +523,11 @@ JobRun job_run(const Workload& w, const json::Value* previous) {
   JobRun r;
   if (!w.spec.job || !previous) return r;
   r.finished = job_end_recorded(previous, w.name);
+  if (const json::Value* conds = r.finished ? json::find(*previous, "conditions") : nullptr) {
+    const std::vector<Condition> before = conditions_from_json(*conds);
+    const Condition* c = find_condition(before, kConditionSucceeded);
+    r.lost = c && c->reason == "RayJobGone";
+  }
   r.rerun = r.finished && json::get_int(*previous, "observedGeneration").value_or(0) != w.generation;
   return r;
 }
@@ -745,7 +751,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       out.recreate = run.rerun && observed.ray_job;
       if (run.rerun)
         add_warning(out.errors, "spec", "JobRerun",
-                    "the job has finished and the spec changed since: RayJob " + w.name +
+                    std::string(run.lost ? "the job's RayJob went before it was seen to end" : "the job has finished") +
+                        " and the spec changed since: RayJob " + w.name +
                         (out.recreate ? " is replaced" : " is created again") + " and the job runs again",
                     "codeflare-operator: a finished RayJob is not run again in place (kuberay#1776)");
     } else if (s.app_wrapper) {

@@ -215,6 +215,7 @@ TEST(ReconcileLifecycle, AFinishedJobIsNotRunAgainUnlessItsSpecChanges) {
   const FieldError* rerun = finding(out.errors, "spec", "JobRerun");
   ASSERT_TRUE(rerun) << "running a finished job again is said: " << dump(out.errors);
   EXPECT_EQ(rerun->severity, Severity::Warning);
+  EXPECT_NE(rerun->reason.find("has finished"), std::string::npos) << rerun->reason;
   // The status written while the old RayJob is deleted speaks of the new run, not of the old one's end: otherwise the
   // next reconcile would take the new generation as finished and never create the new RayJob.
   EXPECT_NE(json::get_string(out.status, "phase"), "Succeeded") << json::dump(out.status);
@@ -800,6 +801,12 @@ TEST(JobLifecycle, ARayJobGoneWhileItRanIsNotCreatedAgain) {
   Outcome next = reconcile(relabelled, Observed{}, ClusterFacts{}, schemas, kNow);
   ASSERT_EQ(next.desired.size(), 1u);
   EXPECT_TRUE(has_event(next, "JobRerun"));
+  const FieldError* said = finding(next.errors, "spec", "JobRerun");
+  ASSERT_TRUE(said);
+  EXPECT_NE(
+      said->reason.find(succeeded(held_lost) == "False/RayJobGone" ? "went before it was seen to end" : "has finished"),
+      std::string::npos)
+      << succeeded(held_lost) << ": " << said->reason;
   // A queued RayJob gone: Kueue may have admitted it and KubeRay run it while the operator was away, so it is gone
   // unseen as well.
   json::Document queued = wl("{job: {entrypoint: python x.py}}", 1);
