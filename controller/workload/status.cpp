@@ -160,7 +160,7 @@ Readiness readiness(const StatusInput& in, const std::optional<Readiness>& runni
   Readiness r = in.suspended && !in.finished_job
                     ? Readiness{phase::kSuspended, false, "Suspended", "spec.suspend is true"}
                     : from_children(in, observed, admission, previous_status, now, recheck);
-  if (!in.held_reason.empty()) r.message += "; the spec's change waits: " + in.held_message;
+  if (!in.held_reason.empty()) r.message += "; no change is applied until then: " + in.held_message;
   return r;
 }
 
@@ -197,10 +197,23 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
                   now);
     return;
   }
+  // Submitted to a LocalQueue that is gone (deleted since): Kueue admits nothing from it until it is back.
+  if (in.held_reason == "LocalQueueNotFound" && !admission.admitted && !past_admission) {
+    set_condition(conds,
+                  Condition{kConditionQueued, "False", in.generation, "", in.held_reason,
+                            "submitted to LocalQueue " + *in.queue +
+                                ", which does not exist: Kueue admits nothing from it until it is created again"},
+                  now);
+    set_condition(conds,
+                  Condition{kConditionAdmitted, "False", in.generation, "", "Pending",
+                            "waiting for LocalQueue " + *in.queue + " to exist"},
+                  now);
+    return;
+  }
   set_condition(conds,
                 Condition{kConditionQueued, "True", in.generation, "", "Submitted",
                           "submitted to LocalQueue " + *in.queue +
-                              (in.held_reason.empty() ? "" : "; the spec's change waits: " + in.held_message)},
+                              (in.held_reason.empty() ? "" : "; no change is applied until then: " + in.held_message)},
                 now);
   Condition admitted{kConditionAdmitted, "False", in.generation, "", "Pending", ""};
   if (admission.admitted || past_admission) {

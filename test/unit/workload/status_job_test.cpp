@@ -170,6 +170,29 @@ TEST(KueueAdmission, AHeldChangeOfASubmittedWorkloadLeavesItQueuedAndRunning) {
   EXPECT_NE(queued->message.find("nope does not exist"), std::string::npos) << queued->message;
 }
 
+// The tenth user trial: the LocalQueue of a submitted, not yet admitted workload deleted under it read Queued=True.
+// Kueue admits nothing from a LocalQueue that does not exist; once admitted, the child runs on.
+TEST(KueueAdmission, ALocalQueueDeletedUnderASubmittedWorkloadIsNotQueued) {
+  StatusInput in = job_input("gone-q");
+  in.held_reason = "LocalQueueNotFound";
+  in.held_message = "LocalQueue gone-q does not exist";
+  in.child_exists = true;
+  json::Document waiting = yaml_doc("spec: {suspend: true}\nstatus: {jobDeploymentStatus: Suspended}");
+  Observed o;
+  o.ray_job = &waiting;
+  auto st = compute_status(in, o, nullptr, kT0);
+  EXPECT_EQ(cond(st, "Queued"), "False/LocalQueueNotFound");
+  EXPECT_EQ(cond(st, "Admitted"), "False/Pending");
+  const Condition* queued = find_condition(st.conditions, "Queued");
+  ASSERT_TRUE(queued);
+  EXPECT_NE(queued->message.find("gone-q, which does not exist"), std::string::npos) << queued->message;
+  json::Document running = yaml_doc("status: {jobDeploymentStatus: Running}");
+  o.ray_job = &running;
+  auto admitted = compute_status(in, o, nullptr, kT0);
+  EXPECT_EQ(cond(admitted, "Queued"), "True/Submitted");
+  EXPECT_EQ(cond(admitted, "Admitted"), "True/Admitted");
+}
+
 TEST(ChildViews, WrongTypesReadAsEmpty) {
   json::Document rc = yaml_doc("spec: {suspend: 'yes'}\nstatus: {state: 3, readyWorkerReplicas: two, head: []}");
   RayClusterView v = view_ray_cluster(&rc);
