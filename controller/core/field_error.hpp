@@ -29,6 +29,14 @@ inline bool has_errors(const FieldErrors& errs) {
   return false;
 }
 
+/// One line for a status condition, an event or an admission answer: "path: reason [Rule]" ("reason [Rule]" without a
+/// path, no brackets without a rule). The upstream source is left to `validate` and the logs, for length.
+inline std::string describe_finding(const FieldError& e) {
+  std::string out = e.path.empty() ? e.reason : e.path + ": " + e.reason;
+  if (!e.rule.empty()) out += " [" + e.rule + "]";
+  return out;
+}
+
 /// Joins a parent path and a child field: join_path("spec", "image") == "spec.image"; join_path("", "spec") == "spec".
 inline std::string join_path(const std::string& parent, const std::string& field) {
   return parent.empty() ? field : parent + "." + field;

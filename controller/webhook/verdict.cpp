@@ -10,12 +10,6 @@ std::string truncate_utf8(std::string s, std::size_t max_bytes) {
   return s + "...";
 }
 
-std::string describe_finding(const FieldError& e) {
-  std::string out = e.path.empty() ? e.reason : e.path + ": " + e.reason;
-  if (!e.rule.empty()) out += " [" + e.rule + "]";
-  return out;
-}
-
 std::vector<std::string> warnings_of(const FieldErrors& findings) {
   std::vector<std::string> out;
   std::size_t total = 0, left_out = 0;

@@ -23,9 +23,6 @@ inline constexpr std::size_t kMaxDenialMessageBytes = 4096;
 inline constexpr std::size_t kMaxWarningBytes = 1024;
 inline constexpr std::size_t kMaxWarningsBytes = 4096;
 
-/// One finding as a line of a verdict: "path: reason [rule]" ("reason [rule]" when the path is empty).
-std::string describe_finding(const FieldError& e);
-
 /// The warnings of `findings` (Severity::Warning, in order), each cut to kMaxWarningBytes, the whole within
 /// kMaxWarningsBytes; when some do not fit, the last entry says how many were left out.
 std::vector<std::string> warnings_of(const FieldErrors& findings);

@@ -34,7 +34,8 @@ std::string truncate(std::string s, std::size_t max) {
   return s + "...";
 }
 
-std::string describe(const FieldError& e) { return e.path + ": " + e.reason; }
+// A warning's event: its reason is the rule, so the note is "path: reason".
+std::string warning_note(const FieldError& e) { return e.path + ": " + e.reason; }
 
 // The first findings of one severity, "path: reason; path: reason; and N more", within kMaxConditionMessage.
 std::string findings_message(const FieldErrors& errs, Severity severity) {
@@ -44,7 +45,7 @@ std::string findings_message(const FieldErrors& errs, Severity severity) {
     if (e.severity != severity) continue;
     ++total;
     if (shown == kFindingsInMessage) continue;
-    msg += (shown ? "; " : "") + describe(e);
+    msg += (shown ? "; " : "") + describe_finding(e);  // "path: reason [Rule]", as the webhooks say it
     ++shown;
   }
   if (total > shown) msg += "; and " + std::to_string(total - shown) + " more";
@@ -907,7 +908,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     if (first != out.errors.end() && !told)
       out.events.push_back(EventSpec{
           "Warning", "InvalidSpec",
-          truncate("invalid spec: " + describe(*first) +
+          truncate("invalid spec: " + describe_finding(*first) +
                        (count > 1 ? " (and " + std::to_string(count - 1) + " more; see the Valid condition)" : ""),
                    kMaxEventMessage)});
   }
@@ -937,7 +938,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   for (const auto& e : out.errors)
     if (e.severity == Severity::Warning && (new_generation || e.rule == "JobRerun" || e.rule == "AppWrapperRerun" ||
                                             (e.rule == "FinishedAppWrapperUnchanged" && found_ended_earlier)))
-      out.events.push_back(EventSpec{"Warning", e.rule, truncate(describe(e), kMaxEventMessage)});
+      out.events.push_back(EventSpec{"Warning", e.rule, truncate(warning_note(e), kMaxEventMessage)});
   if (!out.valid && w.spec.job) {
     const Condition* succeeded = find_condition(status.conditions, kConditionSucceeded);
     const Condition* succeeded_before = find_condition(previous_conditions, kConditionSucceeded);

@@ -139,6 +139,8 @@ TEST(Reconcile, PriorityClassWithoutAnyQueueIsAWarning) {
   EXPECT_EQ(valid->status, "True");
   EXPECT_EQ(valid->reason, "ValidWithWarnings");
   EXPECT_NE(valid->message.find("spec.queue.priorityClass: has no effect"), std::string::npos) << valid->message;
+  EXPECT_NE(valid->message.find("[PriorityClassWithoutQueue]"), std::string::npos)
+      << "names the rule: " << valid->message;
 }
 
 TEST(Reconcile, LongUserInputDoesNotOverflowTheMessages) {
