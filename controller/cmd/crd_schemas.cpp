@@ -65,7 +65,7 @@ Result<void> for_each_value(const std::string& name, std::string_view text,
 
 }  // namespace
 
-Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths) {
+Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths, const CrdNeeds& needs) {
   LoadedCrds out;
   int added = 0;
   for (const auto& p : paths) {
@@ -85,10 +85,17 @@ Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths
       if (!text) return std::unexpected(text.error());
       auto r = for_each_value(file, *text, [&](const json::Value& doc) -> Result<void> {
         if (!is_crd(doc)) return {};
-        if (auto added_crd = out.schemas.add_crd(doc); !added_crd) return fail(file + ": " + added_crd.error().message);
         if (json::string_at(doc, "metadata.name") == validation::kKueueWorkloadCrdName)
           out.kueue_max_pod_sets = validation::kueue_max_pod_sets_of(doc);
         ++added;
+        const std::string group = json::string_at(doc, "spec.group");
+        const std::string kind = json::string_at(doc, "spec.names.kind");
+        if (const json::Value* versions = json::find_path(doc, "spec.versions"); versions && versions->IsArray())
+          for (const auto& v : versions->GetArray())
+            if (json::get_bool(v, "served").value_or(true))
+              out.available_kinds.push_back(group + "/" + json::get_string(v, "name").value_or("") + "/" + kind);
+        if (!needs.wants(group, kind)) return {};
+        if (auto added_crd = out.schemas.add_crd(doc); !added_crd) return fail(file + ": " + added_crd.error().message);
         return {};
       });
       if (!r) return std::unexpected(r.error());

@@ -2,6 +2,7 @@
 // Where the offline commands (render, validate) find the upstream CRD schemas: files, or the bundle that ships with
 // the binary. (The controller reads them from the apiserver: operator/served_apis.hpp.)
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -10,18 +11,29 @@
 
 namespace cfo::cmd {
 
+/// Which CRDs an offline run compiles, by API group and kind ({"ray.io", "RayCluster"}): compiling a CRD's schemas
+/// is most of what `validate` of a small file costs, so only the kinds the inputs lead to are compiled.
+struct CrdNeeds {
+  bool every = true;  ///< compile every CRD found (when the inputs are not known)
+  std::set<std::pair<std::string, std::string>> kinds;
+  bool wants(const std::string& group, const std::string& kind) const { return every || kinds.contains({group, kind}); }
+};
+
 /// The CRDs of the offline commands: their schemas and the cluster facts they state.
 struct LoadedCrds {
-  validation::SchemaSet schemas;
+  validation::SchemaSet schemas;  ///< the schemas of the CRDs `needs` wanted
+  /// "<apiVersion>/<Kind>" of every served version of every CRD found, compiled or not (what the inputs may name).
+  std::vector<std::string> available_kinds;
   /// Kueue's MaxPodSets as the Workload CRD among them states it (validation::kueue_max_pod_sets_of, the controller
   /// reads the served CRD the same way); 0 when no Workload CRD is among them or it states none.
   int kueue_max_pod_sets = 0;
 };
 
-/// Loads every CustomResourceDefinition found in the given files or folders (a folder that holds no CRD but has an
-/// `upstream/` subfolder, like the project's UPSTREAM_CRDS layout, is read through that subfolder).
-/// Errors: unreadable inputs, YAML errors, or no CRD found at all.
-Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths);
+/// Loads the CustomResourceDefinitions found in the given files or folders (a folder that holds no CRD but has an
+/// `upstream/` subfolder, like the project's UPSTREAM_CRDS layout, is read through that subfolder) whose group and
+/// kind `needs` wants; the others are only listed (available_kinds). Errors: unreadable inputs, YAML errors, a CRD
+/// that is wanted and malformed, or no CRD found at all.
+Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths, const CrdNeeds& needs = {});
 
 /// Where the upstream CRD schemas that ship with the binary are looked for when no --crds is given:
 /// <directory of the running binary>/../share/codeflare-operator/upstream-crds.json (the installed layout, e.g.

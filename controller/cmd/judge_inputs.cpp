@@ -6,9 +6,8 @@
 namespace cfo::cmd {
 
 Judged judge_inputs(std::vector<InputDocument>& inputs, const std::vector<std::size_t>& set_of,
-                    const validation::SchemaSet& schemas, const Expansion& expansion,
+                    const validation::SchemaSet& schemas, const CheckedApis& apis, const Expansion& expansion,
                     const std::string& default_namespace, const std::string& now, bool keep_generated) {
-  const auto apis = checked_apis(schemas);
   Judged out;
   out.findings.resize(inputs.size());
   out.skipped.resize(inputs.size());

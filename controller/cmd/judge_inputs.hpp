@@ -6,6 +6,7 @@
 
 #include "cmd/closed_sets.hpp"
 #include "cmd/input_files.hpp"
+#include "cmd/offline_inputs.hpp"
 #include "core/field_error.hpp"
 #include "validation/schema_set.hpp"
 #include "validation/validator.hpp"
@@ -30,10 +31,11 @@ struct Judged {
 /// (references between them, admissibility of queued jobs). CodeFlareWorkloads are judged by their expansion
 /// (workload::reconcile with `expansion`, at time `now`, RFC 3339), whose objects join their set; one without a
 /// namespace gets `default_namespace` (written into its entry). Entries with a problem found while reading have that
-/// as their findings; objects of an API group no schema covers are skipped (a v1 Namespace still lends its labels to
-/// its set). With `keep_generated`, Judged::generated holds each workload's objects (for render).
+/// as their findings; objects of an API group none of `apis` (every CRD found) covers are skipped (a v1 Namespace
+/// still lends its labels to its set). With `keep_generated`, Judged::generated holds each workload's objects (for
+/// render).
 Judged judge_inputs(std::vector<InputDocument>& inputs, const std::vector<std::size_t>& set_of,
-                    const validation::SchemaSet& schemas, const Expansion& expansion,
+                    const validation::SchemaSet& schemas, const CheckedApis& apis, const Expansion& expansion,
                     const std::string& default_namespace, const std::string& now, bool keep_generated = false);
 
 }  // namespace cfo::cmd

@@ -34,9 +34,9 @@ std::string api_group(std::string_view api_version) {
   return slash == std::string_view::npos ? std::string() : std::string(api_version.substr(0, slash));
 }
 
-CheckedApis checked_apis(const validation::SchemaSet& schemas) {
+CheckedApis checked_apis(const std::vector<std::string>& kinds) {
   CheckedApis out{{"codeflare.dev"}, {"CodeFlareWorkload"}};
-  for (const auto& k : schemas.kinds()) {
+  for (const auto& k : kinds) {
     // "<apiVersion>/<Kind>": the apiVersion is everything before the last "/".
     auto last = k.rfind('/');
     if (last == std::string::npos) continue;
@@ -44,6 +44,29 @@ CheckedApis checked_apis(const validation::SchemaSet& schemas) {
     out.kinds.insert(k.substr(last + 1));
   }
   return out;
+}
+
+CrdNeeds crd_needs_of(const std::vector<InputDocument>& docs) {
+  CrdNeeds needs;
+  needs.every = false;
+  needs.kinds = {{"ray.io", "RayCluster"}};
+  auto add = [&](const json::Value& obj) {
+    const std::string kind = json::get_string(obj, "kind").value_or("");
+    if (!kind.empty()) needs.kinds.insert({api_group(json::get_string(obj, "apiVersion").value_or("")), kind});
+  };
+  for (const auto& in : docs) {
+    if (!in.doc.IsObject()) continue;
+    add(in.doc);
+    const std::string kind = json::get_string(in.doc, "kind").value_or("");
+    if (kind == "CodeFlareWorkload")
+      needs.kinds.insert(
+          {{"ray.io", "RayJob"}, {"workload.codeflare.dev", "AppWrapper"}, {"kueue.x-k8s.io", "LocalQueue"}});
+    if (const json::Value* components = kind == "AppWrapper" ? json::find_path(in.doc, "spec.components") : nullptr;
+        components && components->IsArray())
+      for (const auto& c : components->GetArray())
+        if (const json::Value* t = c.IsObject() ? json::find(c, "template") : nullptr; t && t->IsObject()) add(*t);
+  }
+  return needs;
 }
 
 std::optional<std::string> skip_reason(const json::Value& doc, const CheckedApis& apis) {
@@ -97,10 +120,10 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   if (!profile) return fail_with("--profile must be vanilla or odh, not \"" + args.get("profile") + "\"", true);
   auto crds = schema_paths(args);
   if (!crds) return fail_with(crds.error().message, false);
-  auto loaded = load_schemas_from_files(*crds);
-  if (!loaded) return fail_with("--crds: " + loaded.error().message, false);
   auto docs = read_inputs(args.all("filename"), ReadOptions{OnYamlError::kAsEntry, args.flag("recursive")});
   if (!docs) return fail_with("-f: " + docs.error().message, false);
+  auto loaded = load_schemas_from_files(*crds, crd_needs_of(docs->docs));
+  if (!loaded) return fail_with("--crds: " + loaded.error().message, false);
   if (!docs->skipped_files.empty()) {
     std::cerr << command << ": note: " << docs->skipped_files.size()
               << " file(s) of the folders given are not read (not .yaml, .yml or .json):";
@@ -116,7 +139,7 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   for (const auto& f : docs->empty_inputs) std::cerr << command << ": warning: " << f << " holds no object\n";
   if (docs->docs.empty() && docs->empty_inputs.empty())
     std::cerr << command << ": warning: no manifest found in the inputs given with -f\n";
-  OfflineInputs out{std::move(loaded->schemas), std::move(docs->docs), {}};
+  OfflineInputs out{std::move(loaded->schemas), checked_apis(loaded->available_kinds), std::move(docs->docs), {}};
   // As the controller: the flag, else what the Workload CRD among the schemas says, else Kueue's old limit.
   out.profile.kueue_max_pod_sets = *max_podsets > 0                 ? static_cast<int>(*max_podsets)
                                    : loaded->kueue_max_pod_sets > 0 ? loaded->kueue_max_pod_sets

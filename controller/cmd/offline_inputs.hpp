@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cmd/args.hpp"
+#include "cmd/crd_schemas.hpp"
 #include "cmd/input_files.hpp"
 #include "validation/schema_set.hpp"
 #include "validation/validator.hpp"
@@ -37,7 +38,12 @@ struct CheckedApis {
   std::set<std::string> groups;
   std::set<std::string> kinds;
 };
-CheckedApis checked_apis(const validation::SchemaSet& schemas);
+CheckedApis checked_apis(const std::vector<std::string>& kinds);
+
+/// The CRDs the documents lead to: each one's own kind (by API group), the kinds a CodeFlareWorkload expands into
+/// (RayCluster, RayJob, AppWrapper, LocalQueue) and an AppWrapper's components; ray.io RayCluster always (its Pod
+/// template schema judges the PodSpecs of every kind).
+CrdNeeds crd_needs_of(const std::vector<InputDocument>& docs);
 
 /// Why `doc` is not checked at all, or nullopt when it is. An object is skipped when it has a non-empty apiVersion
 /// and kind, its API group is none of `apis.groups` and its kind none of `apis.kinds` (a ConfigMap, a Deployment, a
@@ -53,7 +59,8 @@ Result<std::vector<std::string>> schema_paths(const Args& args);
 
 /// The loaded inputs of an offline command.
 struct OfflineInputs {
-  validation::SchemaSet schemas;
+  validation::SchemaSet schemas;  ///< the schemas of the CRDs the documents lead to (crd_needs_of)
+  CheckedApis apis;               ///< what every CRD found serves, compiled or not
   std::vector<InputDocument> docs;
   validation::ClusterProfile profile;
 };

@@ -116,7 +116,7 @@ int render_command(int argc, char** argv, int first) {
   Expansion expansion;
   expansion.facts = facts;
   expansion.always_generate_managed_queue = true;
-  Judged judged = judge_inputs(loaded->docs, set_of, loaded->schemas, expansion, ns, now_rfc3339(), true);
+  Judged judged = judge_inputs(loaded->docs, set_of, loaded->schemas, loaded->apis, expansion, ns, now_rfc3339(), true);
 
   int exit_code = 0;
   bool first_doc = true;

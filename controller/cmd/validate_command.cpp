@@ -154,7 +154,8 @@ int validate_command(int argc, char** argv, int first) {
   const auto set_of = closed_sets(inputs, args->all("filename"), args->flag("set"));
   Expansion expansion;
   expansion.facts.profile = profile;
-  auto judged = judge_inputs(inputs, set_of, schemas, expansion, args->get("namespace", "default"), now_rfc3339());
+  auto judged =
+      judge_inputs(inputs, set_of, schemas, loaded->apis, expansion, args->get("namespace", "default"), now_rfc3339());
   const auto& findings = judged.findings;
   const auto& skipped = judged.skipped;
   const std::size_t judged_count = judged.judged_count, skipped_count = judged.skipped_count;

@@ -21,7 +21,8 @@ TEST(JudgeInputs, MarksKindsNoSchemaServesAndSkipsUnknownGroups) {
                                 "spec: {clusterQueue: cq}\n");
   ASSERT_EQ(docs.size(), 5u);
   const std::vector<std::size_t> one_set(docs.size(), 0);
-  Judged judged = judge_inputs(docs, one_set, *schemas, {}, "default", "2025-01-01T00:00:00Z");
+  Judged judged =
+      judge_inputs(docs, one_set, *schemas, checked_apis(schemas->kinds()), {}, "default", "2025-01-01T00:00:00Z");
   EXPECT_EQ(judged.unknown_kind, (std::vector<bool>{true, true, true, false, false}));
   for (std::size_t i = 0; i < 5; ++i) {
     bool unknown = false;

@@ -1,0 +1,71 @@
+// Which CRDs an offline run compiles (crd_needs_of, load_schemas_from_files with needs): only the kinds the inputs
+// lead to, while every CRD found still counts for what the inputs may name.
+#include "cmd/crd_schemas.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "cmd/input_files.hpp"
+#include "cmd/judge_inputs.hpp"
+#include "cmd/offline_inputs.hpp"
+
+using namespace cfo;
+using namespace cfo::cmd;
+
+namespace {
+using Kinds = std::set<std::pair<std::string, std::string>>;
+
+Kinds needs_of(const std::string& yaml) { return crd_needs_of(documents_of_text("in.yaml", yaml)).kinds; }
+
+bool lists(const std::vector<std::string>& kinds, const std::string& k) {
+  return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+}
+}  // namespace
+
+TEST(CrdNeeds, TheInputsKindsAndWhatTheyLeadTo) {
+  EXPECT_EQ(needs_of("apiVersion: ray.io/v1\nkind: RayCluster\nmetadata: {name: a}\n"),
+            (Kinds{{"ray.io", "RayCluster"}}));
+  EXPECT_EQ(needs_of("apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: q}\n"),
+            (Kinds{{"ray.io", "RayCluster"}, {"kueue.x-k8s.io", "LocalQueue"}}))
+      << "RayCluster always: its Pod template schema judges every PodSpec";
+  EXPECT_EQ(needs_of("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: w}\n"),
+            (Kinds{{"codeflare.dev", "CodeFlareWorkload"},
+                   {"ray.io", "RayCluster"},
+                   {"ray.io", "RayJob"},
+                   {"workload.codeflare.dev", "AppWrapper"},
+                   {"kueue.x-k8s.io", "LocalQueue"}}));
+  EXPECT_EQ(
+      needs_of("apiVersion: workload.codeflare.dev/v1beta2\nkind: AppWrapper\nmetadata: {name: aw}\n"
+               "spec:\n  components:\n  - template: {apiVersion: ray.io/v1, kind: RayJob}\n"
+               "  - template: {apiVersion: batch/v1, kind: Job}\n"),
+      (Kinds{
+          {"workload.codeflare.dev", "AppWrapper"}, {"ray.io", "RayCluster"}, {"ray.io", "RayJob"}, {"batch", "Job"}}));
+}
+
+TEST(CrdNeeds, OnlyTheNeededCrdsAreCompiledAndEveryOneIsListed) {
+  const char* crds = std::getenv("UPSTREAM_CRDS");
+  if (!crds || !*crds) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRDs are needed";
+  auto docs = documents_of_text("in.yaml",
+                                "apiVersion: ray.io/v1\nkind: RayCluster\nmetadata: {name: a}\n---\n"
+                                "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQeue\nmetadata: {name: typo}\n");
+  auto loaded = load_schemas_from_files({crds}, crd_needs_of(docs));
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_TRUE(loaded->schemas.has("ray.io/v1", "RayCluster"));
+  EXPECT_FALSE(loaded->schemas.has("ray.io/v1", "RayJob")) << "not among the inputs: not compiled";
+  EXPECT_FALSE(loaded->schemas.has("workload.codeflare.dev/v1beta2", "AppWrapper"));
+  EXPECT_TRUE(lists(loaded->available_kinds, "ray.io/v1/RayJob"));
+  EXPECT_TRUE(lists(loaded->available_kinds, "kueue.x-k8s.io/v1beta2/LocalQueue"));
+  EXPECT_GT(loaded->kueue_max_pod_sets, 0) << "the Workload CRD is read for MaxPodSets, compiled or not";
+  // A typo of a kind of a group whose CRDs are not compiled is still judged (a finding), not skipped as unknown.
+  const std::vector<std::size_t> one_set(docs.size(), 0);
+  Judged judged = judge_inputs(docs, one_set, loaded->schemas, checked_apis(loaded->available_kinds), {}, "default",
+                               "2025-01-01T00:00:00Z");
+  EXPECT_FALSE(judged.skipped[1].has_value());
+  EXPECT_TRUE(judged.unknown_kind[1]);
+  // Without needs, every CRD is compiled.
+  auto all = load_schemas_from_files({crds});
+  ASSERT_TRUE(all.has_value());
+  EXPECT_TRUE(all->schemas.has("ray.io/v1", "RayJob"));
+}
