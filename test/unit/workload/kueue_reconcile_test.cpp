@@ -78,12 +78,20 @@ TEST(KueueReconcile, UnknownLocalQueueGoesAhead) {
   EXPECT_EQ(condition_field(out.status, "Admitted", &Condition::status), "False");
 }
 
-TEST(KueueReconcile, MissingPriorityClassHoldsTheChildren) {
-  CFO_REQUIRE_SCHEMAS(schemas);
+namespace {
+// Kueue served, the LocalQueue there, the WorkloadPriorityClass not.
+ClusterFacts facts_without_priority_class() {
   ClusterFacts facts;
   facts.kueue_version = "v1beta1";
   facts.local_queue_presence = Presence::kPresent;
   facts.priority_class_presence = Presence::kAbsent;
+  return facts;
+}
+}  // namespace
+
+TEST(KueueReconcile, MissingPriorityClassHoldsTheChildren) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts facts = facts_without_priority_class();
   Outcome out = reconcile(wl("{queue: {localQueue: q, priorityClass: urgent}}"), Observed{}, facts, schemas, kNow);
   EXPECT_TRUE(out.held);
   EXPECT_EQ(condition_field(out.status, "Queued", &Condition::reason), "PriorityClassNotFound");
@@ -97,10 +105,7 @@ TEST(KueueReconcile, MissingPriorityClassHoldsTheChildren) {
 // names the class) says the spec changed: nothing was found.
 TEST(KueueReconcile, AReleasedHoldSaysWhatReleasedIt) {
   CFO_REQUIRE_SCHEMAS(schemas);
-  ClusterFacts facts;
-  facts.kueue_version = "v1beta1";
-  facts.local_queue_presence = Presence::kPresent;
-  facts.priority_class_presence = Presence::kAbsent;
+  ClusterFacts facts = facts_without_priority_class();
   const std::string spec = "{queue: {localQueue: q, priorityClass: urgent}}";
   Outcome held = reconcile(wl(spec), Observed{}, facts, schemas, kNow);
   ASSERT_TRUE(held.held);
