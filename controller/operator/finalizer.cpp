@@ -46,6 +46,11 @@ std::string managed_queue_of(const json::Value& workload) {
   return json::string_at(workload, "spec.queue.clusterQueue").empty() ? "" : queue_name_of(workload);
 }
 
+bool uses_local_queue(const json::Value& workload, const std::string& name) {
+  return !name.empty() && (queue_name_of(workload) == name || managed_queue_of(workload) == name ||
+                           json::string_at(workload, "status.queue") == name);
+}
+
 Result<CleanupResult> clean_up_local_queue(const Api& api, const client::ResourceType& local_queues,
                                            const std::string& ns, const std::string& local_queue,
                                            const std::string& self,
@@ -56,7 +61,7 @@ Result<CleanupResult> clean_up_local_queue(const Api& api, const client::Resourc
   for (const auto& o : others) {
     if (!o || json::string_at(*o, "metadata.namespace") != ns || json::string_at(*o, "metadata.name") == self) continue;
     if (json::find_path(*o, "metadata.deletionTimestamp")) continue;
-    if (queue_name_of(*o) == local_queue || managed_queue_of(*o) == local_queue) ++out.other_users;
+    if (uses_local_queue(*o, local_queue)) ++out.other_users;
   }
   if (out.other_users > 0) return out;
   auto current = api.get(local_queues.object_path(ns, local_queue));

@@ -44,6 +44,11 @@ struct CleanupResult {
 /// when spec.queue.clusterQueue is set; empty when none.
 std::string managed_queue_of(const json::Value& workload);
 
+/// True when `workload` (not being deleted: the caller decides) uses LocalQueue `name`: its spec.queue names it
+/// (queue_name_of), it manages it (managed_queue_of), or its status records it as the queue in effect (status.queue:
+/// the namespace's default LocalQueue, or the queue its child was submitted to).
+bool uses_local_queue(const json::Value& workload, const std::string& name);
+
 /// The clean-up guarded by the finalizer, also run when a workload stops using a LocalQueue it managed: deletes the
 /// LocalQueue `local_queue` of namespace `ns` unless another workload in `others` (the namespace's workloads; `self`
 /// and those being deleted are skipped) uses it, or it is not labelled as managed by the operator. 404 counts as

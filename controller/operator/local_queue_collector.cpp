@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "operator/finalizer.hpp"
 #include "operator/resources.hpp"
 #include "workload/local_queue.hpp"
@@ -9,11 +11,11 @@
 namespace cfo::op {
 
 namespace {
-// True when a live (not deleting) workload of `workloads` names or manages LocalQueue `name`.
+// True when a live (not deleting) workload of `workloads` uses LocalQueue `name` (uses_local_queue).
 bool used_by_any(const std::vector<runtime::ObjectPtr>& workloads, const std::string& name) {
   for (const auto& wl : workloads) {
     if (!wl || json::find_path(*wl, "metadata.deletionTimestamp")) continue;
-    if (queue_name_of(*wl) == name || managed_queue_of(*wl) == name) return true;
+    if (uses_local_queue(*wl, name)) return true;
   }
   return false;
 }
@@ -31,6 +33,9 @@ runtime::ReconcileResult collect_local_queue(const std::string& key, const Api& 
   if (!reads.workloads_in) return runtime::ReconcileResult::ok();
   auto all = reads.workloads_in(ns);
   if (!all) return runtime::ReconcileResult::failed("listing the workloads of " + ns + ": " + all.error().message);
+  // Used only by workloads this instance does not cache (another shard's, with --label-selector): their deletion
+  // wakes nothing here, so the queue is looked at again later.
+  if (used_by_any(*all, name)) return runtime::ReconcileResult::requeue_after(kOtherShardRecheckMs);
   auto done = clean_up_local_queue(api, resources::local_queues(kueue_version), ns, name, "", *all);
   if (!done) return runtime::ReconcileResult::failed("deleting LocalQueue " + key + ": " + done.error().message);
   if (done->deleted) spdlog::info("LocalQueueDeleted: LocalQueue {} deleted: no workload uses it any more", key);
@@ -41,8 +46,9 @@ runtime::KeysMapper workload_to_local_queues() {
   return [](const json::Value& wl) {
     std::vector<std::string> keys;
     const std::string ns = json::string_at(wl, "metadata.namespace");
-    for (const std::string& lq : {queue_name_of(wl), managed_queue_of(wl)})
-      if (!lq.empty() && (keys.empty() || keys.front() != ns + "/" + lq)) keys.push_back(ns + "/" + lq);
+    for (const std::string& lq : {queue_name_of(wl), managed_queue_of(wl), json::string_at(wl, "status.queue")})
+      if (!lq.empty() && std::find(keys.begin(), keys.end(), ns + "/" + lq) == keys.end())
+        keys.push_back(ns + "/" + lq);
     return keys;
   };
 }

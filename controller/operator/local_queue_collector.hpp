@@ -13,6 +13,9 @@
 
 namespace cfo::op {
 
+/// How long before a managed LocalQueue used only by workloads of another shard is looked at again (ms).
+inline constexpr int64_t kOtherShardRecheckMs = 60'000;
+
 /// What the collector reads. Empty functions read as "nothing cached".
 struct LocalQueueCollectorReads {
   /// The cached LocalQueue of key "namespace/name" (local_queue_transform keeps its labels); nullptr when absent.
@@ -26,13 +29,15 @@ struct LocalQueueCollectorReads {
 };
 
 /// One collection of LocalQueue `key`. Nothing is requested unless the cached LocalQueue is managed and no cached
-/// workload uses it (spec.queue names it, or status.managedLocalQueue records it; those being deleted do not
-/// count); then the namespace's workloads are read through `workloads_in` and clean_up_local_queue reads the
-/// LocalQueue again and deletes it (404 counts as done). Returns failed (retried with backoff) when a request fails.
+/// workload uses it (uses_local_queue; those being deleted do not count); then the namespace's workloads are read
+/// through `workloads_in`: when one of them uses it (another shard's), it is looked at again in
+/// kOtherShardRecheckMs; else clean_up_local_queue reads the LocalQueue again and deletes it (404 counts as done).
+/// Returns failed (retried with backoff) when a request fails.
 runtime::ReconcileResult collect_local_queue(const std::string& key, const Api& api,
                                              const LocalQueueCollectorReads& reads);
 
-/// A workload to the LocalQueues its events may leave unused: the one spec.queue names and the one it manages.
+/// A workload to the LocalQueues its events may leave unused: the one spec.queue names, the one it manages and the
+/// one its status records as in effect.
 runtime::KeysMapper workload_to_local_queues();
 
 /// A LocalQueue to its own key when the operator manages it (labels), else nothing.

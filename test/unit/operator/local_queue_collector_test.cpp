@@ -42,6 +42,7 @@ struct Rig {
   FakeApi fake;
   runtime::ObjectPtr lq;
   std::vector<runtime::ObjectPtr> workloads;
+  std::vector<runtime::ObjectPtr> other_shard;  // listed, not cached
   std::string kueue_version = "v1beta1";
   bool list_fails = false;
 
@@ -52,7 +53,9 @@ struct Rig {
     reads.cached_workloads_in = [this](const std::string&) { return workloads; };
     reads.workloads_in = [this](const std::string&) -> Result<std::vector<runtime::ObjectPtr>> {
       if (list_fails) return std::unexpected(Error{"connection refused"});
-      return workloads;
+      auto all = workloads;
+      all.insert(all.end(), other_shard.begin(), other_shard.end());
+      return all;
     };
     reads.kueue_version = [this] { return kueue_version; };
     fake.log.clear();
@@ -74,13 +77,28 @@ TEST(LocalQueueCollector, AManagedLocalQueueNoWorkloadUsesIsDeleted) {
 TEST(LocalQueueCollector, ALocalQueueInUseCostsNoRequest) {
   for (const auto& user :
        {a_workload("w", "{clusterQueue: cq-a}"), a_workload("w", "{localQueue: cq-a}"),
-        a_workload("w", "{clusterQueue: cq-b, localQueue: cq-a}"), a_workload("w", "", false, "cq-a")}) {
+        a_workload("w", "{clusterQueue: cq-b, localQueue: cq-a}"), a_workload("w", "", false, "cq-a"),
+        obj("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: d\n"
+            "  namespace: team-a\nspec: {}\nstatus: {queue: cq-a}\n")}) {
     Rig rig;
     rig.lq = local_queue(true);
     rig.workloads = {user};
     EXPECT_EQ(rig.collect().kind, runtime::ReconcileResult::Kind::Ok);
     EXPECT_TRUE(rig.fake.log.empty()) << json::dump(*user) << ": " << ::testing::PrintToString(rig.fake.log);
   }
+}
+
+// The eleventh user trial: a workload with no spec.queue runs in the namespace's default LocalQueue (status.queue);
+// a managed LocalQueue that is that default is kept for it (above). One used only by another shard's workload is
+// looked at again later: that workload's deletion wakes nothing here.
+TEST(LocalQueueCollector, AQueueUsedByAnotherShardIsLookedAtAgain) {
+  Rig other;
+  other.lq = local_queue(true);
+  other.other_shard = {a_workload("elsewhere", "{clusterQueue: cq-a}")};
+  auto r = other.collect();
+  EXPECT_EQ(r.kind, runtime::ReconcileResult::Kind::RequeueAfter);
+  EXPECT_EQ(r.requeue_after_ms, kOtherShardRecheckMs);
+  EXPECT_EQ(other.fake.count("DELETE"), 0U);
 }
 
 TEST(LocalQueueCollector, AUserBeingDeletedDoesNotKeepIt) {
@@ -121,6 +139,9 @@ TEST(LocalQueueCollector, AWorkloadWakesTheQueuesItNamesAndManages) {
   EXPECT_EQ(mapper(*a_workload("w", "{clusterQueue: cq-b}", false, "cq-a")),
             (std::vector<std::string>{"team-a/cq-b", "team-a/cq-a"}));
   EXPECT_EQ(mapper(*a_workload("w", "{clusterQueue: cq-a}")), (std::vector<std::string>{"team-a/cq-a"}));
+  EXPECT_EQ(mapper(*obj("apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: d\n"
+                        "  namespace: team-a\nspec: {}\nstatus: {queue: default}\n")),
+            (std::vector<std::string>{"team-a/default"}));
   EXPECT_TRUE(mapper(*a_workload("w", "")).empty());
   auto own = managed_local_queue_key();
   EXPECT_EQ(own(*local_queue(true)), std::optional<std::string>("team-a/cq-a"));
