@@ -24,6 +24,11 @@ void fill_kueue_facts(const json::Value& wl, const std::string& kueue_version, c
   if (lq.empty()) lq = json::string_at(wl, "spec.queue.clusterQueue");  // a managed LocalQueue takes the CQ's name
   const bool lq_synced = caches.local_queues_synced && caches.local_queues_synced();
 
+  if (lq_synced && caches.local_queues_in) {
+    facts.local_queue_names.emplace();
+    for (const auto& item : caches.local_queues_in(ns))
+      if (auto name = json::get_string((*item)["metadata"], "name")) facts.local_queue_names->insert(*name);
+  }
   if (lq.empty()) {
     if (lq_synced && caches.local_queues_in) {
       bool named_default = false;

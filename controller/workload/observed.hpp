@@ -2,6 +2,7 @@
 // What reconcile is told about the cluster besides the workload itself: the facts the controller read (Kueue's
 // objects, the served APIs) and the children as they are now.
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/json.hpp"
@@ -22,6 +23,9 @@ struct ClusterFacts {
   /// absent or not asked. Only read when the spec names one.
   const json::Value* local_queue = nullptr;
   Presence local_queue_presence = Presence::kUnknown;
+  /// The names of the LocalQueues of the workload's namespace, when known (the cache is synced): whether the queue in
+  /// effect exists, whichever it is (the spec's, the namespace default, or the one a submitted child keeps).
+  std::optional<std::set<std::string>> local_queue_names;
   /// Whether the WorkloadPriorityClass of spec.queue.priorityClass exists (only asked when the spec names one).
   Presence priority_class_presence = Presence::kUnknown;
   /// The Kueue API version served ("v1beta2", "v1beta1"), empty when Kueue is not installed.

@@ -301,7 +301,7 @@ std::string released_reason(std::string_view held) {
 
 // The children held back until what the spec names exists: a reason for the Queued condition, or empty.
 std::pair<std::string, std::string> hold(const Workload& w, const std::optional<std::string>& queue,
-                                         const ClusterFacts& facts) {
+                                         const ClusterFacts& facts, bool child_exists) {
   const QueueSpec& q = w.spec.queue;
   bool managed = !q.cluster_queue.empty();
   if (w.spec.job && !facts.ray_job_served)
@@ -319,7 +319,10 @@ std::pair<std::string, std::string> hold(const Workload& w, const std::optional<
     return {"KueueNotInstalled",
             "spec.queue.localQueue names a Kueue LocalQueue, but the cluster does not serve kueue.x-k8s.io: install "
             "Kueue, or remove spec.queue"};
-  if (!q.local_queue.empty() && !managed && facts.local_queue_presence == Presence::kAbsent)
+  // A submitted child that the spec suspends may move to a LocalQueue that is not there yet: the suspension is not
+  // held back for it (its Queued condition says the queue is missing).
+  if (!q.local_queue.empty() && !managed && facts.local_queue_presence == Presence::kAbsent &&
+      !(child_exists && w.spec.suspend))
     return {"LocalQueueNotFound", "LocalQueue " + q.local_queue + " does not exist in namespace " + w.namespace_ +
                                       " (create it, or set spec.queue.clusterQueue to have the operator create it)"};
   if (managed && facts.local_queue && is_managed_local_queue(*facts.local_queue)) {
@@ -467,8 +470,8 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
     if (current && facts.default_local_queue != current)
       add_warning(errs, "spec.queue", "QueueKept",
                   "the workload stays in LocalQueue " + *current +
-                      ", where it was submitted, though the spec no longer names a queue; delete and re-create the "
-                      "workload to run it without Kueue",
+                      ", where it was submitted: a submitted workload keeps its queue when the spec names none; "
+                      "delete and re-create the workload to run it without Kueue",
                   "kueue:job webhook ValidateUpdate");
     return current;
   }
@@ -708,9 +711,9 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       add_warning(out.errors, "spec.autoscaling.elasticJob", "ElasticJobWithoutQueue",
                   "has no effect: the workload is not queued by Kueue");
 
-    auto [held_reason, held_message] = hold(w, queue, facts);
-    in.held_reason = held_reason;
     in.child_exists = observed_top(s, observed) != nullptr;
+    auto [held_reason, held_message] = hold(w, queue, facts, in.child_exists);
+    in.held_reason = held_reason;
     in.held_message = held_message;
     ManagedQueue managed = managed_local_queue(w, facts, out.errors);
     if (managed.create) {
@@ -721,6 +724,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     }
     out.needs_finalizer = managed.in_use;
     if (managed.in_use) in.managed_local_queue = s.queue.local_queue;
+    in.queue_missing = queue && facts.local_queue_names && !facts.local_queue_names->contains(*queue) &&
+                       !(managed.in_use && *queue == s.queue.local_queue);
     std::string before_lq = previous ? json::get_string(*previous, "managedLocalQueue").value_or("") : "";
     if (!before_lq.empty() && before_lq != in.managed_local_queue) out.release_local_queue = before_lq;
     auto labels = kueue_labels(queue, s.queue);

@@ -198,9 +198,10 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
     return;
   }
   // Submitted to a LocalQueue that is gone (deleted since): Kueue admits nothing from it until it is back.
-  if (in.held_reason == "LocalQueueNotFound" && !admission.admitted && !past_admission) {
+  if ((in.queue_missing || in.held_reason == "LocalQueueNotFound") && !admission.admitted && !past_admission) {
+    remove_condition(conds, kConditionAdmissible);  // nothing is judged against a queue that is not there
     set_condition(conds,
-                  Condition{kConditionQueued, "False", in.generation, "", in.held_reason,
+                  Condition{kConditionQueued, "False", in.generation, "", "LocalQueueNotFound",
                             "submitted to LocalQueue " + *in.queue +
                                 ", which does not exist: Kueue admits nothing from it until it is created again"},
                   now);

@@ -109,6 +109,9 @@ struct StatusInput {
   /// The top-level child exists already (it was submitted): a hold then holds back a change of it, not the workload,
   /// so Ready and Queued follow the child and name the held change in their messages.
   bool child_exists = false;
+  /// The LocalQueue in effect is known not to exist (and is not created by this reconcile): a child submitted to it
+  /// is not Queued (reason LocalQueueNotFound) until it is back, unless it was admitted already.
+  bool queue_missing = false;
   /// Sum of the worker groups' replicas.
   int32_t desired_workers = 0;
   std::string ray_cluster_name;

@@ -330,3 +330,68 @@ TEST(KueueReconcile, AdmissibleConditionFromTheQueueChain) {
   Outcome chain_missing = reconcile(with_ns(wl(spec("2"))), Observed{}, no_cq, schemas, kNow);
   EXPECT_EQ(condition_field(chain_missing.status, "Admissible", &Condition::status), "<absent>");
 }
+
+namespace {
+// A live RayCluster of `spec` as the operator made it in LocalQueue `queue`, running (Kueue admitted it).
+json::Document running_cluster(const std::string& spec, const std::string& queue,
+                               const validation::SchemaSet& schemas) {
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta1";
+  facts.local_queue_presence = Presence::kPresent;
+  Outcome first = reconcile(wl(spec), Observed{}, facts, schemas, kNow);
+  EXPECT_EQ(first.desired.size(), 1u) << dump(first.errors);
+  json::Document rc = json::clone(first.desired.back());
+  EXPECT_EQ(json::get_string(rc["metadata"]["labels"], "kueue.x-k8s.io/queue-name"), queue);
+  json::set(rc["spec"], "suspend", json::Value(false), rc.GetAllocator());
+  rc.AddMember("status", json::Value(rapidjson::kObjectType), rc.GetAllocator());
+  json::set(rc["status"], "state", json::str("ready", rc.GetAllocator()), rc.GetAllocator());
+  return rc;
+}
+}  // namespace
+
+// The eleventh user trial: the LocalQueue a submitted workload runs in by default was deleted; its status kept saying
+// Queued=True. The queue in effect is looked up among the namespace's LocalQueues, whichever it is.
+TEST(KueueReconcile, ASubmittedWorkloadWhoseQueueIsGoneIsNotQueued) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document rc = running_cluster("{queue: {localQueue: default}}", "default", schemas);
+  json::set(rc["spec"], "suspend", json::Value(true), rc.GetAllocator());  // waiting for Kueue
+  json::set(rc["status"], "state", json::str("suspended", rc.GetAllocator()), rc.GetAllocator());
+  Observed observed;
+  observed.ray_cluster = &rc;
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta1";
+  facts.local_queue_names = std::set<std::string>{"other"};  // "default" is gone
+  Outcome gone = reconcile(wl("{}"), observed, facts, schemas, kNow);
+  EXPECT_EQ(json::get_string(gone.status, "queue"), "default");
+  EXPECT_EQ(condition_field(gone.status, "Queued", &Condition::status), "False") << json::dump(gone.status);
+  EXPECT_EQ(condition_field(gone.status, "Queued", &Condition::reason), "LocalQueueNotFound");
+  facts.local_queue_names->insert("default");
+  facts.default_local_queue = "default";
+  Outcome back = reconcile(wl("{}"), observed, facts, schemas, kNow);
+  EXPECT_EQ(condition_field(back.status, "Queued", &Condition::reason), "Submitted") << json::dump(back.status);
+}
+
+// The eleventh user trial: spec.suspend set together with a move to a LocalQueue that does not exist was held back
+// (the cluster ran on in its queue) while the status said Suspended. The suspension is applied; the queue it moves
+// to is reported missing.
+TEST(KueueReconcile, SuspendingWhileMovingToAMissingQueueIsApplied) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document rc = running_cluster("{queue: {localQueue: small}}", "small", schemas);
+  Observed observed;
+  observed.ray_cluster = &rc;
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta1";
+  facts.local_queue_presence = Presence::kAbsent;
+  facts.local_queue_names = std::set<std::string>{"small"};
+  Outcome out = reconcile(wl("{suspend: true, queue: {localQueue: other}}"), observed, facts, schemas, kNow);
+  EXPECT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_FALSE(out.held);
+  ASSERT_EQ(out.desired.size(), 1u);
+  EXPECT_EQ(json::get_bool(out.desired[0]["spec"], "suspend"), true);
+  EXPECT_EQ(json::get_string(out.desired[0]["metadata"]["labels"], "kueue.x-k8s.io/queue-name"), "other");
+  EXPECT_EQ(condition_field(out.status, "Queued", &Condition::reason), "LocalQueueNotFound") << json::dump(out.status);
+  // Without the suspension, a running cluster cannot move (QueueChangeWhileRunning) and nothing is applied.
+  Outcome moving = reconcile(wl("{queue: {localQueue: other}}"), observed, facts, schemas, kNow);
+  EXPECT_TRUE(moving.desired.empty() ||
+              json::get_string(moving.desired[0]["metadata"]["labels"], "kueue.x-k8s.io/queue-name") == "small");
+}
