@@ -772,6 +772,12 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       // when it ends: it is held, as a change of a started RayJob is, until the spec changes again (or the AppWrapper
       // is deleted: it is then created as the spec is now).
       const AppWrapperRecord seen = app_wrapper_record(previous, w.name);
+      // One that ended and is gone since (deleted by someone), the spec unchanged: not created again, as a finished
+      // RayJob is not (a deleted AppWrapper would otherwise run its job again).
+      if (!observed.app_wrapper && seen.ended && !new_generation) {
+        hold_wrapped = true;
+        in.finished_app_wrapper_gone = true;
+      }
       const bool deleted = out.recreate && json::find_path(*observed.app_wrapper, "metadata.deletionTimestamp");
       if (out.recreate && child_ended(observed.app_wrapper) && !deleted && seen.seen &&
           !(seen.ended && new_generation)) {

@@ -120,6 +120,12 @@ Readiness from_children(const StatusInput& in, const Observed& observed, const A
   if (!in.wrapped)
     return from_ray_cluster(in, view_ray_cluster(observed.ray_cluster), admission.admitted, now, recheck);
   std::string what = "AppWrapper " + in.app_wrapper_name;
+  if (!observed.app_wrapper && in.finished_app_wrapper_gone && previous_status) {
+    const std::string before = json::string_at(*previous_status, "appWrapperPhase");
+    return {before, false, "AppWrapperFinished",
+            what + " finished (" + before +
+                ") and is gone; it is not created again unless its spec changes (or the workload is re-created)"};
+  }
   if (!observed.app_wrapper) return {phase::kPending, false, "Pending", what + " is not created yet"};
   const json::Value* p = json::find_path(*observed.app_wrapper, "status.phase");
   std::string aw_phase = p && p->IsString() ? p->GetString() : "";
@@ -358,6 +364,8 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   if (in.wrapped && observed.app_wrapper)
     if (const json::Value* p = json::find_path(*observed.app_wrapper, "status.phase"); p && p->IsString())
       st.app_wrapper_phase = p->GetString();
+  if (in.wrapped && !observed.app_wrapper && in.finished_app_wrapper_gone && previous_status)
+    st.app_wrapper_phase = json::string_at(*previous_status, "appWrapperPhase");  // the record outlives it
   AdmissionView admission = view_admission(in.queue ? observed.kueue_workload : nullptr);
   st.admission_workload = admission.workload_name;
   st.admission_cluster_queue = admission.cluster_queue;

@@ -132,6 +132,9 @@ struct StatusInput {
   /// The RayJob made for this spec is gone before it was seen to end (and not while it only waited in a queue): the
   /// job is taken as ended, outcome unknown (phase Failed, reason RayJobGone), and `finished_job` is set too.
   bool job_lost = false;
+  /// The AppWrapper ended (status.appWrapperPhase recorded Succeeded or Failed) and is gone since (deleted by someone)
+  /// while the spec did not change: it is not created again; the phase and appWrapperPhase of `previous_status` stand.
+  bool finished_app_wrapper_gone = false;
   /// status.jobSpecHash to write: the hash of the spec of the RayJob last applied (16 hex digits, empty for none).
   std::string job_spec_hash;
 };

@@ -971,3 +971,31 @@ TEST(ReconcileLifecycle, ALabelChangeNeitherReplacesNorReRunsAnAppWrapper) {
   ASSERT_EQ(rerun.desired.size(), 1u);
   EXPECT_EQ(wrapped_label(rerun.desired[0], "team"), "c");
 }
+
+// The eleventh user trial: a finished AppWrapper deleted by someone was created again, and ran its job again, with no
+// word. As a finished RayJob, it is not created again while the spec is unchanged; its record stands.
+TEST(ReconcileLifecycle, AFinishedAppWrapperDeletedBySomeoneIsNotCreatedAgain) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  Outcome first = reconcile(wl("{appWrapper: true}"), Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(first.desired.size(), 1u);
+  json::Document aw = json::clone(first.desired[0]);
+  set_status(aw, yaml_doc("{phase: Succeeded}"));
+  Observed observed;
+  observed.app_wrapper = &aw;
+  json::Document d = wl("{appWrapper: true}");
+  Outcome ended = reconcile(d, observed, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(json::get_string(ended.status, "appWrapperPhase"), "Succeeded");
+  set_status(d, ended.status);
+  Outcome gone = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(gone.desired.empty()) << "not created again";
+  EXPECT_EQ(json::get_string(gone.status, "phase"), "Succeeded") << json::dump(gone.status);
+  EXPECT_EQ(json::get_string(gone.status, "appWrapperPhase"), "Succeeded") << "the record outlives it";
+  auto conds = conditions_from_json(*json::find(gone.status, "conditions"));
+  EXPECT_EQ(find_condition(conds, "Ready")->reason, "AppWrapperFinished");
+  set_status(d, gone.status);
+  EXPECT_TRUE(reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow).desired.empty()) << "nor later";
+  // A new spec runs again.
+  json::Document changed = wl("{appWrapper: true, workerGroups: [{name: w, replicas: 2}]}", 2);
+  set_status(changed, gone.status);
+  EXPECT_EQ(reconcile(changed, Observed{}, ClusterFacts{}, schemas, kNow).desired.size(), 1u);
+}
