@@ -27,14 +27,25 @@ bool is_forbidden_custom_resource(std::string_view ray_name) {
   return ray_name == "GPU" || ray_name == "CPU" || ray_name == "memory";
 }
 
+namespace {
+// The decimal digits of a non-negative 128-bit value (a Quantity's whole units may pass int64).
+std::string decimal(__int128 v) {
+  if (v <= 0) return "0";
+  std::string out;
+  for (; v > 0; v /= 10) out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+  return out;
+}
+}  // namespace
+
 std::string num_cpus_param(const Quantity& cpu_limit) {
   const std::string& t = cpu_limit.text();
   bool plain_int = !t.empty() && std::all_of(t.begin() + (t[0] == '+' || t[0] == '-' ? 1 : 0), t.end(),
                                              [](char c) { return c >= '0' && c <= '9'; });
-  if (plain_int) return std::to_string(std::max<int64_t>(cpu_limit.value(), 0));
-  __int128 whole = cpu_limit.nanos() / 1'000'000'000;  // truncates toward zero, as Python int() does
-  if (!t.empty() && t.back() == 'm') whole = cpu_limit.milli_value() / 1000;
-  return std::to_string(std::max<int64_t>(static_cast<int64_t>(whole), 1));
+  // Whole units, truncated toward zero as Python int() does; in 128 bits, so that a huge limit is not wrapped.
+  __int128 whole = cpu_limit.nanos() / 1'000'000'000;
+  if (plain_int) return decimal(whole);
+  if (t.back() == 'm') whole = (cpu_limit.nanos() + 999'999) / 1'000'000 / 1000;  // milli-units rounded up, then /1000
+  return decimal(std::max<__int128>(whole, 1));
 }
 
 std::string num_gpus_param(const ResourceList& requests, const std::vector<ResourceMapping>& mapping) {

@@ -44,6 +44,9 @@ TEST(ResourceMapping, NumCpusFollowsTheSdkRule) {
   EXPECT_EQ(num_cpus_param(must_quantity("2")), "2");
   EXPECT_EQ(num_cpus_param(must_quantity("0")), "0");
   EXPECT_EQ(num_cpus_param(must_quantity("500m")), "1");
+  // The eleventh user trial: a limit past int64 wrapped around ("3875820019684212735"); Python's int() keeps it.
+  EXPECT_EQ(num_cpus_param(must_quantity("999999999999999999999")), "999999999999999999999");
+  EXPECT_EQ(num_cpus_param(must_quantity("1999.5m")), "2");
   EXPECT_EQ(num_cpus_param(must_quantity("2500m")), "2");
   EXPECT_EQ(num_cpus_param(must_quantity("1.5")), "1");
   EXPECT_EQ(num_cpus_param(must_quantity("0.2")), "1");
