@@ -871,14 +871,24 @@ TEST(JobLifecycle, AJobThatEndsWhileTheSpecIsInvalidIsRecordedAsEnded) {
   EXPECT_EQ(succeeded(still), "False/RayJobGone");
 }
 
+// The AppWrapper the operator makes of `spec`, with status.phase `phase` as its controller would write it; a null
+// document when the spec makes none.
+namespace {
+json::Document app_wrapper_of(const validation::SchemaSet& schemas, const std::string& spec, const std::string& phase) {
+  Outcome first = reconcile(wl(spec), Observed{}, ClusterFacts{}, schemas, kNow);
+  if (first.desired.size() != 1u) return {};
+  json::Document aw = json::clone(first.desired[0]);
+  set_status(aw, yaml_doc("{phase: " + phase + "}"));
+  return aw;
+}
+}  // namespace
+
 // The ninth user trial's F3: a change refused while the AppWrapper ran (AppWrapperChangeWhileRunning) is not applied
 // by itself once the AppWrapper ends; a change made after the end was seen replaces it and runs it again.
 TEST(ReconcileLifecycle, AnAppWrapperChangeRefusedWhileItRanIsHeldWhenItEnds) {
   CFO_REQUIRE_SCHEMAS(schemas);
-  Outcome first = reconcile(wl("{appWrapper: true}"), Observed{}, ClusterFacts{}, schemas, kNow);
-  ASSERT_EQ(first.desired.size(), 1u);
-  json::Document aw = json::clone(first.desired[0]);
-  set_status(aw, yaml_doc("{phase: Running}"));
+  json::Document aw = app_wrapper_of(schemas, "{appWrapper: true}", "Running");
+  ASSERT_TRUE(aw.IsObject());
   Observed observed;
   observed.app_wrapper = &aw;
   json::Document running = wl("{appWrapper: true}");
@@ -976,10 +986,8 @@ TEST(ReconcileLifecycle, ALabelChangeNeitherReplacesNorReRunsAnAppWrapper) {
 // word. As a finished RayJob, it is not created again while the spec is unchanged; its record stands.
 TEST(ReconcileLifecycle, AFinishedAppWrapperDeletedBySomeoneIsNotCreatedAgain) {
   CFO_REQUIRE_SCHEMAS(schemas);
-  Outcome first = reconcile(wl("{appWrapper: true}"), Observed{}, ClusterFacts{}, schemas, kNow);
-  ASSERT_EQ(first.desired.size(), 1u);
-  json::Document aw = json::clone(first.desired[0]);
-  set_status(aw, yaml_doc("{phase: Succeeded}"));
+  json::Document aw = app_wrapper_of(schemas, "{appWrapper: true}", "Succeeded");
+  ASSERT_TRUE(aw.IsObject());
   Observed observed;
   observed.app_wrapper = &aw;
   json::Document d = wl("{appWrapper: true}");
