@@ -1,5 +1,8 @@
 #include "operator/finalizer.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include "operator/resources.hpp"
 #include "workload/local_queue.hpp"
 
@@ -51,6 +54,17 @@ bool uses_local_queue(const json::Value& workload, const std::string& name) {
                            json::string_at(workload, "status.queue") == name);
 }
 
+bool may_be_default_queue(const json::Value& lq) {
+  if (json::string_at(lq, "metadata.name") == "default") return true;
+  const json::Value* annotations = json::find_path(lq, "metadata.annotations");
+  const std::string v = annotations ? json::get_string(*annotations, "kueue.x-k8s.io/default-queue").value_or("") : "";
+  return v.size() == 4 && std::equal(v.begin(), v.end(), "true", [](char a, char b) { return std::tolower(a) == b; });
+}
+
+bool may_use_local_queue(const json::Value& workload, const std::string& name, bool default_candidate) {
+  return uses_local_queue(workload, name) || (default_candidate && queue_name_of(workload).empty());
+}
+
 Result<CleanupResult> clean_up_local_queue(const Api& api, const client::ResourceType& local_queues,
                                            const std::string& ns, const std::string& local_queue,
                                            const std::string& self,
@@ -58,17 +72,18 @@ Result<CleanupResult> clean_up_local_queue(const Api& api, const client::Resourc
   CleanupResult out;
   out.local_queue = local_queue;
   if (local_queue.empty()) return out;
-  for (const auto& o : others) {
-    if (!o || json::string_at(*o, "metadata.namespace") != ns || json::string_at(*o, "metadata.name") == self) continue;
-    if (json::find_path(*o, "metadata.deletionTimestamp")) continue;
-    if (uses_local_queue(*o, local_queue)) ++out.other_users;
-  }
-  if (out.other_users > 0) return out;
   auto current = api.get(local_queues.object_path(ns, local_queue));
   if (!current) {
     if (current.error().is_not_found()) return out;
     return std::unexpected(current.error());
   }
+  const bool default_candidate = may_be_default_queue(*current);
+  for (const auto& o : others) {
+    if (!o || json::string_at(*o, "metadata.namespace") != ns || json::string_at(*o, "metadata.name") == self) continue;
+    if (json::find_path(*o, "metadata.deletionTimestamp")) continue;
+    if (may_use_local_queue(*o, local_queue, default_candidate)) ++out.other_users;
+  }
+  if (out.other_users > 0) return out;
   if (!workload::is_managed_local_queue(*current)) return out;
   auto removed = api.remove(local_queues.object_path(ns, local_queue));
   if (!removed && !removed.error().is_not_found()) return std::unexpected(removed.error());

@@ -49,10 +49,18 @@ std::string managed_queue_of(const json::Value& workload);
 /// the namespace's default LocalQueue, or the queue its child was submitted to).
 bool uses_local_queue(const json::Value& workload, const std::string& name);
 
-/// The clean-up guarded by the finalizer, also run when a workload stops using a LocalQueue it managed: deletes the
-/// LocalQueue `local_queue` of namespace `ns` unless another workload in `others` (the namespace's workloads; `self`
-/// and those being deleted are skipped) uses it, or it is not labelled as managed by the operator. 404 counts as
-/// done. `local_queues` is the LocalQueue resource type.
+/// True when LocalQueue object `lq` may be its namespace's default LocalQueue (annotated
+/// kueue.x-k8s.io/default-queue: "true", or named "default"): a workload that names no queue uses it, or will once
+/// reconciled, and counts as its user before its status says so.
+bool may_be_default_queue(const json::Value& lq);
+
+/// uses_local_queue, or `workload` names no queue and `default_candidate` (may_be_default_queue of the LocalQueue).
+bool may_use_local_queue(const json::Value& workload, const std::string& name, bool default_candidate);
+
+/// The clean-up guarded by the finalizer, also run when a workload stops using a LocalQueue it managed: reads the
+/// LocalQueue `local_queue` of namespace `ns` and deletes it unless another workload in `others` (the namespace's
+/// workloads; `self` and those being deleted are skipped) may use it (may_use_local_queue), or it is not labelled as
+/// managed by the operator. 404 counts as done. `local_queues` is the LocalQueue resource type.
 Result<CleanupResult> clean_up_local_queue(const Api& api, const client::ResourceType& local_queues,
                                            const std::string& ns, const std::string& local_queue,
                                            const std::string& self,

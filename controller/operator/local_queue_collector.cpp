@@ -11,11 +11,11 @@
 namespace cfo::op {
 
 namespace {
-// True when a live (not deleting) workload of `workloads` uses LocalQueue `name` (uses_local_queue).
-bool used_by_any(const std::vector<runtime::ObjectPtr>& workloads, const std::string& name) {
+// True when a live (not deleting) workload of `workloads` may use LocalQueue `name` (may_use_local_queue).
+bool used_by_any(const std::vector<runtime::ObjectPtr>& workloads, const std::string& name, bool default_candidate) {
   for (const auto& wl : workloads) {
     if (!wl || json::find_path(*wl, "metadata.deletionTimestamp")) continue;
-    if (uses_local_queue(*wl, name)) return true;
+    if (may_use_local_queue(*wl, name, default_candidate)) return true;
   }
   return false;
 }
@@ -28,14 +28,15 @@ runtime::ReconcileResult collect_local_queue(const std::string& key, const Api& 
   runtime::ObjectPtr cached = reads.local_queue(key);
   if (!cached || !workload::is_managed_local_queue(*cached)) return runtime::ReconcileResult::ok();
   auto [ns, name] = runtime::split_key(key);
-  if (reads.cached_workloads_in && used_by_any(reads.cached_workloads_in(ns), name))
+  const bool default_candidate = may_be_default_queue(*cached);
+  if (reads.cached_workloads_in && used_by_any(reads.cached_workloads_in(ns), name, default_candidate))
     return runtime::ReconcileResult::ok();
   if (!reads.workloads_in) return runtime::ReconcileResult::ok();
   auto all = reads.workloads_in(ns);
   if (!all) return runtime::ReconcileResult::failed("listing the workloads of " + ns + ": " + all.error().message);
   // Used only by workloads this instance does not cache (another shard's, with --label-selector): their deletion
   // wakes nothing here, so the queue is looked at again later.
-  if (used_by_any(*all, name)) return runtime::ReconcileResult::requeue_after(kOtherShardRecheckMs);
+  if (used_by_any(*all, name, default_candidate)) return runtime::ReconcileResult::requeue_after(kOtherShardRecheckMs);
   auto done = clean_up_local_queue(api, resources::local_queues(kueue_version), ns, name, "", *all);
   if (!done) return runtime::ReconcileResult::failed("deleting LocalQueue " + key + ": " + done.error().message);
   if (done->deleted) spdlog::info("LocalQueueDeleted: LocalQueue {} deleted: no workload uses it any more", key);

@@ -23,8 +23,11 @@ runtime::KeysMapper local_queue_to_workloads(const runtime::InformerGroup& workl
     std::vector<std::string> keys;
     const std::string ns = json::string_at(lq, "metadata.namespace");
     const std::string name = json::string_at(lq, "metadata.name");
+    // Those that use it (the spec names it, it manages it, or runs in it: status.queue), and those that name no
+    // queue: their queue is the namespace's default, which any LocalQueue's coming, going or annotation may change.
     for (const auto& wl : workloads.list(ns))
-      if (queue_name_of(*wl) == name) keys.push_back(ns + "/" + json::string_at(*wl, "metadata.name"));
+      if (uses_local_queue(*wl, name) || queue_name_of(*wl).empty())
+        keys.push_back(ns + "/" + json::string_at(*wl, "metadata.name"));
     return keys;
   };
 }

@@ -14,8 +14,9 @@ namespace cfo::op {
 /// (ChildConflict), so that its deletion lets that workload go on at once; std::nullopt when there is none.
 runtime::KeyMapper child_to_workload(const runtime::InformerGroup& workloads);
 
-/// A LocalQueue to every workload of `workloads` (the workload cache) that names it in spec.queue (localQueue, or
-/// clusterQueue for a managed one), so that a held workload goes ahead as soon as its queue appears.
+/// A LocalQueue to every workload of `workloads` (the workload cache) that uses it (uses_local_queue: named in
+/// spec.queue, managed, or in effect per status.queue) or names no queue (the namespace's default may change with
+/// it), so that a held workload goes ahead as soon as its queue appears and a submitted one learns that it is gone.
 runtime::KeysMapper local_queue_to_workloads(const runtime::InformerGroup& workloads);
 
 /// A WorkloadPriorityClass to every workload of `workloads` that names it in spec.queue.priorityClass, so that a

@@ -470,8 +470,8 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
     if (current && facts.default_local_queue != current)
       add_warning(errs, "spec.queue", "QueueKept",
                   "the workload stays in LocalQueue " + *current +
-                      ", where it was submitted: a submitted workload keeps its queue when the spec names none; "
-                      "delete and re-create the workload to run it without Kueue",
+                      ", where it was submitted: a submitted workload keeps its queue (it is not the namespace's "
+                      "default LocalQueue now); delete and re-create the workload to change that",
                   "kueue:job webhook ValidateUpdate");
     return current;
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "fake_api.hpp"
+#include "operator/finalizer.hpp"
 #include "test_files.hpp"
 
 using namespace cfo;
@@ -99,6 +100,30 @@ TEST(LocalQueueCollector, AQueueUsedByAnotherShardIsLookedAtAgain) {
   EXPECT_EQ(r.kind, runtime::ReconcileResult::Kind::RequeueAfter);
   EXPECT_EQ(r.requeue_after_ms, kOtherShardRecheckMs);
   EXPECT_EQ(other.fake.count("DELETE"), 0U);
+}
+
+// The twelfth user trial: a managed LocalQueue that may be the namespace's default (named "default", or annotated) is
+// kept while a workload names no queue, reconciled or not; another managed one is not.
+TEST(LocalQueueCollector, AMaybeDefaultQueueIsKeptForWorkloadsThatNameNone) {
+  auto queue_named = [](const std::string& name, const std::string& annotations) {
+    return obj("apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: " + name +
+               "\n  namespace: team-a\n  labels: {app.kubernetes.io/managed-by: codeflare-operator}\n" + annotations +
+               "spec: {clusterQueue: cq-a}\n");
+  };
+  EXPECT_TRUE(may_be_default_queue(*queue_named("default", "")));
+  EXPECT_TRUE(may_be_default_queue(*queue_named("team", "  annotations: {kueue.x-k8s.io/default-queue: \"True\"}\n")));
+  EXPECT_FALSE(may_be_default_queue(*queue_named("team", "")));
+  // The rig's queue is cq-a: annotated as the default, a queue-less workload keeps it.
+  Rig annotated;
+  annotated.lq = queue_named("cq-a", "  annotations: {kueue.x-k8s.io/default-queue: \"true\"}\n");
+  annotated.workloads = {a_workload("implicit", "")};
+  annotated.collect();
+  EXPECT_TRUE(annotated.fake.log.empty()) << ::testing::PrintToString(annotated.fake.log);
+  Rig plain;
+  plain.lq = local_queue(true);
+  plain.workloads = {a_workload("implicit", "")};
+  plain.collect();
+  EXPECT_EQ(plain.fake.count("DELETE"), 1U) << ::testing::PrintToString(plain.fake.log);
 }
 
 TEST(LocalQueueCollector, AUserBeingDeletedDoesNotKeepIt) {

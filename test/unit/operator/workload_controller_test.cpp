@@ -327,10 +327,31 @@ TEST(WorkloadController, ALocalQueueStillUsedByAnotherWorkloadIsKept) {
                    ", deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [codeflare.dev/managed-local-queue]");
   rig.workloads["team-a/other"] = std::make_shared<json::Document>(
       doc("{metadata: {name: other, namespace: team-a}, spec: {queue: {localQueue: cq-a}}}"));
+  rig.fake.put(kLq, doc("{metadata: {name: cq-a, namespace: team-a, labels: {app.kubernetes.io/managed-by: "
+                        "codeflare-operator}}, spec: {clusterQueue: cq-a}}"));
   rig.start();
   rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.count("DELETE "), 0u);
   EXPECT_EQ(rig.fake.count("APPLY " + std::string(kWl)), 1u);  // the finalizer still goes
+  EXPECT_TRUE(rig.event("Normal LocalQueueKept"));
+}
+
+// The twelfth user trial: a workload that names no queue and is not reconciled yet (no status.queue) runs in the
+// namespace's default LocalQueue once it is: a managed LocalQueue that may be that default is kept for it.
+TEST(WorkloadController, AManagedDefaultLocalQueueIsKeptForAWorkloadThatNamesNoQueue) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.set_workload("{queue: {localQueue: default, clusterQueue: cq-a}}",
+                   ", deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [codeflare.dev/managed-local-queue]");
+  rig.workloads["team-a/implicit"] =
+      std::make_shared<json::Document>(doc("{metadata: {name: implicit, namespace: team-a}, spec: {}}"));
+  const std::string lq = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/localqueues/default";
+  rig.fake.put(lq, doc("{metadata: {name: default, namespace: team-a, labels: {app.kubernetes.io/managed-by: "
+                       "codeflare-operator}}, spec: {clusterQueue: cq-a}}"));
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("DELETE "), 0u) << ::testing::PrintToString(rig.fake.log);
   EXPECT_TRUE(rig.event("Normal LocalQueueKept"));
 }
 
