@@ -568,22 +568,44 @@ json::Value* wrapped_metadata(json::Value& component) {
   return meta && meta->IsObject() ? meta : nullptr;
 }
 
-// An AppWrapper's components without the wrapped objects' labels (components[].template.metadata.labels, where
-// spec.labels go), for comparing two of them; an empty document when there are none.
-json::Document components_without_labels(const json::Value& aw) {
-  const json::Value* components = json::find_path(aw, "spec.components");
-  if (!components || !components->IsArray()) return {};
-  json::Document out = json::clone(*components);
-  for (auto& c : out.GetArray())
-    if (json::Value* meta = wrapped_metadata(c)) meta->RemoveMember("labels");
-  return out;
+// Whether two objects have the same members, `skip` left out of both (anything else: plain equality).
+bool equal_except(const json::Value& a, const json::Value& b, std::string_view skip) {
+  if (!a.IsObject() || !b.IsObject()) return a == b;
+  rapidjson::SizeType counted = 0;
+  for (const auto& m : a.GetObject()) {
+    const std::string_view name(m.name.GetString(), m.name.GetStringLength());
+    if (name == skip) continue;
+    ++counted;
+    const json::Value* other = json::find(b, name);
+    if (!other || !(m.value == *other)) return false;
+  }
+  return counted + (json::find(b, skip) ? 1 : 0) == b.MemberCount();
+}
+
+// Whether two components are the same but for the wrapped object's labels (template.metadata.labels, where
+// spec.labels go). Compared in place: no copy of either.
+bool same_component_but_labels(const json::Value& a, const json::Value& b) {
+  if (!equal_except(a, b, "template")) return false;
+  const json::Value* ta = a.IsObject() ? json::find(a, "template") : nullptr;
+  const json::Value* tb = b.IsObject() ? json::find(b, "template") : nullptr;
+  if (!ta || !tb) return ta == tb;
+  if (!equal_except(*ta, *tb, "metadata")) return false;
+  const json::Value* ma = ta->IsObject() ? json::find(*ta, "metadata") : nullptr;
+  const json::Value* mb = tb->IsObject() ? json::find(*tb, "metadata") : nullptr;
+  if (!ma || !mb) return ma == mb;
+  return equal_except(*ma, *mb, "labels");
 }
 
 // An AppWrapper's components cannot change (AppWrapper webhook ValidateUpdate): a changed template means replacing it.
 // The wrapped objects' labels alone do not count (keep_wrapped_labels): a label is not worth stopping a Ray cluster.
 bool app_wrapper_template_changed(const json::Value& desired, const json::Value* live) {
-  if (!live || !json::find_path(desired, "spec.components") || !json::find_path(*live, "spec.components")) return false;
-  return !(components_without_labels(desired) == components_without_labels(*live));
+  const json::Value* want = json::find_path(desired, "spec.components");
+  const json::Value* have = live ? json::find_path(*live, "spec.components") : nullptr;
+  if (!want || !have) return false;
+  if (!want->IsArray() || !have->IsArray() || want->Size() != have->Size()) return !(*want == *have);
+  for (rapidjson::SizeType i = 0; i < want->Size(); ++i)
+    if (!same_component_but_labels((*want)[i], (*have)[i])) return true;
+  return false;
 }
 
 // An AppWrapper kept (not replaced) keeps the labels its wrapped objects were created with: its components cannot
