@@ -255,8 +255,10 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
                               (c->holder.kind == ChildHolder::Kind::kEarlierWorkload
                                    ? " (or delete it now)"
                                    : "; the workload does not take it over (delete it or rename the workload)");
-      spdlog::warn("{}", msg);
-      events_.record(*wl, "Warning", "ChildConflict", "Apply", msg);
+      // Said again on each recheck: logged when its event is posted, not when the recorder drops it as a repeat.
+      if (events_.record(*wl, "Warning", "ChildConflict", "Apply", msg) !=
+          runtime::EventRecorder::Outcome::Deduplicated)
+        spdlog::warn("{}", msg);
       mark_not_ready(outcome.status, "ChildConflict", msg, generation, /*not_submitted=*/true);
       keep_applied_job_spec_hash(outcome.status, prev_status);
     }
@@ -279,11 +281,11 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     keep_applied_job_spec_hash(outcome.status, prev_status);
   }
   // Each event is also a log line at info (holds, their release, phase changes, warnings about the spec): events
-  // are posted once per transition, so are these lines.
-  for (const auto& ev : outcome.events) {
-    spdlog::info("{} {}: {}", ev.type, ev.reason, ev.message);
-    events_.record(*wl, ev.type, ev.reason, "Reconcile", ev.message);
-  }
+  // are posted once per transition, so are these lines (none for an event the recorder drops as a repeat).
+  for (const auto& ev : outcome.events)
+    if (events_.record(*wl, ev.type, ev.reason, "Reconcile", ev.message) !=
+        runtime::EventRecorder::Outcome::Deduplicated)
+      spdlog::info("{} {}: {}", ev.type, ev.reason, ev.message);
 
   // Status through the status subresource, only when it changed (so our own write does not wake us again).
   if (!prev_status || !(*prev_status == static_cast<const json::Value&>(outcome.status))) {

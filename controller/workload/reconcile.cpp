@@ -959,7 +959,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   std::string before = phase_of(previous);
   // A hold shows as the Ready condition's reason (and Queued's, with a queue).
   const Condition* ready_before = find_condition(previous_conditions, kConditionReady);
-  const std::string held_before = ready_before && is_hold_reason(ready_before->reason) ? ready_before->reason : "";
+  std::string held_before = ready_before && is_hold_reason(ready_before->reason) ? ready_before->reason : "";
+  // Held with a child in place: the Ready reason is the child's, and its message carries the hold's (readiness()).
+  if (held_before.empty() && out.held && ready_before &&
+      ready_before->message.find("no change is applied until then: " + in.held_message) != std::string::npos)
+    held_before = in.held_reason;
   // A job or AppWrapper run again is an action, said when it happens (the end that allows it may come after the
   // change; the recorder drops repeats).
   // A child found ended running an earlier spec is said once too, when it is found (its end comes without a change

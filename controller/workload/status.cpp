@@ -391,6 +391,14 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
     r.reason = in.admissibility->reason;
     r.message = "LocalQueue " + *in.queue + " can never admit it: " + in.admissibility->message;
   }
+  // Waiting in a LocalQueue that is gone: the phase and Ready say what the Queued condition says (the child waits
+  // for the queue, not for Kueue's admission), unless the user suspended it.
+  if (in.valid && in.queue && (in.queue_missing || in.held_reason == "LocalQueueNotFound") && !admission.admitted &&
+      (r.phase == phase::kQueued || r.phase == phase::kPending)) {
+    r.phase = phase::kPending;
+    r.reason = "LocalQueueNotFound";
+    r.message = "LocalQueue " + *in.queue + " does not exist: Kueue admits nothing from it until it is created again";
+  }
   // A job or AppWrapper that ended running an earlier spec: the phase is the child's, the reason (Ready, the REASON
   // column) and a job's Succeeded condition say the current spec has not run.
   if (in.valid && in.ran_earlier_spec && ended(r.phase)) {

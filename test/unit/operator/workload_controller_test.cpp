@@ -1,8 +1,11 @@
 // The controller's paths without a server: the Api seam is a recording fake, the caches are maps, events go to a
 // list. Each test reads what was requested, in order, and what the status says.
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <map>
+#include <sstream>
 
 #include "core/condition.hpp"
 #include "fake_api.hpp"
@@ -181,6 +184,31 @@ TEST(WorkloadController, AChildOfSomeoneElseIsNeverTakenOver) {
   EXPECT_TRUE(rig.event("Warning ChildConflict: RayCluster demo already exists"));
   EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter);
   EXPECT_EQ(result.requeue_after_ms, kRecheckMs);
+}
+
+// The twelfth trial: a ChildConflict was logged again on every recheck (30 s). Its event is posted once per dedup
+// window, and so is its log line.
+TEST(WorkloadController, AChildConflictIsLoggedOncePerEvent) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{}");
+  rig.set_child(
+      ChildKind::kRayCluster,
+      doc("{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: demo, namespace: team-a, "
+          "ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: other, uid: x, controller: true}]}}"));
+  rig.start();
+  std::ostringstream out;
+  auto previous = spdlog::default_logger();
+  spdlog::set_default_logger(
+      std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(out)));
+  for (int i = 0; i < 3; ++i) rig.controller->reconcile("team-a/demo");
+  spdlog::set_default_logger(previous);
+  const std::string log = out.str();
+  std::size_t lines = 0;
+  for (std::size_t at = log.find("already exists"); at != std::string::npos; at = log.find("already exists", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, 1u) << log;
+  EXPECT_EQ(rig.events.size(), 1u);
 }
 
 // An earlier workload of the same name left its finished RayJob (the garbage collector has not removed it yet): it

@@ -365,10 +365,40 @@ TEST(KueueReconcile, ASubmittedWorkloadWhoseQueueIsGoneIsNotQueued) {
   EXPECT_EQ(json::get_string(gone.status, "queue"), "default");
   EXPECT_EQ(condition_field(gone.status, "Queued", &Condition::status), "False") << json::dump(gone.status);
   EXPECT_EQ(condition_field(gone.status, "Queued", &Condition::reason), "LocalQueueNotFound");
+  // The twelfth trial: the phase read Queued next to Queued=False; it waits for the queue, not for Kueue.
+  EXPECT_EQ(json::get_string(gone.status, "phase"), "Pending");
+  EXPECT_EQ(condition_field(gone.status, "Ready", &Condition::reason), "LocalQueueNotFound");
   facts.local_queue_names->insert("default");
   facts.default_local_queue = "default";
   Outcome back = reconcile(wl("{}"), observed, facts, schemas, kNow);
   EXPECT_EQ(condition_field(back.status, "Queued", &Condition::reason), "Submitted") << json::dump(back.status);
+  EXPECT_EQ(json::get_string(back.status, "phase"), "Queued");
+}
+
+// The twelfth trial: a hold over a running workload (here its WorkloadPriorityClass deleted since) was said again,
+// event and log line, on every recheck (30 s): the Ready reason is the child's, so the hold was not seen in the
+// previous status. It is said once.
+TEST(KueueReconcile, AHeldChangeOfARunningWorkloadIsSaidOnce) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string spec = "{queue: {localQueue: q, priorityClass: gone-pc}}";
+  json::Document rc = running_cluster(spec, "q", schemas);  // created while the class existed
+  Observed observed;
+  observed.ray_cluster = &rc;
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta1";
+  facts.local_queue_presence = Presence::kPresent;
+  facts.priority_class_presence = Presence::kAbsent;
+  Outcome first = reconcile(wl(spec), observed, facts, schemas, kNow);
+  ASSERT_TRUE(first.held) << dump(first.errors);
+  EXPECT_TRUE(event(first, "PriorityClassNotFound"));
+  EXPECT_NE(condition_field(first.status, "Ready", &Condition::reason), "PriorityClassNotFound");
+  json::Document again = wl(spec);
+  json::Value st;
+  st.CopyFrom(first.status, again.GetAllocator());
+  again.AddMember("status", st, again.GetAllocator());
+  Outcome second = reconcile(again, observed, facts, schemas, kNow);
+  EXPECT_TRUE(second.held);
+  EXPECT_FALSE(event(second, "PriorityClassNotFound")) << "the hold is told once";
 }
 
 // The eleventh user trial: spec.suspend set together with a move to a LocalQueue that does not exist was held back

@@ -183,6 +183,8 @@ TEST(KueueAdmission, ALocalQueueDeletedUnderASubmittedWorkloadIsNotQueued) {
   auto st = compute_status(in, o, nullptr, kT0);
   EXPECT_EQ(cond(st, "Queued"), "False/LocalQueueNotFound");
   EXPECT_EQ(cond(st, "Admitted"), "False/Pending");
+  EXPECT_EQ(st.phase, "Pending") << "waiting for the queue, not in it";
+  EXPECT_EQ(cond(st, "Ready"), "False/LocalQueueNotFound");
   const Condition* queued = find_condition(st.conditions, "Queued");
   ASSERT_TRUE(queued);
   EXPECT_NE(queued->message.find("gone-q, which does not exist"), std::string::npos) << queued->message;
