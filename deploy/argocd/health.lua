@@ -8,6 +8,8 @@
 --                                                   operator leaves the condition out once Kueue has admitted it)
 --   phase Failed                                 -> Degraded
 --   phase Invalid                                -> Degraded
+--   phase Succeeded, run of an earlier spec      -> Degraded (Ready reason EarlierSpecSucceeded: the spec in Git
+--                                                   changed while it ran and has not run)
 --   phase Succeeded                              -> Healthy
 --   phase Running: condition Ready=True          -> Healthy, else Progressing
 --   phase Suspended                              -> Suspended
@@ -78,6 +80,8 @@ if phase == "Failed" then
   return result("Degraded", message_of(status, { "Succeeded", "Ready" }, "The workload failed"))
 elseif phase == "Invalid" then
   return result("Degraded", message_of(status, { "Valid", "Ready" }, "The spec is invalid"))
+elseif phase == "Succeeded" and ready ~= nil and ready.reason == "EarlierSpecSucceeded" then
+  return result("Degraded", message_of(status, { "Ready" }, "An earlier spec succeeded; this one has not run"))
 elseif phase == "Succeeded" then
   return result("Healthy", message_of(status, { "Succeeded", "Ready" }, "The workload succeeded"))
 elseif phase == "Running" then
