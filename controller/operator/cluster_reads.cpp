@@ -32,12 +32,19 @@ void fill_kueue_facts(const json::Value& wl, const std::string& kueue_version, c
   if (lq.empty()) {
     if (lq_synced && caches.local_queues_in) {
       bool named_default = false;
+      std::vector<std::string> annotated;
       for (const auto& item : caches.local_queues_in(ns)) {
         auto name = json::get_string((*item)["metadata"], "name");
         named_default = named_default || name == std::string("default");
         const json::Value* annotations = json::find_path(*item, "metadata.annotations");
         auto v = annotations ? json::get_string(*annotations, "kueue.x-k8s.io/default-queue") : std::nullopt;
-        if (v && iequals(*v, "true") && name && !facts.default_local_queue) facts.default_local_queue = name;
+        if (v && iequals(*v, "true") && name) annotated.push_back(*name);
+      }
+      // The first by name, whatever order the cache lists them in; the others are told to the workload.
+      std::sort(annotated.begin(), annotated.end());
+      if (!annotated.empty()) {
+        facts.default_local_queue = annotated.front();
+        facts.other_default_local_queues.assign(annotated.begin() + 1, annotated.end());
       }
       if (!facts.default_local_queue && named_default) facts.default_local_queue = "default";
     }

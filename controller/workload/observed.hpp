@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/json.hpp"
 #include "validation/admissibility.hpp"
@@ -18,7 +19,11 @@ enum class Presence { kUnknown, kPresent, kAbsent };
 /// What the controller read from the cluster before calling reconcile.
 struct ClusterFacts {
   /// Name of the LocalQueue annotated `kueue.x-k8s.io/default-queue: "true"` in the workload's namespace, if any.
+  /// (The first by name when several are; when none is, the one named `default`.)
   std::optional<std::string> default_local_queue;
+  /// The other LocalQueues of the namespace annotated as its default, by name (the annotation should be on one):
+  /// a workload that takes the default is warned (DefaultLocalQueueAmbiguous).
+  std::vector<std::string> other_default_local_queues;
   /// The LocalQueue named by spec.queue (localQueue, or clusterQueue's name) as it is on the cluster: null when
   /// absent or not asked. Only read when the spec names one.
   const json::Value* local_queue = nullptr;

@@ -475,7 +475,17 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
                   "kueue:job webhook ValidateUpdate");
     return current;
   }
-  return select_local_queue(s.queue, facts.default_local_queue);
+  std::optional<std::string> queue = select_local_queue(s.queue, facts.default_local_queue);
+  if (queue && s.queue.local_queue.empty() && !facts.other_default_local_queues.empty()) {
+    std::string others;
+    for (const auto& name : facts.other_default_local_queues) others += (others.empty() ? "" : ", ") + name;
+    add_warning(errs, "spec.queue.localQueue", "DefaultLocalQueueAmbiguous",
+                "LocalQueues " + *queue + " and " + others +
+                    " are all annotated kueue.x-k8s.io/default-queue: \"true\"; the workload goes to " + *queue +
+                    " (the first by name): name its queue in spec.queue.localQueue, or keep the annotation on one",
+                "codeflare-sdk: the namespace's default LocalQueue (get_default_kueue_name)");
+  }
+  return queue;
 }
 
 // Kueue's job webhook (ValidateUpdateForWorkloadPriorityClassName): a WorkloadPriorityClass may change but not be

@@ -420,3 +420,25 @@ TEST(WorkloadController, AReconcileBeforeTheCacheShowsItsStatusWriteWritesNothin
   rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.count("APPLY " + std::string(kWl) + "/status"), 1u) << "the status is missing from version 9";
 }
+
+// The twelfth user trial: two LocalQueues annotated as the namespace's default were taken silently, the first the
+// cache listed. The first by name is taken, and the workload is warned.
+TEST(WorkloadController, TwoDefaultLocalQueuesAreToldAndTheFirstByNameIsTaken) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.set_workload("{}");
+  for (const char* name : {"zeta", "alpha"})
+    rig.local_queues[std::string("team-a/") + name] = std::make_shared<json::Document>(
+        doc(std::string("{metadata: {name: ") + name +
+            ", namespace: team-a, annotations: {kueue.x-k8s.io/default-queue: 'true'}}, spec: {clusterQueue: cq}}"));
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  auto rc = rig.fake.applied_to(kRc);
+  ASSERT_EQ(rc.size(), 1u);
+  const json::Value* labels = json::find_path(rc[0], "metadata.labels");
+  ASSERT_TRUE(labels);
+  EXPECT_EQ(json::get_string(*labels, "kueue.x-k8s.io/queue-name"), "alpha");
+  EXPECT_TRUE(rig.event("Warning DefaultLocalQueueAmbiguous: "));
+  EXPECT_EQ(rig.condition("Valid").reason, "ValidWithWarnings");
+}
