@@ -9,7 +9,9 @@
 #   --runs R    runs of each measurement; the median is printed (default 5; the small-file ones run 4R times)
 # Measurements:
 #   one.yaml:  the RayCluster that `codeflare-operator render` makes of config/samples/cfw_cpu.yaml;
-#              `validate -f one.yaml --crds <crds-dir>` and `validate -f one.yaml` (the schemas shipped in the binary)
+#              `validate -f one.yaml --crds <crds-dir>` through a CRD cache of its own (--cache-dir, warm after the
+#              first run) and with --cache-dir off (the CRDs parsed every run), and `validate -f one.yaml` (the
+#              schemas shipped in the binary)
 #   many.yaml: D copies of it under distinct names; ours on one core (taskset -c 0) and on every core the machine
 #              has (today validate uses one; the figure shows when it uses more), the Python lint step on one core
 # Output: key=value lines on stdout (milliseconds, medians of wall time, and of CPU time as *_cpu_ms; ratios of wall
@@ -87,14 +89,19 @@ median() {
 cores="$(nproc)"
 all_cores="0-$((cores - 1))"
 small_runs=$((runs * 4))
-read -r one_crds one_crds_cpu < <(median_ms "$small_runs" taskset -c 0 "$operator" validate -f "$tmp/one.yaml" --crds "$crds")
+# --crds through the CRD cache (--cache-dir, warm after the first run), and without it (every run parses the CRDs).
+cache=(--cache-dir "$tmp/cache")
+read -r one_crds one_crds_cpu < <(median_ms "$small_runs" taskset -c 0 "$operator" validate -f "$tmp/one.yaml" --crds "$crds" "${cache[@]}")
+read -r one_uncached one_uncached_cpu < <(median_ms "$small_runs" taskset -c 0 "$operator" validate -f "$tmp/one.yaml" --crds "$crds" --cache-dir off)
 read -r one_bundled one_bundled_cpu < <(median_ms "$small_runs" taskset -c 0 "$operator" validate -f "$tmp/one.yaml")
-read -r many_1 many_1_cpu < <(median_ms "$runs" taskset -c 0 "$operator" validate -f "$tmp/many.yaml" --crds "$crds")
-read -r many_all many_all_cpu < <(median_ms "$runs" taskset -c "$all_cores" "$operator" validate -f "$tmp/many.yaml" --crds "$crds")
+read -r many_1 many_1_cpu < <(median_ms "$runs" taskset -c 0 "$operator" validate -f "$tmp/many.yaml" --crds "$crds" "${cache[@]}")
+read -r many_all many_all_cpu < <(median_ms "$runs" taskset -c "$all_cores" "$operator" validate -f "$tmp/many.yaml" --crds "$crds" "${cache[@]}")
 read -r python_1 python_1_cpu < <(median_ms "$runs" taskset -c 0 "$py" "$CFO_REPO_DIR/bench/python_lint.py" "$tmp/many.yaml" "$rc_crd")
 
 echo "validate_one_file_crds_ms=$one_crds"
 echo "validate_one_file_crds_cpu_ms=$one_crds_cpu"
+echo "validate_one_file_crds_uncached_ms=$one_uncached"
+echo "validate_one_file_crds_uncached_cpu_ms=$one_uncached_cpu"
 echo "validate_one_file_bundled_ms=$one_bundled"
 echo "validate_one_file_bundled_cpu_ms=$one_bundled_cpu"
 echo "validate_documents=$docs"

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "cmd/crd_cache.hpp"
 #include "cmd/input_files.hpp"
 #include "core/yaml.hpp"
 #include "validation/cluster_facts.hpp"
@@ -63,9 +64,40 @@ Result<void> for_each_value(const std::string& name, std::string_view text,
   return outcome;
 }
 
+// A CRD file's CRDs through the cache (crd_cache.hpp): `each` gets every CRD of the file, descriptions stripped,
+// from the cache entry when there is one, else parsed from the file, and then stored. A file the cache cannot key
+// (or with no cache folder) is read as it is.
+Result<void> for_each_crd(const std::string& file, const std::string& cache_dir,
+                          const std::function<Result<void>(const json::Value&)>& each) {
+  const std::optional<std::string> key =
+      cache_dir.empty() || file.ends_with(".json") ? std::nullopt : crd_cache_key(file);
+  if (key)
+    if (auto cached = read_crd_cache(cache_dir, *key)) {
+      for (const auto& crd : cached->GetArray())
+        if (auto r = each(crd); !r) return r;
+      return {};
+    }
+  auto text = read_file(file);
+  if (!text) return std::unexpected(text.error());
+  json::Document found(rapidjson::kArrayType);
+  auto r = for_each_value(file, *text, [&](const json::Value& doc) -> Result<void> {
+    if (!is_crd(doc)) return {};
+    json::Value crd;
+    crd.CopyFrom(doc, found.GetAllocator());
+    strip_descriptions(crd);
+    if (auto judged = each(crd); !judged) return judged;
+    found.PushBack(crd, found.GetAllocator());
+    return {};
+  });
+  if (!r) return r;
+  if (key) write_crd_cache(cache_dir, *key, found);
+  return {};
+}
+
 }  // namespace
 
-Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths, const CrdNeeds& needs) {
+Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths, const CrdNeeds& needs,
+                                           const std::string& cache_dir) {
   LoadedCrds out;
   int added = 0;
   for (const auto& p : paths) {
@@ -81,10 +113,7 @@ Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths
     auto files = crd_files(path);
     if (!files) return std::unexpected(files.error());
     for (const auto& file : *files) {
-      auto text = read_file(file);
-      if (!text) return std::unexpected(text.error());
-      auto r = for_each_value(file, *text, [&](const json::Value& doc) -> Result<void> {
-        if (!is_crd(doc)) return {};
+      auto r = for_each_crd(file, cache_dir, [&](const json::Value& doc) -> Result<void> {
         if (json::string_at(doc, "metadata.name") == validation::kKueueWorkloadCrdName)
           out.kueue_max_pod_sets = validation::kueue_max_pod_sets_of(doc);
         ++added;

@@ -32,8 +32,10 @@ struct LoadedCrds {
 /// Loads the CustomResourceDefinitions found in the given files or folders (a folder that holds no CRD but has an
 /// `upstream/` subfolder, like the project's UPSTREAM_CRDS layout, is read through that subfolder) whose group and
 /// kind `needs` wants; the others are only listed (available_kinds). Errors: unreadable inputs, YAML errors, a CRD
-/// that is wanted and malformed, or no CRD found at all.
-Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths, const CrdNeeds& needs = {});
+/// that is wanted and malformed, or no CRD found at all. Every CRD is judged with its descriptions stripped (as the
+/// bundled ones are); with a `cache_dir` (crd_cache.hpp), a YAML file read once is read from the cache after that.
+Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths, const CrdNeeds& needs = {},
+                                           const std::string& cache_dir = {});
 
 /// Where the upstream CRD schemas that ship with the binary are looked for when no --crds is given:
 /// <directory of the running binary>/../share/codeflare-operator/upstream-crds.json (the installed layout, e.g.

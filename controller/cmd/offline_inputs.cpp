@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cmd/crd_cache.hpp"
 #include "cmd/crd_schemas.hpp"
 #include "core/names.hpp"
 
@@ -122,7 +123,7 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   if (!crds) return fail_with(crds.error().message, false);
   auto docs = read_inputs(args.all("filename"), ReadOptions{OnYamlError::kAsEntry, args.flag("recursive")});
   if (!docs) return fail_with("-f: " + docs.error().message, false);
-  auto loaded = load_schemas_from_files(*crds, crd_needs_of(docs->docs));
+  auto loaded = load_schemas_from_files(*crds, crd_needs_of(docs->docs), crd_cache_dir(args));
   if (!loaded) return fail_with("--crds: " + loaded.error().message, false);
   if (!docs->skipped_files.empty()) {
     std::cerr << command << ": note: " << docs->skipped_files.size()
