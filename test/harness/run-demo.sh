@@ -12,6 +12,7 @@
 #   5. prints a summary: the workloads, the objects generated for them, each workload's conditions, and the commands
 #      to look further (the KUBECONFIG line, the YAML of a generated object, your own workload)
 #   6. keeps the control plane and the operator running until Ctrl-C (or SIGTERM), then stops both; their logs stay.
+#      An operator that exits meanwhile leaves the control plane up, with the command that starts it again.
 #      CFO_DEMO_KEEP_RUNNING=0 skips the wait (tests).
 # Output: the summary on stdout; exit 1 when a step fails, a workload is never observed or the operator exits.
 set -euo pipefail
@@ -62,8 +63,9 @@ k() { "${KUBECTL:-kubectl}" "$@"; }
 # servers take free loopback ports, so that a second `make run` (or anything on :8080) does not collide.
 mapfile -t ports < <(cfo_free_ports 2)
 metrics_addr="127.0.0.1:${ports[0]}"
-"$operator" run --kubeconfig "$KUBECONFIG" --webhook-bind-address=0 --metrics-bind-address="$metrics_addr" \
-  --health-probe-bind-address="127.0.0.1:${ports[1]}" </dev/null >"$oplog" 2>&1 &
+run_args=(run --kubeconfig "$KUBECONFIG" --webhook-bind-address=0 --metrics-bind-address="$metrics_addr"
+  --health-probe-bind-address="127.0.0.1:${ports[1]}")
+"$operator" "${run_args[@]}" </dev/null >"$oplog" 2>&1 &
 operator_pid=$!
 cfo_log "operator running (pid $operator_pid, log $oplog)"
 
@@ -134,5 +136,18 @@ while kill -0 "$operator_pid" 2>/dev/null; do
   sleep 1 &
   wait $! || true
 done
-tail -n 40 "$oplog" >&2
-cfo_die "the operator exited; last lines of $oplog above"
+# The operator exited (stopped by hand to try a restart, or failed): the control plane and what was created stay, so
+# that it can be started again on them.
+tail -n 20 "$oplog" >&2
+printf -v restart '%q ' "$operator" "${run_args[@]}"
+cat <<EOT >&2
+The operator exited (last lines of $oplog above). The control plane keeps running; start the operator again from
+another terminal with
+  ${restart}
+or press Ctrl-C to stop everything.
+EOT
+operator_pid=""
+while :; do
+  sleep 1 &
+  wait $! || true
+done
