@@ -70,11 +70,13 @@ std::optional<json::Document> read_crd_cache(const std::string& dir, const std::
   if (!text) return std::nullopt;
   auto doc = json::parse(*text);
   if (!doc || !doc->IsObject() || json::get_string(*doc, "key") != key) return std::nullopt;
-  const json::Value* crds = json::find(*doc, "crds");
+  json::Value* crds = json::find(*doc, "crds");
   if (!crds || !crds->IsArray()) return std::nullopt;
-  json::Document out;
-  out.CopyFrom(*crds, out.GetAllocator());
-  return out;
+  // The array becomes the document's root, in place (its values stay in the document's allocator).
+  json::Value array;
+  array.Swap(*crds);
+  static_cast<json::Value&>(*doc).Swap(array);
+  return std::move(*doc);
 }
 
 bool write_crd_cache(const std::string& dir, const std::string& key, const json::Value& crds) {

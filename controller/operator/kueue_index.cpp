@@ -78,8 +78,14 @@ void kueue_workload_transform(json::Document& wl) {
 
 void local_queue_transform(json::Document& lq) {
   keep_only(lq, {"apiVersion", "kind", "metadata", "spec"});
-  if (json::Value* meta = json::find(lq, "metadata"))
+  if (json::Value* meta = json::find(lq, "metadata")) {
     keep_only(*meta, {"name", "namespace", "uid", "resourceVersion", "labels", "annotations"});
+    // Of its labels and annotations, only what is read: whether the operator manages it, whether it is the default.
+    if (json::Value* labels = json::find(*meta, "labels"); labels && labels->IsObject())
+      keep_only(*labels, {"app.kubernetes.io/managed-by"});
+    if (json::Value* annotations = json::find(*meta, "annotations"); annotations && annotations->IsObject())
+      keep_only(*annotations, {"kueue.x-k8s.io/default-queue"});
+  }
   if (json::Value* spec = json::find(lq, "spec")) keep_only(*spec, {"clusterQueue"});
 }
 

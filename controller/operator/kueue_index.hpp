@@ -34,7 +34,9 @@ class KueueWorkloadIndex {
 /// PodSets and their templates, most of the object, are dropped.
 void kueue_workload_transform(json::Document& wl);
 
-/// What a cached LocalQueue keeps: metadata (name, namespace, labels, annotations) and spec.clusterQueue.
+/// What a cached LocalQueue keeps: metadata (name, namespace, uid, resourceVersion, the label
+/// app.kubernetes.io/managed-by and the annotation kueue.x-k8s.io/default-queue, the only ones read) and
+/// spec.clusterQueue.
 void local_queue_transform(json::Document& lq);
 
 /// What a cached ClusterQueue keeps for the admissibility judgement: its name and generation, and of its spec the

@@ -43,13 +43,18 @@ runtime::ReconcileResult collect_local_queue(const std::string& key, const Api& 
   return runtime::ReconcileResult::ok();
 }
 
-runtime::KeysMapper workload_to_local_queues() {
-  return [](const json::Value& wl) {
+runtime::KeysMapper workload_to_local_queues(LocalQueueLister local_queues) {
+  return [local_queues = std::move(local_queues)](const json::Value& wl) {
     std::vector<std::string> keys;
     const std::string ns = json::string_at(wl, "metadata.namespace");
-    for (const std::string& lq : {queue_name_of(wl), managed_queue_of(wl), json::string_at(wl, "status.queue")})
-      if (!lq.empty() && std::find(keys.begin(), keys.end(), ns + "/" + lq) == keys.end())
-        keys.push_back(ns + "/" + lq);
+    auto add = [&](const std::string& lq) {
+      if (!lq.empty() && std::find(keys.begin(), keys.end(), ns + "/" + lq) == keys.end()) keys.push_back(ns + "/" + lq);
+    };
+    for (const std::string& lq : {queue_name_of(wl), managed_queue_of(wl), json::string_at(wl, "status.queue")}) add(lq);
+    if (local_queues && queue_name_of(wl).empty())
+      for (const auto& lq : local_queues(ns))
+        if (lq && workload::is_managed_local_queue(*lq) && may_be_default_queue(*lq))
+          add(json::string_at(*lq, "metadata.name"));
     return keys;
   };
 }

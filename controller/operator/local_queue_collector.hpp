@@ -36,9 +36,14 @@ struct LocalQueueCollectorReads {
 runtime::ReconcileResult collect_local_queue(const std::string& key, const Api& api,
                                              const LocalQueueCollectorReads& reads);
 
+/// The cached LocalQueues of a namespace (no request); empty when there is no cache yet.
+using LocalQueueLister = std::function<std::vector<runtime::ObjectPtr>(const std::string& ns)>;
+
 /// A workload to the LocalQueues its events may leave unused: the one spec.queue names, the one it manages and the
-/// one its status records as in effect.
-runtime::KeysMapper workload_to_local_queues();
+/// one its status records as in effect; for a workload that names no queue, also every managed LocalQueue of its
+/// namespace that may be the default (may_be_default_queue, read from `local_queues`), which it counts as a user of
+/// while it lives (the thirteenth user trial: deleting such a last user woke nothing, and the queue stayed).
+runtime::KeysMapper workload_to_local_queues(LocalQueueLister local_queues = {});
 
 /// A LocalQueue to its own key when the operator manages it (labels), else nothing.
 runtime::KeyMapper managed_local_queue_key();

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <map>
 
@@ -97,6 +98,11 @@ runtime::InformerOptions proto(const OperatorOptions& o, const client::ResourceT
 
 // The operator's caches. The groups of the optional kinds are added when their CRDs are served (at start, or later
 // when they appear), so their pointers may be set while reconciles read them.
+int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 struct Caches {
   /// Where each cache's size is published (codeflare_informer_cache_objects / _bytes).
   metrics::Metrics* metrics = nullptr;
@@ -104,6 +110,9 @@ struct Caches {
   std::array<std::atomic<runtime::InformerGroup*>, kChildKindCount> children{};
   std::atomic<runtime::InformerGroup*> local_queues{nullptr}, priority_classes{nullptr}, kueue_workloads{nullptr};
   std::atomic<runtime::InformerGroup*> cluster_queues{nullptr}, resource_flavors{nullptr};
+  /// When the LocalQueue cache was added (steady clock, ms): reconciles wait for its first list up to
+  /// kKueueCacheWaitMs from then.
+  std::atomic<int64_t> local_queues_added_ms{0};
   KueueWorkloadIndex kueue_index;
 };
 
@@ -176,6 +185,7 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
   caches.kueue_workloads = add(std::move(kw), resources::kueue_workloads(apis.kueue_version), false);
   caches.cluster_queues = add(std::move(quota[0]), resources::cluster_queues(apis.kueue_version), false);
   caches.resource_flavors = add(std::move(quota[1]), resources::resource_flavors(apis.kueue_version), false);
+  caches.local_queues_added_ms = steady_ms();
   caches.local_queues = add(std::move(lq), resources::local_queues(apis.kueue_version), false);
   spdlog::info("watching Kueue {} LocalQueues, ClusterQueues, ResourceFlavors, WorkloadPriorityClasses and Workloads",
                apis.kueue_version);
@@ -283,7 +293,11 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, o.namespaces);
     for (auto* inf : group->informers()) {
       runtime::enqueue_from(*inf, queue, runtime::own_key(), runtime::spec_or_metadata_changed);
-      runtime::enqueue_all_from(*inf, collector_queue, workload_to_local_queues(), runtime::spec_or_metadata_changed);
+      runtime::enqueue_all_from(*inf, collector_queue, workload_to_local_queues([&caches](const std::string& ns) {
+                                  runtime::InformerGroup* g = caches.local_queues.load();
+                                  return g ? g->list(ns) : std::vector<runtime::ObjectPtr>{};
+                                }),
+                                runtime::spec_or_metadata_changed);
     }
     caches.workloads = &manager.add_informers(std::move(group), true);
     metrics::track_informer_cache(metrics, resources::kCodeFlareWorkloads.plural, *caches.workloads);
@@ -366,6 +380,10 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   wcaches.kueue.local_queues_synced = [&caches] {
     runtime::InformerGroup* g = caches.local_queues.load();
     return g && g->synced();
+  };
+  wcaches.kueue.local_queues_pending = [&caches] {
+    runtime::InformerGroup* g = caches.local_queues.load();
+    return g && !g->synced() && steady_ms() - caches.local_queues_added_ms.load() < kKueueCacheWaitMs;
   };
   wcaches.kueue.priority_class = [&caches](const std::string& name) -> runtime::ObjectPtr {
     runtime::InformerGroup* g = caches.priority_classes.load();

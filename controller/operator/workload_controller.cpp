@@ -171,6 +171,12 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     return runtime::ReconcileResult::ok();
   }
 
+  // Kueue served and its LocalQueue cache still on its first list (the thirteenth user trial: an operator restarted
+  // beside many LocalQueues submitted queue-less workloads without the namespace's default queue, released managed
+  // queues in use and went past LocalQueueMismatch holds): nothing is decided on an empty cache.
+  if (!apis->kueue_version.empty() && caches_.kueue.local_queues_pending && caches_.kueue.local_queues_pending())
+    return runtime::ReconcileResult::requeue_after(kKueueCacheRecheckMs);
+
   runtime::ObjectPtr local_queue;
   workload::ClusterFacts facts = facts_of(*wl, *apis, local_queue);
   std::vector<runtime::ObjectPtr> queue_objects;  // what facts.queue_objects points into

@@ -28,6 +28,11 @@ namespace cfo::op {
 inline constexpr int64_t kRecheckMs = 30000;
 /// How soon a workload whose child is being replaced (deleted, to be created anew) is looked at again.
 inline constexpr int64_t kReplaceRecheckMs = 2000;
+/// How long reconciles wait for Kueue's LocalQueue cache to list once it has started (an operator starting, Kueue
+/// just installed), and how often a waiting workload looks again. After the wait, a cache whose list keeps failing
+/// (forbidden) reads as unknown, and workloads go ahead as the CodeFlare SDK does without Kueue's objects.
+inline constexpr int64_t kKueueCacheWaitMs = 30000;
+inline constexpr int64_t kKueueCacheRecheckMs = 250;
 
 /// Lookup of a cached object by key ("namespace/name"); nullptr when absent.
 using CacheLookup = std::function<std::shared_ptr<const json::Document>(const std::string& key)>;

@@ -759,7 +759,14 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     in.queue_missing = queue && facts.local_queue_names && !facts.local_queue_names->contains(*queue) &&
                        !(managed.in_use && *queue == s.queue.local_queue);
     std::string before_lq = previous ? json::get_string(*previous, "managedLocalQueue").value_or("") : "";
-    if (!before_lq.empty() && before_lq != in.managed_local_queue) out.release_local_queue = before_lq;
+    // The namespace's LocalQueues not known (their cache has not listed, or may not): the queue the workload managed
+    // stays managed, with its finalizer, rather than be released on an absence nobody saw.
+    const bool queues_known = facts.local_queue_names.has_value();
+    if (!queues_known && !before_lq.empty() && in.managed_local_queue.empty()) {
+      in.managed_local_queue = before_lq;
+      out.needs_finalizer = true;
+    }
+    if (queues_known && !before_lq.empty() && before_lq != in.managed_local_queue) out.release_local_queue = before_lq;
     auto labels = kueue_labels(queue, s.queue);
     JobRun run = job_run(w, previous);
     // A finished job runs again for a change of what it runs, not for one of its labels only (nothing to run): judged

@@ -168,6 +168,19 @@ TEST(LocalQueueCollector, AWorkloadWakesTheQueuesItNamesAndManages) {
                         "  namespace: team-a\nspec: {}\nstatus: {queue: default}\n")),
             (std::vector<std::string>{"team-a/default"}));
   EXPECT_TRUE(mapper(*a_workload("w", "")).empty());
+  // The thirteenth user trial: the last user of a managed default queue named no queue and had no status.queue (it
+  // never ran, or ran outside Kueue); its deletion woke nothing and the queue stayed. Such a workload wakes the
+  // managed LocalQueues of its namespace that may be the default.
+  std::vector<runtime::ObjectPtr> queues = {
+      obj("metadata: {name: default, namespace: team-a, labels: {app.kubernetes.io/managed-by: codeflare-operator}}"),
+      obj("metadata: {name: marked, namespace: team-a, labels: {app.kubernetes.io/managed-by: codeflare-operator},\n"
+          "  annotations: {kueue.x-k8s.io/default-queue: 'True'}}"),
+      obj("metadata: {name: plain, namespace: team-a, labels: {app.kubernetes.io/managed-by: codeflare-operator}}"),
+      obj("metadata: {name: mine, namespace: team-a, annotations: {kueue.x-k8s.io/default-queue: 'true'}}")};
+  auto with_queues = workload_to_local_queues([&](const std::string&) { return queues; });
+  EXPECT_EQ(with_queues(*a_workload("w", "")), (std::vector<std::string>{"team-a/default", "team-a/marked"}));
+  EXPECT_EQ(with_queues(*a_workload("w", "{localQueue: plain}")), (std::vector<std::string>{"team-a/plain"}))
+      << "a workload naming its queue uses no default";
   auto own = managed_local_queue_key();
   EXPECT_EQ(own(*local_queue(true)), std::optional<std::string>("team-a/cq-a"));
   EXPECT_EQ(own(*local_queue(false)), std::nullopt);

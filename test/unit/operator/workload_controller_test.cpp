@@ -48,6 +48,7 @@ struct Rig {
   WorkloadControllerOptions opts;
   std::string kueue_version;                                                  // "" : Kueue not served
   std::map<std::string, std::shared_ptr<const json::Document>> local_queues;  // the LocalQueue cache, by key
+  bool local_queues_pending = false;                                          // its first list not done yet
   ServedApiState apis;
   std::unique_ptr<WorkloadController> controller;
 
@@ -73,7 +74,8 @@ struct Rig {
       return out;
     };
     caches.kueue.local_queue = [this](const std::string& key) { return lookup(local_queues, key); };
-    caches.kueue.local_queues_synced = [] { return true; };
+    caches.kueue.local_queues_synced = [this] { return !local_queues_pending; };
+    caches.kueue.local_queues_pending = [this] { return local_queues_pending; };
     controller = std::make_unique<WorkloadController>(fake.api(), apis, recorder, std::move(caches), opts);
   }
   static std::shared_ptr<const json::Document> lookup(
@@ -441,4 +443,29 @@ TEST(WorkloadController, TwoDefaultLocalQueuesAreToldAndTheFirstByNameIsTaken) {
   EXPECT_EQ(json::get_string(*labels, "kueue.x-k8s.io/queue-name"), "alpha");
   EXPECT_TRUE(rig.event("Warning DefaultLocalQueueAmbiguous: "));
   EXPECT_EQ(rig.condition("Valid").reason, "ValidWithWarnings");
+}
+
+// The thirteenth user trial: an operator restarted beside many LocalQueues reconciled before its LocalQueue cache had
+// listed: queue-less workloads were submitted without the namespace's default queue, for good. A reconcile waits
+// for that list, writing nothing, and then submits to the default queue.
+TEST(WorkloadController, AReconcileWaitsForTheLocalQueueCacheFirstList) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.set_workload("{}");
+  rig.local_queues["team-a/default"] =
+      std::make_shared<json::Document>(doc("{metadata: {name: default, namespace: team-a}, spec: {clusterQueue: cq}}"));
+  rig.local_queues_pending = true;
+  rig.start();
+  auto waiting = rig.controller->reconcile("team-a/demo");
+  EXPECT_TRUE(rig.fake.log.empty()) << ::testing::PrintToString(rig.fake.log);
+  EXPECT_EQ(waiting.kind, runtime::ReconcileResult::Kind::RequeueAfter);
+  EXPECT_EQ(waiting.requeue_after_ms, kKueueCacheRecheckMs);
+  rig.local_queues_pending = false;
+  rig.controller->reconcile("team-a/demo");
+  auto rc = rig.fake.applied_to(kRc);
+  ASSERT_EQ(rc.size(), 1u);
+  const json::Value* labels = json::find_path(rc[0], "metadata.labels");
+  ASSERT_TRUE(labels);
+  EXPECT_EQ(json::get_string(*labels, "kueue.x-k8s.io/queue-name"), "default");
 }

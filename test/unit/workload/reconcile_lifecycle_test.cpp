@@ -172,10 +172,37 @@ TEST(ReconcileLifecycle, ALocalQueueNoLongerUsedIsReleased) {
   ClusterFacts facts;
   facts.kueue_version = "v1beta2";
   facts.local_queue_presence = Presence::kAbsent;
+  facts.local_queue_names = std::set<std::string>{"lq-a"};
   Outcome out = reconcile(d, Observed{}, facts, schemas, kNow);
   ASSERT_TRUE(out.valid) << dump(out.errors);
   EXPECT_EQ(out.release_local_queue, "lq-a");
   EXPECT_EQ(json::get_string(out.status, "managedLocalQueue"), "lq-b");
+}
+
+// The thirteenth user trial: an operator restarted while its LocalQueue cache was still listing released (deleted)
+// the managed LocalQueue of a running workload: its presence read as unknown, so "not in use". While the namespace's
+// LocalQueues are not known, a managed queue stays managed, finalizer included.
+TEST(ReconcileLifecycle, AManagedLocalQueueIsNotReleasedWhileTheQueuesAreUnknown) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document d = wl("{queue: {localQueue: lq-a, clusterQueue: cq}}", 1);
+  set_status(d, yaml_doc("observedGeneration: 1\nmanagedLocalQueue: lq-a\n"));
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta2";  // presence Unknown, names unknown: the cache has not listed
+  Outcome out = reconcile(d, Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_EQ(out.release_local_queue, "");
+  EXPECT_TRUE(out.needs_finalizer);
+  EXPECT_EQ(json::get_string(out.status, "managedLocalQueue"), "lq-a");
+  // Moved to another queue meanwhile: the old one is released once the queues are known, not before.
+  json::Document moved = wl("{queue: {localQueue: lq-b, clusterQueue: cq}}", 2);
+  set_status(moved, yaml_doc("observedGeneration: 1\nmanagedLocalQueue: lq-a\n"));
+  Outcome unknown = reconcile(moved, Observed{}, facts, schemas, kNow);
+  EXPECT_EQ(unknown.release_local_queue, "");
+  EXPECT_EQ(json::get_string(unknown.status, "managedLocalQueue"), "lq-a");
+  facts.local_queue_names = std::set<std::string>{"lq-a"};
+  facts.local_queue_presence = Presence::kAbsent;
+  Outcome known = reconcile(moved, Observed{}, facts, schemas, kNow);
+  EXPECT_EQ(known.release_local_queue, "lq-a");
 }
 
 TEST(ReconcileLifecycle, AFinishedJobIsNotRunAgainUnlessItsSpecChanges) {
