@@ -48,9 +48,11 @@ runtime::KeysMapper workload_to_local_queues(LocalQueueLister local_queues) {
     std::vector<std::string> keys;
     const std::string ns = json::string_at(wl, "metadata.namespace");
     auto add = [&](const std::string& lq) {
-      if (!lq.empty() && std::find(keys.begin(), keys.end(), ns + "/" + lq) == keys.end()) keys.push_back(ns + "/" + lq);
+      if (!lq.empty() && std::find(keys.begin(), keys.end(), ns + "/" + lq) == keys.end())
+        keys.push_back(ns + "/" + lq);
     };
-    for (const std::string& lq : {queue_name_of(wl), managed_queue_of(wl), json::string_at(wl, "status.queue")}) add(lq);
+    for (const std::string& lq : {queue_name_of(wl), managed_queue_of(wl), json::string_at(wl, "status.queue")})
+      add(lq);
     if (local_queues && queue_name_of(wl).empty())
       for (const auto& lq : local_queues(ns))
         if (lq && workload::is_managed_local_queue(*lq) && may_be_default_queue(*lq))

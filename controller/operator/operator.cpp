@@ -294,9 +294,9 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     for (auto* inf : group->informers()) {
       runtime::enqueue_from(*inf, queue, runtime::own_key(), runtime::spec_or_metadata_changed);
       runtime::enqueue_all_from(*inf, collector_queue, workload_to_local_queues([&caches](const std::string& ns) {
-                                  runtime::InformerGroup* g = caches.local_queues.load();
-                                  return g ? g->list(ns) : std::vector<runtime::ObjectPtr>{};
-                                }),
+        runtime::InformerGroup* g = caches.local_queues.load();
+        return g ? g->list(ns) : std::vector<runtime::ObjectPtr>{};
+      }),
                                 runtime::spec_or_metadata_changed);
     }
     caches.workloads = &manager.add_informers(std::move(group), true);
