@@ -466,12 +466,18 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
   if (live) {
     // The queue of a submitted child is kept. Said when the spec no longer names it (not when it came from the
     // namespace's default LocalQueue, which the spec never named).
+    // A queue that is gone is told by the Queued condition (LocalQueueNotFound), not as a change of the spec: the
+    // namespace's default LocalQueue deleted under a workload that never named one changed nothing the user wrote.
     auto current = queue_label_of(live);
-    if (current && facts.default_local_queue != current)
+    const bool gone = current && facts.local_queue_names && !facts.local_queue_names->contains(*current);
+    if (current && facts.default_local_queue != current && !gone)
       add_warning(errs, "spec.queue", "QueueKept",
                   "the workload stays in LocalQueue " + *current +
-                      ", where it was submitted: a submitted workload keeps its queue (it is not the namespace's "
-                      "default LocalQueue now); delete and re-create the workload to change that",
+                      ", where it was submitted: a submitted workload keeps its queue" +
+                      (facts.default_local_queue
+                           ? " (the namespace's default LocalQueue is now " + *facts.default_local_queue + ")"
+                           : "") +
+                      "; to leave it, delete and re-create the workload",
                   "kueue:job webhook ValidateUpdate");
     return current;
   }

@@ -159,7 +159,7 @@ Readiness readiness(const StatusInput& in, const std::optional<Readiness>& runni
     // The spec is rejected, but what runs keeps running: Ready still says whether it is ready, and what it does.
     if (!running) return {phase::kInvalid, false, "Invalid", "the spec is invalid; see the Valid condition"};
     return {phase::kInvalid, running->ready, running->ready ? running->reason : "Invalid",
-            running->message + "; the new spec is invalid (see the Valid condition) and is not applied"};
+            running->message + "; the spec is invalid (see the Valid condition): nothing is applied until it is fixed"};
   }
   if (!in.held_reason.empty() && !in.child_exists) return {phase::kPending, false, in.held_reason, in.held_message};
   // A finished job stays finished when the workload is suspended (nothing runs, nothing is to run).

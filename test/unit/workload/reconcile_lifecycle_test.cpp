@@ -139,11 +139,25 @@ TEST(ReconcileLifecycle, ARemovedQueueIsKeptAndSaidSo) {
   const FieldError* kept = finding(out.errors, "spec.queue", "QueueKept");
   ASSERT_TRUE(kept) << dump(out.errors);
   EXPECT_EQ(kept->severity, Severity::Warning);
+  EXPECT_EQ(kept->reason.find("default LocalQueue"), std::string::npos) << "no default queue here: " << kept->reason;
   // Submitted to the namespace's default LocalQueue, which the spec never named: nothing to say.
   ClusterFacts with_default;
   with_default.default_local_queue = "q1";
   out = reconcile(wl("{}"), observed, with_default, schemas, kNow);
   EXPECT_FALSE(finding(out.errors, "spec.queue", "QueueKept")) << dump(out.errors);
+  // The thirteenth user trial: that default queue deleted, the spec unchanged: the Queued condition tells it
+  // (LocalQueueNotFound), not a warning about the spec.
+  ClusterFacts gone;
+  gone.local_queue_names = std::set<std::string>{"other"};
+  out = reconcile(wl("{}"), observed, gone, schemas, kNow);
+  EXPECT_FALSE(finding(out.errors, "spec.queue", "QueueKept")) << dump(out.errors);
+  // Another default now: said.
+  ClusterFacts moved;
+  moved.default_local_queue = "q2";
+  out = reconcile(wl("{}"), observed, moved, schemas, kNow);
+  const FieldError* told = finding(out.errors, "spec.queue", "QueueKept");
+  ASSERT_TRUE(told) << dump(out.errors);
+  EXPECT_NE(told->reason.find("default LocalQueue is now q2"), std::string::npos) << told->reason;
 }
 
 TEST(ReconcileLifecycle, AManagedLocalQueueIsNeverRewritten) {
