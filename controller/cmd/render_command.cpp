@@ -30,7 +30,7 @@ constexpr const char* kRenderHelp =
     "that is not a v1alpha1 CodeFlareWorkload, ray.io/v2), which is an error, as in `validate`. The documents of\n"
     "one file, or of a folder given with -f, are one closed set as in `validate`: a queued workload that the Kueue\n"
     "objects of its set can never admit, or that names a LocalQueue the set does not hold while it holds others,\n"
-    "is an error. Warnings (a workload given twice in a set, a memory amount without units...) go to stderr and\n"
+    "is an error. Warnings (a workload given twice in a set, a priority class without a queue...) go to stderr and\n"
     "leave the exit code.\n"
     "\n"
     "Flags:\n"

@@ -20,7 +20,8 @@ struct KueueCaches {
   std::function<runtime::ObjectPtr(const std::string& key)> local_queue;
   /// True once the LocalQueue cache has listed: before that (or when the list is forbidden) absence means nothing.
   std::function<bool()> local_queues_synced;
-  /// True while the LocalQueue cache is still making its first list and may yet (kKueueCacheWaitMs from its start):
+  /// True while the LocalQueue cache is still making its first list (however long, unless that list fails; then up
+  /// to kKueueCacheWaitMs from its start):
   /// a reconcile then waits, as the namespace's default queue, a managed queue's presence and a hold all read from it.
   /// Unset: never pending.
   std::function<bool()> local_queues_pending;

@@ -113,6 +113,7 @@ struct Caches {
   /// When the LocalQueue cache was added (steady clock, ms): reconciles wait for its first list up to
   /// kKueueCacheWaitMs from then.
   std::atomic<int64_t> local_queues_added_ms{0};
+  std::atomic<bool> local_queues_given_up{false};  ///< the wait ended on a failing list (said once)
   KueueWorkloadIndex kueue_index;
 };
 
@@ -383,7 +384,17 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   };
   wcaches.kueue.local_queues_pending = [&caches] {
     runtime::InformerGroup* g = caches.local_queues.load();
-    return g && !g->synced() && steady_ms() - caches.local_queues_added_ms.load() < kKueueCacheWaitMs;
+    if (!g || g->synced()) return false;
+    // A first list still arriving is waited for however long it takes (the fourteenth user trial: a list slower than
+    // a fixed wait let workloads past their queue); one that fails, up to kKueueCacheWaitMs.
+    if (g->list_errors() == 0) return true;
+    if (steady_ms() - caches.local_queues_added_ms.load() < kKueueCacheWaitMs) return true;
+    if (!caches.local_queues_given_up.exchange(true))
+      spdlog::warn(
+          "the LocalQueue cache has not listed after {} s and its list fails (is it forbidden?); workloads "
+          "go ahead without knowing the namespaces' LocalQueues",
+          kKueueCacheWaitMs / 1000);
+    return false;
   };
   wcaches.kueue.priority_class = [&caches](const std::string& name) -> runtime::ObjectPtr {
     runtime::InformerGroup* g = caches.priority_classes.load();

@@ -28,9 +28,10 @@ namespace cfo::op {
 inline constexpr int64_t kRecheckMs = 30000;
 /// How soon a workload whose child is being replaced (deleted, to be created anew) is looked at again.
 inline constexpr int64_t kReplaceRecheckMs = 2000;
-/// How long reconciles wait for Kueue's LocalQueue cache to list once it has started (an operator starting, Kueue
-/// just installed), and how often a waiting workload looks again. After the wait, a cache whose list keeps failing
-/// (forbidden) reads as unknown, and workloads go ahead as the CodeFlare SDK does without Kueue's objects.
+/// Reconciles wait for the first list of Kueue's LocalQueue cache (an operator starting, Kueue just installed),
+/// looking again every kKueueCacheRecheckMs: as long as it takes while the list is arriving; when its list fails,
+/// up to kKueueCacheWaitMs from the cache's start, after which (forbidden, say) it reads as unknown and workloads go
+/// ahead as the CodeFlare SDK does without Kueue's objects.
 inline constexpr int64_t kKueueCacheWaitMs = 30000;
 inline constexpr int64_t kKueueCacheRecheckMs = 250;
 

@@ -53,6 +53,12 @@ bool InformerGroup::synced() const {
   return std::all_of(informers_.begin(), informers_.end(), [](const auto& e) { return e.second->has_synced(); });
 }
 
+uint64_t InformerGroup::list_errors() const {
+  uint64_t n = 0;
+  for (const auto& [ns, inf] : informers_) n += inf->stats().list_errors;
+  return n;
+}
+
 bool InformerGroup::wait_for_sync(int64_t timeout_ms) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   for (auto& [ns, inf] : informers_) {

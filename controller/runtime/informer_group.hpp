@@ -29,6 +29,8 @@ class InformerGroup {
   void stop();
   /// True when every informer has listed once.
   bool synced() const;
+  /// Failed list requests over the group's informers so far (InformerStats::list_errors summed).
+  uint64_t list_errors() const;
   /// Waits until synced, up to `timeout_ms` in all; false on timeout or stop.
   bool wait_for_sync(int64_t timeout_ms);
 

@@ -1008,7 +1008,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
                                      succeeded->reason, truncate(succeeded->message, kMaxEventMessage)});
   }
   const Condition* admissible_before = find_condition(previous_conditions, kConditionAdmissible);
-  if (out.valid && in.admissibility && !in.admissibility->admissible &&
+  if (out.valid && in.admissibility && !in.admissibility->admissible && in.held_reason != "LocalQueueMismatch" &&
       !(admissible_before && admissible_before->status == "False" &&
         admissible_before->message == in.admissibility->message))
     out.events.push_back(EventSpec{

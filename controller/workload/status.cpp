@@ -184,7 +184,8 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
   const bool past_admission = r.phase == phase::kAdmitted || r.phase == phase::kRunning || r.phase == phase::kSucceeded;
   // Whether Kueue can ever admit it is moot once it has: Kueue does not evict an admitted workload when the quota
   // shrinks under it, and "never admits it" next to Admitted=True would contradict it.
-  if (!in.admissibility || admission.admitted || past_admission)
+  // Nor is it judged for a workload held for LocalQueueMismatch: the queue's ClusterQueue is not the one it asks for.
+  if (!in.admissibility || admission.admitted || past_admission || in.held_reason == "LocalQueueMismatch")
     remove_condition(conds, kConditionAdmissible);
   else if (in.admissibility->admissible)
     set_condition(conds,
@@ -209,7 +210,7 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
     set_condition(conds,
                   Condition{kConditionQueued, "False", in.generation, "", "LocalQueueNotFound",
                             "submitted to LocalQueue " + *in.queue +
-                                ", which does not exist: Kueue admits nothing from it until it is created again"},
+                                ", which does not exist: Kueue admits nothing from it until it exists"},
                   now);
     set_condition(conds,
                   Condition{kConditionAdmitted, "False", in.generation, "", "Pending",
@@ -387,7 +388,8 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   Readiness r = readiness(in, running, observed, admission, previous_status, now, st.recheck_after_seconds);
   // A workload Kueue can never admit says so where it would otherwise only wait.
   if (in.valid && in.queue && in.admissibility && !in.admissibility->admissible &&
-      (r.phase == phase::kQueued || r.phase == phase::kPending) && !admission.admitted) {
+      in.held_reason != "LocalQueueMismatch" && (r.phase == phase::kQueued || r.phase == phase::kPending) &&
+      !admission.admitted) {
     r.reason = in.admissibility->reason;
     r.message = "LocalQueue " + *in.queue + " can never admit it: " + in.admissibility->message;
   }
@@ -397,7 +399,7 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
       (r.phase == phase::kQueued || r.phase == phase::kPending)) {
     r.phase = phase::kPending;
     r.reason = "LocalQueueNotFound";
-    r.message = "LocalQueue " + *in.queue + " does not exist: Kueue admits nothing from it until it is created again";
+    r.message = "LocalQueue " + *in.queue + " does not exist: Kueue admits nothing from it until it exists";
   }
   // A job or AppWrapper that ended running an earlier spec: the phase is the child's, the reason (Ready, the REASON
   // column) and a job's Succeeded condition say the current spec has not run.

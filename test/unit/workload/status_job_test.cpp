@@ -195,6 +195,22 @@ TEST(KueueAdmission, ALocalQueueDeletedUnderASubmittedWorkloadIsNotQueued) {
   EXPECT_EQ(cond(admitted, "Admitted"), "True/Admitted");
 }
 
+// The fourteenth user trial: a workload held for LocalQueueMismatch read Admissible=True, a verdict on the ClusterQueue
+// of the queue as it stands, not the one the workload asks for. Nothing is judged while it is held so.
+TEST(KueueAdmission, AWorkloadHeldForAMismatchedQueueIsNotJudgedAdmissible) {
+  StatusInput in = job_input("shared");
+  in.held_reason = "LocalQueueMismatch";
+  in.held_message = "LocalQueue shared points at ClusterQueue cq-b, not cq-a";
+  in.admissibility = Admissibility{true, "", ""};
+  auto st = compute_status(in, Observed{}, nullptr, kT0);
+  EXPECT_EQ(cond(st, "Queued"), "False/LocalQueueMismatch");
+  EXPECT_EQ(cond(st, "Admissible"), "<absent>");
+  in.admissibility = Admissibility{false, "ExceedsMaxQuota", "too big for cq-b"};
+  st = compute_status(in, Observed{}, nullptr, kT0);
+  EXPECT_EQ(cond(st, "Admissible"), "<absent>");
+  EXPECT_EQ(cond(st, "Ready"), "False/LocalQueueMismatch");
+}
+
 TEST(ChildViews, WrongTypesReadAsEmpty) {
   json::Document rc = yaml_doc("spec: {suspend: 'yes'}\nstatus: {state: 3, readyWorkerReplicas: two, head: []}");
   RayClusterView v = view_ray_cluster(&rc);
