@@ -105,6 +105,14 @@ struct Rig {
     set_child(ChildKind::kRayCluster, std::move(live));
     return true;
   }
+  // The kueue.x-k8s.io/queue-name label of the one RayCluster applied ("<none>" without it, "<not applied>" when
+  // there was not exactly one apply of it).
+  std::string applied_queue_label() const {
+    auto rc = fake.applied_to(kRc);
+    if (rc.size() != 1) return "<not applied>";
+    const json::Value* labels = json::find_path(rc[0], "metadata.labels");
+    return labels ? json::get_string(*labels, "kueue.x-k8s.io/queue-name").value_or("<none>") : "<none>";
+  }
   // The status of the last status write.
   json::Document last_status() const {
     auto writes = fake.applied_to(std::string(kWl) + "/status");
@@ -436,11 +444,7 @@ TEST(WorkloadController, TwoDefaultLocalQueuesAreToldAndTheFirstByNameIsTaken) {
             ", namespace: team-a, annotations: {kueue.x-k8s.io/default-queue: 'true'}}, spec: {clusterQueue: cq}}"));
   rig.start();
   rig.controller->reconcile("team-a/demo");
-  auto rc = rig.fake.applied_to(kRc);
-  ASSERT_EQ(rc.size(), 1u);
-  const json::Value* labels = json::find_path(rc[0], "metadata.labels");
-  ASSERT_TRUE(labels);
-  EXPECT_EQ(json::get_string(*labels, "kueue.x-k8s.io/queue-name"), "alpha");
+  EXPECT_EQ(rig.applied_queue_label(), "alpha");
   EXPECT_TRUE(rig.event("Warning DefaultLocalQueueAmbiguous: "));
   EXPECT_EQ(rig.condition("Valid").reason, "ValidWithWarnings");
 }
@@ -463,9 +467,5 @@ TEST(WorkloadController, AReconcileWaitsForTheLocalQueueCacheFirstList) {
   EXPECT_EQ(waiting.requeue_after_ms, kKueueCacheRecheckMs);
   rig.local_queues_pending = false;
   rig.controller->reconcile("team-a/demo");
-  auto rc = rig.fake.applied_to(kRc);
-  ASSERT_EQ(rc.size(), 1u);
-  const json::Value* labels = json::find_path(rc[0], "metadata.labels");
-  ASSERT_TRUE(labels);
-  EXPECT_EQ(json::get_string(*labels, "kueue.x-k8s.io/queue-name"), "default");
+  EXPECT_EQ(rig.applied_queue_label(), "default");
 }
