@@ -1015,6 +1015,10 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
         "Warning", in.admissibility->reason,
         truncate("LocalQueue " + in.queue.value_or("") + " can never admit the workload: " + in.admissibility->message,
                  kMaxEventMessage)});
+  // One hold giving way to another (Kueue installed, its LocalQueue not created yet): the first is released too.
+  if (out.held && !held_before.empty() && held_before != in.held_reason && !new_generation)
+    out.events.push_back(EventSpec{"Normal", released_reason(held_before),
+                                   "no longer held (" + held_before + "); now held for " + in.held_reason});
   if (out.held && held_before != in.held_reason)
     out.events.push_back(EventSpec{"Warning", in.held_reason, truncate(in.held_message, kMaxEventMessage)});
   if (!held_before.empty() && out.valid && !out.held)

@@ -425,3 +425,24 @@ TEST(KueueReconcile, SuspendingWhileMovingToAMissingQueueIsApplied) {
   EXPECT_TRUE(moving.desired.empty() ||
               json::get_string(moving.desired[0]["metadata"]["labels"], "kueue.x-k8s.io/queue-name") == "small");
 }
+
+// served_apis in CI: Kueue installed after the operator started, the workload went from KueueNotInstalled to
+// LocalQueueNotFound (its LocalQueue not created yet) with no word of the first hold's end. It is said.
+TEST(KueueReconcile, OneHoldGivingWayToAnotherReleasesTheFirst) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  ClusterFacts before;
+  before.kueue_served = false;
+  Outcome first = reconcile(wl("{queue: {localQueue: q}}"), Observed{}, before, schemas, kNow);
+  ASSERT_TRUE(first.held);
+  json::Document again = wl("{queue: {localQueue: q}}");
+  json::Value st;
+  st.CopyFrom(first.status, again.GetAllocator());
+  again.AddMember("status", st, again.GetAllocator());
+  ClusterFacts after;
+  after.kueue_version = "v1beta2";
+  after.local_queue_presence = Presence::kAbsent;
+  Outcome second = reconcile(again, Observed{}, after, schemas, kNow);
+  EXPECT_TRUE(second.held);
+  EXPECT_TRUE(event(second, "KueueInstalled"));
+  EXPECT_TRUE(event(second, "LocalQueueNotFound"));
+}
