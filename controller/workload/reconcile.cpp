@@ -980,13 +980,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   // One event per transition: a held workload says why once; every other phase change is announced; warnings about
   // a spec once per generation.
   std::string before = phase_of(previous);
-  // A hold shows as the Ready condition's reason (and Queued's, with a queue).
+  // The hold in effect before: status.heldFor; a status written before that field existed shows a hold of the
+  // workload (no child yet) as the Ready condition's reason.
   const Condition* ready_before = find_condition(previous_conditions, kConditionReady);
-  std::string held_before = ready_before && is_hold_reason(ready_before->reason) ? ready_before->reason : "";
-  // Held with a child in place: the Ready reason is the child's, and its message carries the hold's (readiness()).
-  if (held_before.empty() && out.held && ready_before &&
-      ready_before->message.find("no change is applied until then: " + in.held_message) != std::string::npos)
-    held_before = in.held_reason;
+  std::string held_before = previous ? json::get_string(*previous, "heldFor").value_or("") : "";
+  if (held_before.empty() && ready_before && is_hold_reason(ready_before->reason)) held_before = ready_before->reason;
   // A job or AppWrapper run again is an action, said when it happens (the end that allows it may come after the
   // change; the recorder drops repeats).
   // A child found ended running an earlier spec is said once too, when it is found (its end comes without a change

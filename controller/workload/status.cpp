@@ -294,6 +294,7 @@ json::Document WorkloadStatus::to_json() const {
   put_string(d, "dashboardURL", dashboard_url, a);
   put_string(d, "managedLocalQueue", managed_local_queue, a);
   put_string(d, "jobSpecHash", job_spec_hash, a);
+  put_string(d, "heldFor", held_for, a);
   if (!admission_workload.empty() || !admission_cluster_queue.empty()) {
     json::Value adm(rapidjson::kObjectType);
     put_string(adm, "workload", admission_workload, a);
@@ -336,6 +337,7 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   st.desired_workers = in.desired_workers;
   st.managed_local_queue = in.managed_local_queue;
   st.job_spec_hash = in.job ? in.job_spec_hash : "";
+  st.held_for = in.valid ? in.held_reason : "";
   st.quota = in.quota;
   st.app_wrapper_name = in.wrapped ? in.app_wrapper_name : "";
   st.ray_job_name = in.job ? in.ray_job_name : "";

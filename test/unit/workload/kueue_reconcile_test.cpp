@@ -401,6 +401,34 @@ TEST(KueueReconcile, AHeldChangeOfARunningWorkloadIsSaidOnce) {
   EXPECT_FALSE(event(second, "PriorityClassNotFound")) << "the hold is told once";
 }
 
+// A hold over a running child was found again by searching the previous Ready message for the hold's message: its
+// end went unsaid (nothing held any more, nothing searched). status.heldFor records the hold; its end is said.
+TEST(KueueReconcile, AHoldOverARunningWorkloadIsRecordedAndItsEndSaid) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string spec = "{queue: {localQueue: q, priorityClass: pc}}";
+  json::Document rc = running_cluster(spec, "q", schemas);
+  Observed observed;
+  observed.ray_cluster = &rc;
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta1";
+  facts.local_queue_presence = Presence::kPresent;
+  facts.priority_class_presence = Presence::kAbsent;
+  Outcome held = reconcile(wl(spec), observed, facts, schemas, kNow);
+  ASSERT_TRUE(held.held) << dump(held.errors);
+  EXPECT_EQ(json::get_string(held.status, "heldFor"), "PriorityClassNotFound") << json::dump(held.status);
+  json::Document again = wl(spec);
+  json::Value st;
+  st.CopyFrom(held.status, again.GetAllocator());
+  again.AddMember("status", st, again.GetAllocator());
+  facts.priority_class_presence = Presence::kPresent;
+  Outcome released = reconcile(again, observed, facts, schemas, kNow);
+  EXPECT_FALSE(released.held);
+  EXPECT_FALSE(json::find(released.status, "heldFor")) << json::dump(released.status);
+  const EventSpec* found = event(released, "PriorityClassFound");
+  ASSERT_TRUE(found);
+  EXPECT_NE(found->message.find("no longer held (PriorityClassNotFound)"), std::string::npos) << found->message;
+}
+
 // The eleventh user trial: spec.suspend set together with a move to a LocalQueue that does not exist was held back
 // (the cluster ran on in its queue) while the status said Suspended. The suspension is applied; the queue it moves
 // to is reported missing.

@@ -521,11 +521,17 @@ TEST(ReconcileLifecycle, EveryStatusFieldIsDeclaredInTheCrd) {
   Observed wrapped;
   wrapped.app_wrapper = &aw;
   statuses.push_back(std::move(reconcile(wl("{appWrapper: true}"), wrapped, ClusterFacts{}, schemas, kNow).status));
+  ClusterFacts no_queue;
+  no_queue.kueue_version = "v1beta2";
+  no_queue.local_queue_presence = Presence::kAbsent;
+  statuses.push_back(
+      std::move(reconcile(wl("{queue: {localQueue: gone}}"), Observed{}, no_queue, schemas, kNow).status));
 
   std::vector<std::string> missing;
   for (const auto& st : statuses) undeclared(st, *status_schema, "status", missing);
   EXPECT_TRUE(missing.empty()) << "not in the CRD's status schema: " << ::testing::PrintToString(missing);
   EXPECT_EQ(json::get_string(statuses[0], "managedLocalQueue"), "lq-b") << "the test must cover this field";
+  EXPECT_EQ(json::get_string(statuses.back(), "heldFor"), "LocalQueueNotFound") << "the test must cover this field";
 }
 
 // The Ray autoscaler writes the worker groups' replicas: with autoscaling on, the operator keeps the live count
