@@ -231,7 +231,13 @@ RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std
     http::response_parser<http::string_body> parser;
     parser.body_limit(kMaxBodyBytes);
     parser.header_limit(kMaxHeaderBytes);
-    ec = run_op(pc->ioc, [&](auto handler) { http::async_read(stream, buffer, parser, handler); });
+    // The timeout is per read: a response that keeps arriving (a list page of megabytes on a slow link) is read to
+    // its end, as client-go does with no overall timeout; one that stops for request_timeout_ms is given up.
+    ec = {};
+    while (!ec && !parser.is_done()) {
+      beast::get_lowest_layer(stream).expires_after(impl.timeouts.request_timeout_ms);
+      ec = run_op(pc->ioc, [&](auto handler) { http::async_read_some(stream, buffer, parser, handler); });
+    }
     if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
     if (ec && reused && is_dropped_connection(ec) && !parser.got_some()) continue;
     if (ec)

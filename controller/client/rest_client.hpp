@@ -71,7 +71,9 @@ class StopToken {
 /// Time limits of a RestClient. The defaults are the ones documented on RestClient; tests pass shorter ones.
 struct RestClientTimeouts {
   std::chrono::milliseconds connect_timeout_ms{10'000};  ///< DNS + TCP connect + TLS handshake, together
-  std::chrono::milliseconds request_timeout_ms{60'000};  ///< writing a request and reading its whole response
+  /// Writing a request, and each read of its response: a response still arriving is read to its end (bounded by the
+  /// body limit), one silent this long is given up.
+  std::chrono::milliseconds request_timeout_ms{60'000};
   /// A watch silent this long is considered dead; a watch whose target carries timeoutSeconds gets at least that
   /// timeout plus 30 s (watch_idle_limit), since a server without periodic bookmarks may be silent that long.
   std::chrono::milliseconds watch_idle_timeout_ms{90'000};

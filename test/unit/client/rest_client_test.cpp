@@ -315,6 +315,25 @@ TEST_F(RestClientTls, SlowServerTimesOut) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
 }
 
+// The fifteenth user trial: a 1.3 MB page of LocalQueues over a 15 KB/s link was cut at the 60 s request timeout,
+// every time, so the list never completed. The timeout bounds each read, not the whole response.
+TEST_F(RestClientTls, AResponseStillArrivingIsReadToItsEnd) {
+  HttpsTestServer server(serving, [](ServerExchange& x) {
+    x.start_chunked(200);
+    x.send_chunk("{\"items\":[");
+    for (int i = 0; i < 8; ++i) {
+      std::this_thread::sleep_for(100ms);  // 800 ms in all, each gap well under the 300 ms timeout
+      x.send_chunk(i == 0 ? "1" : ",1");
+    }
+    x.send_chunk("]}");
+    x.end_chunked();
+  });
+  RestClient client(config_for(server), RestClientTimeouts{2000ms, 300ms, 5000ms});
+  auto r = client.get_json("/slow-list");
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ((*r)["items"].Size(), 8u);
+}
+
 // --- watch ------------------------------------------------------------------------------------------------------
 
 TEST_F(RestClientTls, WatchDeliversLinesSplitAcrossChunks) {
