@@ -21,7 +21,7 @@ struct KueueCaches {
   /// True once the LocalQueue cache has listed: before that (or when the list is forbidden) absence means nothing.
   std::function<bool()> local_queues_synced;
   /// True while the LocalQueue cache is still making its first list (however long, unless that list fails; then up
-  /// to kKueueCacheWaitMs from its start):
+  /// to kKueueCacheWaitMs from the first failure with no page since):
   /// a reconcile then waits, as the namespace's default queue, a managed queue's presence and a hold all read from it.
   /// Unset: never pending.
   std::function<bool()> local_queues_pending;
@@ -43,6 +43,13 @@ struct KueueCaches {
 /// facts.local_queue points into alive.
 void fill_kueue_facts(const json::Value& workload, const std::string& kueue_version, const KueueCaches& caches,
                       workload::ClusterFacts& facts, runtime::ObjectPtr& local_queue);
+
+/// facts.local_queue_managers: of `others` (the workloads of `workload`'s namespace), those that manage the LocalQueue
+/// `workload` names (status.managedLocalQueue) with a spec.queue.clusterQueue, are not being deleted, and are not held
+/// for LocalQueueMismatch themselves (status.heldFor, or the Queued reason of a status written before heldFor), as
+/// (name, clusterQueue). Meant for a managed LocalQueue found absent: those workloads create it again.
+std::vector<std::pair<std::string, std::string>> local_queue_managers(const json::Value& workload,
+                                                                      const std::vector<runtime::ObjectPtr>& others);
 
 /// facts.queue_objects for the admissibility judgement: the cached LocalQueues of the workload's namespace, every
 /// cached ClusterQueue and ResourceFlavor (Cohort objects are not read, so cohorts_known is false: a cohort may lend

@@ -8,6 +8,8 @@
 #include <map>
 
 #include "client/kubeconfig.hpp"
+#include "core/clock.hpp"
+#include "core/log_scope.hpp"
 #include "metrics/cache_metrics.hpp"
 #include "metrics/controller_metrics.hpp"
 #include "metrics/leader_metrics.hpp"
@@ -98,10 +100,6 @@ runtime::InformerOptions proto(const OperatorOptions& o, const client::ResourceT
 
 // The operator's caches. The groups of the optional kinds are added when their CRDs are served (at start, or later
 // when they appear), so their pointers may be set while reconciles read them.
-int64_t steady_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 struct Caches {
   /// Where each cache's size is published (codeflare_informer_cache_objects / _bytes).
@@ -110,9 +108,6 @@ struct Caches {
   std::array<std::atomic<runtime::InformerGroup*>, kChildKindCount> children{};
   std::atomic<runtime::InformerGroup*> local_queues{nullptr}, priority_classes{nullptr}, kueue_workloads{nullptr};
   std::atomic<runtime::InformerGroup*> cluster_queues{nullptr}, resource_flavors{nullptr};
-  /// When the LocalQueue cache was added (steady clock, ms): reconciles wait for its first list up to
-  /// kKueueCacheWaitMs from then.
-  std::atomic<int64_t> local_queues_added_ms{0};
   std::atomic<bool> local_queues_given_up{false};  ///< the wait ended on a failing list (said once)
   KueueWorkloadIndex kueue_index;
 };
@@ -186,7 +181,6 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
   caches.kueue_workloads = add(std::move(kw), resources::kueue_workloads(apis.kueue_version), false);
   caches.cluster_queues = add(std::move(quota[0]), resources::cluster_queues(apis.kueue_version), false);
   caches.resource_flavors = add(std::move(quota[1]), resources::resource_flavors(apis.kueue_version), false);
-  caches.local_queues_added_ms = steady_ms();
   caches.local_queues = add(std::move(lq), resources::local_queues(apis.kueue_version), false);
   spdlog::info("watching Kueue {} LocalQueues, ClusterQueues, ResourceFlavors, WorkloadPriorityClasses and Workloads",
                apis.kueue_version);
@@ -386,14 +380,17 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     runtime::InformerGroup* g = caches.local_queues.load();
     if (!g || g->synced()) return false;
     // A first list still arriving is waited for however long it takes (the fourteenth user trial: a list slower than
-    // a fixed wait let workloads past their queue); one that fails, up to kKueueCacheWaitMs.
-    if (g->list_errors() == 0) return true;
-    if (steady_ms() - caches.local_queues_added_ms.load() < kKueueCacheWaitMs) return true;
-    if (!caches.local_queues_given_up.exchange(true))
+    // a fixed wait let workloads past their queue); one failing, up to kKueueCacheWaitMs from its first failure with
+    // no page since (the fifteenth: one failure, then a slow list, was given up while the list arrived).
+    const std::optional<TimePoint> failing = g->list_failing_since();
+    if (!failing || millis_between(*failing, std::chrono::steady_clock::now()) < kKueueCacheWaitMs) return true;
+    if (!caches.local_queues_given_up.exchange(true)) {
+      const LogScope cluster_wide("");  // about the cache, not the workload whose reconcile asked
       spdlog::warn(
-          "the LocalQueue cache has not listed after {} s and its list fails (is it forbidden?); workloads "
-          "go ahead without knowing the namespaces' LocalQueues",
+          "the LocalQueue cache's first list has failed for {} s with nothing received (is it forbidden?); "
+          "workloads go ahead without knowing the namespaces' LocalQueues",
           kKueueCacheWaitMs / 1000);
+    }
     return false;
   };
   wcaches.kueue.priority_class = [&caches](const std::string& name) -> runtime::ObjectPtr {

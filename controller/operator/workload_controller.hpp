@@ -30,7 +30,8 @@ inline constexpr int64_t kRecheckMs = 30000;
 inline constexpr int64_t kReplaceRecheckMs = 2000;
 /// Reconciles wait for the first list of Kueue's LocalQueue cache (an operator starting, Kueue just installed),
 /// looking again every kKueueCacheRecheckMs: as long as it takes while the list is arriving; when its list fails,
-/// up to kKueueCacheWaitMs from the cache's start, after which (forbidden, say) it reads as unknown and workloads go
+/// up to kKueueCacheWaitMs from its first failure with no page received since (InformerGroup::list_failing_since;
+/// a request in flight counts as arriving), after which (forbidden, say) it reads as unknown and workloads go
 /// ahead as the CodeFlare SDK does without Kueue's objects.
 inline constexpr int64_t kKueueCacheWaitMs = 30000;
 inline constexpr int64_t kKueueCacheRecheckMs = 250;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -63,7 +64,8 @@ Informer::Informer(ListWatcher io, InformerOptions opts)
             return w;
           }(),
           opts_.now, opts_.uniform),
-      store_(opts_.pack_cache) {}
+      store_(opts_.pack_cache),
+      now_(steady_now_unless(opts_.now)) {}
 
 Informer::Informer(client::RestClient client, InformerOptions opts)
     : Informer(rest_list_watcher(std::move(client)), std::move(opts)) {}
@@ -122,6 +124,12 @@ InformerStats Informer::stats() const {
   return {lists_completed_.load(), relists_.load(), watch_errors_.load(), list_errors_.load()};
 }
 
+std::optional<TimePoint> Informer::list_failing_since() const {
+  const int64_t since = list_failing_since_.load();
+  if (since == 0 || listing_.load()) return std::nullopt;
+  return TimePoint(TimePoint::duration(since));
+}
+
 bool Informer::sleep_ms(int64_t delay_ms) {
   std::unique_lock lk(mu_);
   cv_.wait_for(lk, std::chrono::milliseconds(delay_ms), [&] { return stop_.stop_requested(); });
@@ -150,9 +158,18 @@ void Informer::run() {
 }
 
 void Informer::do_list(const std::string& target, std::vector<Store::Item>& pending) {
+  listing_ = true;
   auto page = io_.list(target);
+  // The first failure of a run of them is remembered (a tick count of 0 is taken as 1: 0 means none).
+  auto failed = [this] {
+    int64_t none = 0;
+    list_failing_since_.compare_exchange_strong(none, std::max<int64_t>(1, now_().time_since_epoch().count()));
+    listing_ = false;
+  };
+  if (page) list_failing_since_ = 0;  // a page came: the list is arriving (listing_ stays set until its last page)
   if (stop_.stop_requested()) return;
   if (!page) {
+    failed();
     ++list_errors_;
     log_request_error("list", page.error());
     watcher_.on_list_error(page.error());
@@ -166,12 +183,14 @@ void Informer::do_list(const std::string& target, std::vector<Store::Item>& pend
 
   auto last = watcher_.on_list_page(*page);
   if (!last) {
+    failed();
     ++list_errors_;
     spdlog::warn("informer {}: {}", path_, last.error().message);
     watcher_.on_list_error(last.error());
     return;
   }
   if (!*last) return;  // more pages
+  listing_ = false;
 
   const std::size_t count = pending.size();
   std::vector<StoreChange> changes = store_.replace(std::move(pending));

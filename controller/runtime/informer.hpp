@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -103,6 +104,10 @@ class Informer {
   const Store& store() const { return store_; }
   /// Counters of lists, relists and errors so far.
   InformerStats stats() const;
+  /// When the list has been failing since (the informer's clock, InformerOptions::now): the end of the first of the
+  /// failed list requests in a row, none of them followed by a page received; nullopt while a list request is in
+  /// flight (a list still arriving, however slowly, is not failing), after a page came, or before any failure.
+  std::optional<TimePoint> list_failing_since() const;
   /// "<collection path>" of the watched type, for logs.
   const std::string& path() const { return path_; }
 
@@ -134,6 +139,9 @@ class Informer {
   std::atomic<uint64_t> relists_{0};
   std::atomic<uint64_t> watch_errors_{0};
   std::atomic<uint64_t> list_errors_{0};
+  NowFn now_;                                   // opts_.now or the steady clock
+  std::atomic<bool> listing_{false};            // a list request is in flight
+  std::atomic<int64_t> list_failing_since_{0};  // TimePoint ticks of the first failure in a row; 0: none
 };
 
 }  // namespace cfo::runtime

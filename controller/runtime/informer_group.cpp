@@ -53,10 +53,12 @@ bool InformerGroup::synced() const {
   return std::all_of(informers_.begin(), informers_.end(), [](const auto& e) { return e.second->has_synced(); });
 }
 
-uint64_t InformerGroup::list_errors() const {
-  uint64_t n = 0;
-  for (const auto& [ns, inf] : informers_) n += inf->stats().list_errors;
-  return n;
+std::optional<TimePoint> InformerGroup::list_failing_since() const {
+  std::optional<TimePoint> earliest;
+  for (const auto& [ns, inf] : informers_)
+    if (!inf->has_synced())
+      if (auto since = inf->list_failing_since(); since && (!earliest || *since < *earliest)) earliest = since;
+  return earliest;
 }
 
 bool InformerGroup::wait_for_sync(int64_t timeout_ms) {

@@ -29,8 +29,9 @@ class InformerGroup {
   void stop();
   /// True when every informer has listed once.
   bool synced() const;
-  /// Failed list requests over the group's informers so far (InformerStats::list_errors summed).
-  uint64_t list_errors() const;
+  /// The earliest Informer::list_failing_since of the informers that have not listed once yet: since when the
+  /// first list of one of them has been failing (nullopt: none is failing; each is arriving, listed or not tried).
+  std::optional<TimePoint> list_failing_since() const;
   /// Waits until synced, up to `timeout_ms` in all; false on timeout or stop.
   bool wait_for_sync(int64_t timeout_ms);
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/json.hpp"
@@ -285,6 +286,90 @@ TEST(Informer, ForbiddenAndFailedWatchesAreRetriedFromTheLastVersion) {
   EXPECT_NE(watches[3].find("resourceVersion=11&"), std::string::npos) << watches[3];
   EXPECT_EQ(inf.stats().watch_errors, 3u);
   EXPECT_EQ(inf.store().keys(), (std::vector<std::string>{"ns/a"}));
+}
+
+// The fifteenth user trial: one failed list followed by a slow one was given up (a cumulative error count and a
+// fixed wait) while its pages were arriving. "Failing" lasts from the first failure of a run of them to the next
+// page, and never while a request is in flight.
+TEST(Informer, AListIsFailingOnlyBetweenAFailureAndTheNextPage) {
+  ManualClock clock;
+  std::mutex mu;
+  std::condition_variable cv;
+  int calls = 0;         // list requests made
+  bool release = false;  // lets the request in flight answer
+  std::vector<Result<json::Document>> answers;
+  answers.push_back(fail("internal error", 500, "InternalError"));
+  answers.push_back(doc(list("5", {item("a", "1")}, "next")));
+  answers.push_back(fail("connection reset"));
+  answers.push_back(fail("connection reset"));
+  answers.push_back(doc(list("6", {item("b", "2")})));
+  ListWatcher io;
+  io.list = [&](const std::string&) -> Result<json::Document> {
+    std::unique_lock lk(mu);
+    const int n = calls++;
+    cv.notify_all();
+    cv.wait(lk, [&] { return release || n >= static_cast<int>(answers.size()); });
+    release = false;
+    if (n >= static_cast<int>(answers.size())) return fail("script ended");
+    return std::move(answers[n]);
+  };
+  io.watch = [](const std::string&, const std::function<bool(std::string_view)>&, client::StopToken& stop) {
+    while (!stop.stop_requested()) std::this_thread::sleep_for(1ms);
+    return Result<void>{};
+  };
+  InformerOptions o = options();
+  o.now = clock.fn();
+  Informer inf(io, o);
+  // Waits for request n to be in flight; the one before it has then been handled.
+  auto in_flight = [&](int n) {
+    std::unique_lock lk(mu);
+    return cv.wait_for(lk, 5s, [&] { return calls >= n; });
+  };
+  auto answer = [&] {
+    std::lock_guard lk(mu);
+    release = true;
+    cv.notify_all();
+  };
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(in_flight(1));
+  EXPECT_FALSE(inf.list_failing_since()) << "nothing failed yet";
+  clock.advance(10s);
+  answer();  // 500
+  ASSERT_TRUE(in_flight(2));
+  EXPECT_FALSE(inf.list_failing_since()) << "a request in flight is arriving, however long it takes";
+  clock.advance(40s);
+  answer();  // the first page
+  ASSERT_TRUE(in_flight(3));
+  EXPECT_FALSE(inf.list_failing_since());
+  answer();  // reset
+  ASSERT_TRUE(in_flight(4));
+  clock.advance(5s);
+  answer();  // reset again: the run of failures started at the first of them
+  ASSERT_TRUE(in_flight(5));
+  EXPECT_FALSE(inf.list_failing_since()) << "in flight again";
+  answer();
+  ASSERT_TRUE(inf.wait_for_sync(5000));
+  EXPECT_FALSE(inf.list_failing_since());
+  EXPECT_EQ(inf.stats().list_errors, 3u);
+}
+
+// A failure leaves the list failing, from the end of the first failed request, until a page comes.
+TEST(Informer, AFailingListSaysSinceWhen) {
+  ManualClock clock;
+  FakeApi api;
+  api.add_list(fail("list forbidden", 403, "Forbidden"));
+  InformerOptions o = options();
+  o.now = clock.fn();
+  o.watcher.backoff.initial_ms = o.watcher.backoff.max_ms = 60000;  // the retry waits (real time) past the test
+  clock.advance(7s);
+  Informer inf(api.io(), o);
+  ASSERT_TRUE(inf.start().has_value());
+  for (int i = 0; i < 500 && !inf.list_failing_since(); ++i) std::this_thread::sleep_for(1ms);
+  ASSERT_TRUE(inf.list_failing_since());
+  EXPECT_EQ(*inf.list_failing_since(), TimePoint{} + 7s);
+  clock.advance(31s);
+  EXPECT_EQ(*inf.list_failing_since(), TimePoint{} + 7s) << "a later look does not move it";
+  inf.stop();
 }
 
 TEST(Informer, FailedListIsRetried) {
