@@ -23,6 +23,10 @@ TEST(ServerVerdict, AuthorizationTransportAndServerErrorsAreNot) {
       is_server_rejection({"rayclusters.ray.io \"x\" is forbidden: User \"system:serviceaccount:a:b\" cannot "
                            "patch resource \"rayclusters\" in API group \"ray.io\" in the namespace \"n\"",
                            403, "Forbidden"}));
+  EXPECT_FALSE(
+      is_server_rejection({"rayclusters.ray.io \"x\" is forbidden: unable to create new content in namespace "
+                           "brk because it is being terminated",
+                           403, "Forbidden"}));
   EXPECT_FALSE(is_server_rejection({"the object has been modified", 409, "Conflict"}));
   EXPECT_FALSE(is_server_rejection({"not found", 404, "NotFound"}));
   EXPECT_FALSE(is_server_rejection({"too many requests", 429, "TooManyRequests"}));
