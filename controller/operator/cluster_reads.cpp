@@ -14,6 +14,27 @@ bool iequals(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> local_queue_managers(const json::Value& workload,
+                                                                      const std::vector<runtime::ObjectPtr>& others) {
+  std::string lq = json::string_at(workload, "spec.queue.localQueue");
+  if (lq.empty()) lq = json::string_at(workload, "spec.queue.clusterQueue");
+  const std::string uid = json::string_at(workload, "metadata.uid");
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& o : others) {
+    if (!o || json::string_at(*o, "metadata.uid") == uid || json::find_path(*o, "metadata.deletionTimestamp")) continue;
+    const json::Value* st = json::find(*o, "status");
+    const std::string cq = json::string_at(*o, "spec.queue.clusterQueue");
+    if (!st || cq.empty() || json::get_string(*st, "managedLocalQueue").value_or("") != lq) continue;
+    bool held = json::get_string(*st, "heldFor").value_or("") == "LocalQueueMismatch";
+    if (const json::Value* conds = json::find(*st, "conditions"); conds && conds->IsArray())
+      for (const auto& c : conds->GetArray())
+        held = held || (json::get_string(c, "type") == std::string("Queued") &&
+                        json::get_string(c, "reason") == std::string("LocalQueueMismatch"));
+    if (!held) out.emplace_back(json::string_at(*o, "metadata.name"), cq);
+  }
+  return out;
+}
+
 void fill_kueue_facts(const json::Value& wl, const std::string& kueue_version, const KueueCaches& caches,
                       workload::ClusterFacts& facts, runtime::ObjectPtr& local_queue) {
   using workload::Presence;

@@ -135,6 +135,11 @@ workload::ClusterFacts WorkloadController::facts_of(const json::Value& wl, const
   facts.ray_job_served = apis.ray_job;
   facts.kueue_served = !apis.kueue_version.empty();
   fill_kueue_facts(wl, apis.kueue_version, caches_.kueue, facts, local_queue);
+  // A managed LocalQueue found absent: who re-creates it (rare: a first workload, or a queue deleted by hand).
+  if (facts.local_queue_presence == workload::Presence::kAbsent && caches_.workloads_in &&
+      !json::string_at(wl, "spec.queue.clusterQueue").empty())
+    if (auto others = caches_.workloads_in(json::string_at(wl, "metadata.namespace")))
+      facts.local_queue_managers = local_queue_managers(wl, *others);
   return facts;
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/json.hpp"
@@ -28,6 +29,10 @@ struct ClusterFacts {
   /// absent or not asked. Only read when the spec names one.
   const json::Value* local_queue = nullptr;
   Presence local_queue_presence = Presence::kUnknown;
+  /// When that LocalQueue is absent and the spec manages it (spec.queue.clusterQueue): the other workloads of the
+  /// namespace that were submitted to it as its manager (status.managedLocalQueue, not held), as (name, their
+  /// spec.queue.clusterQueue). One of another ClusterQueue re-creates it; this workload must not (LocalQueueMismatch).
+  std::vector<std::pair<std::string, std::string>> local_queue_managers;
   /// The names of the LocalQueues of the workload's namespace, when known (the cache is synced): whether the queue in
   /// effect exists, whichever it is (the spec's, the namespace default, or the one a submitted child keeps).
   std::optional<std::set<std::string>> local_queue_names;

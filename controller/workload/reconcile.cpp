@@ -4,6 +4,7 @@
 #include "workload/validation_memo.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "workload/apply_plan.hpp"
 #include "workload/build_appwrapper.hpp"
@@ -325,6 +326,15 @@ std::pair<std::string, std::string> hold(const Workload& w, const std::optional<
       !(child_exists && w.spec.suspend))
     return {"LocalQueueNotFound", "LocalQueue " + q.local_queue + " does not exist in namespace " + w.namespace_ +
                                       " (create it, or set spec.queue.clusterQueue to have the operator create it)"};
+  // Deleted under the workloads submitted to it: it is theirs to create again, with their ClusterQueue (the fifteenth
+  // user trial: a workload held for pointing elsewhere re-created it first, with its own, and took it over).
+  if (managed && facts.local_queue_presence == Presence::kAbsent)
+    for (const auto& [other, cq] : facts.local_queue_managers)
+      if (cq != q.cluster_queue)
+        return {"LocalQueueMismatch", "LocalQueue " + q.local_queue + " is gone; workload " + other +
+                                          ", submitted to it for ClusterQueue " + cq +
+                                          ", creates it again; a LocalQueue's clusterQueue cannot change (use another "
+                                          "localQueue name)"};
   if (managed && facts.local_queue && is_managed_local_queue(*facts.local_queue)) {
     const json::Value* cq = json::find_path(*facts.local_queue, "spec.clusterQueue");
     if (cq && cq->IsString() && q.cluster_queue != cq->GetString())
@@ -335,6 +345,22 @@ std::pair<std::string, std::string> hold(const Workload& w, const std::optional<
   if (queue && !q.priority_class.empty() && facts.priority_class_presence == Presence::kAbsent)
     return {"PriorityClassNotFound", "WorkloadPriorityClass " + q.priority_class + " does not exist"};
   return {};
+}
+
+// A hold for the LocalQueue (status.heldFor LocalQueueMismatch or LocalQueueNotFound, for the queue the spec still
+// names) stands while the LocalQueue cannot be read (its cache has given up on a failing first list): it is not let
+// go into a ClusterQueue the spec did not ask for (the fifteenth user trial). Empty when none stands.
+std::pair<std::string, std::string> queue_hold_standing(const Workload& w, const json::Value* previous,
+                                                        const ClusterFacts& facts) {
+  const std::string& lq = w.spec.queue.local_queue;
+  if (!previous || lq.empty() || facts.kueue_version.empty() || facts.local_queue_presence != Presence::kUnknown)
+    return {};
+  const std::string held = json::get_string(*previous, "heldFor").value_or("");
+  if ((held != "LocalQueueMismatch" && held != "LocalQueueNotFound") ||
+      json::get_string(*previous, "queue").value_or("") != lq)
+    return {};
+  return {held, "LocalQueue " + lq + " cannot be read (the operator's LocalQueue cache has no list of it): the hold (" +
+                    held + ") stands until it can be"};
 }
 
 // The managed LocalQueue: the object to create when spec.queue.clusterQueue is set and the LocalQueue is missing,
@@ -470,7 +496,10 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
     // namespace's default LocalQueue deleted under a workload that never named one changed nothing the user wrote.
     auto current = queue_label_of(live);
     const bool gone = current && facts.local_queue_names && !facts.local_queue_names->contains(*current);
-    if (current && facts.default_local_queue != current && !gone)
+    // Nor is anything said while the namespace's queues are unknown (their cache has no list): the default is unknown,
+    // not changed (the fifteenth user trial).
+    const bool queues_unknown = !facts.kueue_version.empty() && !facts.local_queue_names;
+    if (current && !queues_unknown && facts.default_local_queue != current && !gone)
       add_warning(errs, "spec.queue", "QueueKept",
                   "the workload stays in LocalQueue " + *current +
                       ", where it was submitted: a submitted workload keeps its queue" +
@@ -751,6 +780,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
 
     in.child_exists = observed_top(s, observed) != nullptr;
     auto [held_reason, held_message] = hold(w, queue, facts, in.child_exists);
+    if (held_reason.empty()) std::tie(held_reason, held_message) = queue_hold_standing(w, previous, facts);
     in.held_reason = held_reason;
     in.held_message = held_message;
     ManagedQueue managed = managed_local_queue(w, facts, out.errors);

@@ -166,7 +166,7 @@ Readiness readiness(const StatusInput& in, const std::optional<Readiness>& runni
   Readiness r = in.suspended && !in.finished_job
                     ? Readiness{phase::kSuspended, false, "Suspended", "spec.suspend is true"}
                     : from_children(in, observed, admission, previous_status, now, recheck);
-  if (!in.held_reason.empty()) r.message += "; no change is applied until then: " + in.held_message;
+  if (!in.held_reason.empty()) r.message += "; changes are held back (" + in.held_reason + "): " + in.held_message;
   return r;
 }
 
@@ -218,11 +218,13 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
                   now);
     return;
   }
-  set_condition(conds,
-                Condition{kConditionQueued, "True", in.generation, "", "Submitted",
-                          "submitted to LocalQueue " + *in.queue +
-                              (in.held_reason.empty() ? "" : "; no change is applied until then: " + in.held_message)},
-                now);
+  set_condition(
+      conds,
+      Condition{
+          kConditionQueued, "True", in.generation, "", "Submitted",
+          "submitted to LocalQueue " + *in.queue +
+              (in.held_reason.empty() ? "" : "; changes are held back (" + in.held_reason + "): " + in.held_message)},
+      now);
   Condition admitted{kConditionAdmitted, "False", in.generation, "", "Pending", ""};
   if (admission.admitted || past_admission) {
     admitted.status = "True";

@@ -469,3 +469,31 @@ TEST(WorkloadController, AReconcileWaitsForTheLocalQueueCacheFirstList) {
   rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.applied_queue_label(), "default");
 }
+
+// The fifteenth user trial: a managed LocalQueue deleted by hand was created again by the workload held for pointing
+// at another ClusterQueue (reconciled first), which then took it over, and the running one was held. The workloads
+// submitted to it create it again; the held one stays held.
+TEST(WorkloadController, AManagedLocalQueueGoneIsCreatedAgainByItsWorkloadsOnly) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.set_workload("{queue: {localQueue: x, clusterQueue: cq-b}}");  // demo: held, it points elsewhere
+  rig.workloads["team-a/owner"] = std::make_shared<json::Document>(
+      doc("{metadata: {name: owner, namespace: team-a, uid: uid-2}, spec: {queue: {localQueue: x, clusterQueue: "
+          "cq-a}}, status: {queue: x, managedLocalQueue: x}}"));
+  rig.start();  // x is in no cache: deleted
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("APPLY /apis/kueue.x-k8s.io"), 0u) << ::testing::PrintToString(rig.fake.log);
+  EXPECT_TRUE(rig.fake.applied_to(kRc).empty());
+  EXPECT_EQ(json::get_string(rig.last_status(), "heldFor"), "LocalQueueMismatch");
+  EXPECT_NE(rig.condition("Queued").message.find("workload owner"), std::string::npos)
+      << rig.condition("Queued").message;
+
+  // A workload held for that mismatch itself does not count as the queue's: alone, demo creates it.
+  json::Document held =
+      doc("{metadata: {name: owner, namespace: team-a, uid: uid-2}, spec: {queue: {localQueue: x, "
+          "clusterQueue: cq-a}}, status: {queue: x, managedLocalQueue: x, heldFor: "
+          "LocalQueueMismatch}}");
+  EXPECT_TRUE(
+      local_queue_managers(*rig.workloads["team-a/demo"], {std::make_shared<json::Document>(std::move(held))}).empty());
+}

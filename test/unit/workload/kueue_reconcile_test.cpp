@@ -474,3 +474,43 @@ TEST(KueueReconcile, OneHoldGivingWayToAnotherReleasesTheFirst) {
   EXPECT_TRUE(event(second, "KueueInstalled"));
   EXPECT_TRUE(event(second, "LocalQueueNotFound"));
 }
+
+// The fifteenth user trial: once the LocalQueue cache gave up on a failing list, workloads held for LocalQueueMismatch
+// were let go into the ClusterQueue of the queue they named (not theirs), for good. A queue hold in effect stands
+// while the queue cannot be read; one the spec moved away from does not.
+TEST(KueueReconcile, AQueueHoldStandsWhileTheQueueCannotBeRead) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string spec = "{queue: {localQueue: mq, clusterQueue: cq-b}}";
+  json::Document lq = yaml_doc(
+      "metadata: {name: mq, labels: {app.kubernetes.io/managed-by: codeflare-operator}}\nspec: {clusterQueue: cq-a}");
+  ClusterFacts known;
+  known.kueue_version = "v1beta2";
+  known.local_queue_presence = Presence::kPresent;
+  known.local_queue = &lq;
+  Outcome held = reconcile(wl(spec), Observed{}, known, schemas, kNow);
+  ASSERT_TRUE(held.held) << dump(held.errors);
+  EXPECT_EQ(json::get_string(held.status, "heldFor"), "LocalQueueMismatch");
+
+  ClusterFacts unknown;
+  unknown.kueue_version = "v1beta2";  // the LocalQueue cache has not listed: presence unknown
+  json::Document again = wl(spec);
+  json::Value st;
+  st.CopyFrom(held.status, again.GetAllocator());
+  again.AddMember("status", st, again.GetAllocator());
+  Outcome standing = reconcile(again, Observed{}, unknown, schemas, kNow);
+  EXPECT_TRUE(standing.held);
+  EXPECT_TRUE(standing.desired.empty()) << "nothing is created into the queue of another ClusterQueue";
+  EXPECT_EQ(json::get_string(standing.status, "heldFor"), "LocalQueueMismatch");
+  EXPECT_NE(condition_field(standing.status, "Queued", &Condition::message).find("cannot be read"), std::string::npos)
+      << json::dump(standing.status);
+  EXPECT_FALSE(event(standing, "LocalQueueMatches")) << "the hold is not released";
+  EXPECT_FALSE(event(standing, "LocalQueueMismatch")) << "nor told again";
+
+  // Without a hold in effect before, an unknown queue goes ahead (as UnknownLocalQueueGoesAhead).
+  json::Document moved = wl("{queue: {localQueue: other, clusterQueue: cq-b}}");
+  json::Value st2;
+  st2.CopyFrom(held.status, moved.GetAllocator());
+  moved.AddMember("status", st2, moved.GetAllocator());
+  Outcome ahead = reconcile(moved, Observed{}, unknown, schemas, kNow);
+  EXPECT_FALSE(ahead.held) << json::dump(ahead.status);
+}

@@ -158,6 +158,12 @@ TEST(ReconcileLifecycle, ARemovedQueueIsKeptAndSaidSo) {
   const FieldError* told = finding(out.errors, "spec.queue", "QueueKept");
   ASSERT_TRUE(told) << dump(out.errors);
   EXPECT_NE(told->reason.find("default LocalQueue is now q2"), std::string::npos) << told->reason;
+  // The fifteenth user trial: the namespace's queues unknown to the operator (its LocalQueue cache gave up a failing
+  // list): the default is unknown, not changed, and nothing is said.
+  ClusterFacts unknown;
+  unknown.kueue_version = "v1beta2";
+  out = reconcile(wl("{}"), observed, unknown, schemas, kNow);
+  EXPECT_FALSE(finding(out.errors, "spec.queue", "QueueKept")) << dump(out.errors);
 }
 
 TEST(ReconcileLifecycle, AManagedLocalQueueIsNeverRewritten) {
