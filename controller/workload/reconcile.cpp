@@ -427,10 +427,13 @@ bool child_ended(const json::Value* live) {
 // Kueue admits a job with the PodSets it has then; a running (admitted, unsuspended) RayCluster whose PodSets change
 // (replicas, requests) no longer matches its Workload, so Kueue suspends it and queues it again with the new size
 // (kueue KEP-77: a resize means a suspend and a requeue), stopping its Pods. Allowed, as Kueue allows it, and said.
-// Not with autoscaling: the autoscaler owns the size, and an elastic job (workload slices) is resized in place.
+// Not with autoscaling: the autoscaler owns the size, and an elastic job (workload slices) is resized in place. Only
+// once its Kueue Workload says it is admitted (a cluster that runs where Kueue's CRDs are served but no Kueue
+// controller ran was never admitted, and nothing will requeue it).
 void warn_resize_requeues(const WorkloadSpec& s, const json::Value& desired, const json::Value* live,
-                          FieldErrors& errs) {
-  if (!live || suspended(live) || s.suspend || s.autoscaling.enabled) return;
+                          const json::Value* kueue_workload, FieldErrors& errs) {
+  if (!live || suspended(live) || s.suspend || s.autoscaling.enabled || !view_admission(kueue_workload).admitted)
+    return;
   json::Document scratch;
   auto& a = scratch.GetAllocator();
   if (quota_preview(desired).pod_sets_json(a) == quota_preview(*live).pod_sets_json(a)) return;
@@ -888,7 +891,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       rc.spec.collect_origins("spec", origins);
       children.push_back(rc.to_json());
       label = std::string(kRayClusterKind) + "/" + w.name;
-      if (queue) warn_resize_requeues(s, children.back(), observed.ray_cluster, out.errors);
+      if (queue) warn_resize_requeues(s, children.back(), observed.ray_cluster, observed.kueue_workload, out.errors);
     }
     if (s.job && !out.recreate)
       in.ran_earlier_spec = (observed.ray_job ? child_ended(observed.ray_job) : run.finished) &&

@@ -367,7 +367,7 @@ TEST(ReconcileLifecycle, ChangedAppWrapperComponentsMeanReplacingIt) {
 }
 
 // Kueue suspends and requeues an admitted job whose PodSets change (KEP-77): a resize of a running queued RayCluster
-// is applied, and said; not when it is suspended (waiting for Kueue) or when only other fields change.
+// is applied, and said; not when it is suspended (waiting for Kueue), was never admitted, or only other fields change.
 TEST(ReconcileLifecycle, ResizingARunningQueuedClusterSaysKueueRequeuesIt) {
   CFO_REQUIRE_SCHEMAS(schemas);
   const std::string one = "{queue: {localQueue: q}, workerGroups: [{name: w, replicas: 1}]}";
@@ -376,6 +376,11 @@ TEST(ReconcileLifecycle, ResizingARunningQueuedClusterSaysKueueRequeuesIt) {
   json::set(running["spec"], "suspend", json::Value(false), running.GetAllocator());
   Observed observed;
   observed.ray_cluster = &running;
+  // The trials: a cluster that runs where no Kueue controller admitted it is not requeued by a resize.
+  Outcome never_admitted = reconcile(wl(three, 2), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_FALSE(finding(never_admitted.errors, "spec", "ResizeRequeues")) << dump(never_admitted.errors);
+  json::Document admitted = yaml_doc("status: {conditions: [{type: Admitted, status: 'True', reason: Admitted}]}");
+  observed.kueue_workload = &admitted;
   Outcome resized = reconcile(wl(three, 2), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_TRUE(resized.valid) << dump(resized.errors);
   EXPECT_FALSE(resized.desired.empty());
