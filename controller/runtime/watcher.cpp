@@ -47,11 +47,11 @@ WatcherRequest Watcher::next_request() {
 }
 
 std::string Watcher::list_query() const {
-  std::string q = "limit=" + std::to_string(opts_.page_size);
+  std::string q = unpaged_next_ ? "" : "limit=" + std::to_string(opts_.page_size);
   if (!continue_.empty()) q += "&continue=" + client::query_escape(continue_);
   if (!opts_.label_selector.empty()) q += "&labelSelector=" + client::query_escape(opts_.label_selector);
   if (!opts_.field_selector.empty()) q += "&fieldSelector=" + client::query_escape(opts_.field_selector);
-  return q;
+  return q.starts_with('&') ? q.substr(1) : q;
 }
 
 std::string Watcher::watch_query() {
@@ -76,6 +76,7 @@ Result<bool> Watcher::on_list_page(const json::Value& page) {
   }
   if (rv.empty()) return fail("watcher: list response has no metadata.resourceVersion");
   continue_.clear();
+  unpaged_next_ = false;
   resource_version_ = std::move(rv);
   state_ = WatcherState::Watching;
   return true;
@@ -85,8 +86,10 @@ void Watcher::on_list_error(const Error& e) {
   const bool continuation = !continue_.empty();
   state_ = WatcherState::NeedList;
   continue_.clear();
-  // An expired continue token is routine (the list took longer than etcd keeps the snapshot): start over now.
-  if (continuation && e.is_gone()) return;
+  // An expired continue token is routine (the list took longer than etcd keeps the snapshot): start over now, in one
+  // request, which has no token to expire.
+  unpaged_next_ = continuation && e.is_gone();
+  if (unpaged_next_) return;
   backoff();
 }
 

@@ -60,7 +60,7 @@ enum class WatchEventAction {
 ///   BOOKMARK included, advances the resourceVersion. A stream that ends normally is reopened at once from the
 ///   last resourceVersion.
 /// - 410 Gone/Expired (an ERROR event with code 410, or HTTP 410 on the watch request) → NeedList with
-///   resourceVersion "" (relist). A 410 on a list continuation restarts the list from its first page.
+///   resourceVersion "" (relist). A 410 on a list continuation restarts the list as one request without `limit`.
 /// - Any other failure → backoff (BackoffOptions) and then retry the same step: re-watch from the last
 ///   resourceVersion, or restart the list.
 /// Not thread-safe: one Informer thread drives it.
@@ -83,8 +83,10 @@ class Watcher {
   /// becomes Watching and resource_version() is the list's metadata.resourceVersion. Returns false when another
   /// page is needed (continue token kept). Error when not Listing or when the page has no metadata.resourceVersion.
   Result<bool> on_list_page(const json::Value& page);
-  /// A list request failed. 410 on a continuation → list again from the first page without delay; anything else →
-  /// list again from the first page after a backoff delay.
+  /// A list request failed. 410 on a continuation (the snapshot the pages came from is compacted away) → list again
+  /// at once, in one request without `limit` (client-go's pager, FullListIfExpired: a paged list slower than etcd's
+  /// compaction would otherwise start over for ever); anything else → list again from the first page, paged, after
+  /// a backoff delay.
   void on_list_error(const Error& e);
 
   /// Digests one watch event: records its resourceVersion (object.metadata.resourceVersion) and says what to do.
@@ -110,6 +112,7 @@ class Watcher {
   WatcherState state_ = WatcherState::NeedList;
   std::string resource_version_;
   std::string continue_;
+  bool unpaged_next_ = false;  // the next list is one request without `limit` (its paged attempt expired)
   int64_t pending_delay_ms_ = 0;
   TimePoint watch_started_{};
   int64_t watch_events_ = 0;
