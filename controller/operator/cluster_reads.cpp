@@ -44,6 +44,7 @@ void fill_kueue_facts(const json::Value& wl, const std::string& kueue_version, c
   std::string lq = json::string_at(wl, "spec.queue.localQueue");
   if (lq.empty()) lq = json::string_at(wl, "spec.queue.clusterQueue");  // a managed LocalQueue takes the CQ's name
   const bool lq_synced = caches.local_queues_synced && caches.local_queues_synced();
+  facts.local_queues_unreadable = !lq_synced && caches.local_queues_given_up && caches.local_queues_given_up();
 
   if (lq_synced && caches.local_queues_in) {
     facts.local_queue_names.emplace();

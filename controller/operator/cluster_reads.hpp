@@ -25,6 +25,9 @@ struct KueueCaches {
   /// a reconcile then waits, as the namespace's default queue, a managed queue's presence and a hold all read from it.
   /// Unset: never pending.
   std::function<bool()> local_queues_pending;
+  /// True once that wait was given up on a failing list (and the cache has still not listed): facts then say the
+  /// queues cannot be read (ClusterFacts::local_queues_unreadable). Unset: never.
+  std::function<bool()> local_queues_given_up;
   /// A WorkloadPriorityClass by name, and whether that cache has listed.
   std::function<runtime::ObjectPtr(const std::string& name)> priority_class;
   std::function<bool()> priority_classes_synced;

@@ -393,6 +393,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     }
     return false;
   };
+  wcaches.kueue.local_queues_given_up = [&caches] { return caches.local_queues_given_up.load(); };
   wcaches.kueue.priority_class = [&caches](const std::string& name) -> runtime::ObjectPtr {
     runtime::InformerGroup* g = caches.priority_classes.load();
     return g ? g->get(name) : nullptr;

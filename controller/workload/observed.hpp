@@ -29,6 +29,10 @@ struct ClusterFacts {
   /// absent or not asked. Only read when the spec names one.
   const json::Value* local_queue = nullptr;
   Presence local_queue_presence = Presence::kUnknown;
+  /// The operator cannot read the namespace's LocalQueues: Kueue is served but the LocalQueue cache gave up its first
+  /// list (it failed for 30 s). Never set offline. A queue hold in effect then stands, and a workload whose managed
+  /// LocalQueue is not submitted yet waits (LocalQueueUnknown).
+  bool local_queues_unreadable = false;
   /// When that LocalQueue is absent and the spec manages it (spec.queue.clusterQueue): the other workloads of the
   /// namespace that were submitted to it as its manager (status.managedLocalQueue, not held), as (name, their
   /// spec.queue.clusterQueue). One of another ClusterQueue re-creates it; this workload must not (LocalQueueMismatch).

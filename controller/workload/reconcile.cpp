@@ -286,12 +286,14 @@ namespace {
 // The reasons hold() gives (the Ready condition carries them while the workload is held).
 bool is_hold_reason(std::string_view reason) {
   return reason == "LocalQueueNotFound" || reason == "PriorityClassNotFound" || reason == "LocalQueueMismatch" ||
-         reason == "KueueNotInstalled" || reason == "AppWrapperNotInstalled" || reason == "RayJobNotInstalled";
+         reason == "KueueNotInstalled" || reason == "AppWrapperNotInstalled" || reason == "RayJobNotInstalled" ||
+         reason == "LocalQueueUnknown";
 }
 
 // The reason of the Normal event when a hold ends: LocalQueueNotFound -> LocalQueueFound, KueueNotInstalled ->
 // KueueInstalled, LocalQueueMismatch -> LocalQueueMatches.
 std::string released_reason(std::string_view held) {
+  if (held == "LocalQueueUnknown") return "LocalQueueRead";
   for (std::string_view suffix : {"NotFound", "NotInstalled"})
     if (held.ends_with(suffix)) {
       std::string base(held.substr(0, held.size() - suffix.size()));
@@ -326,6 +328,13 @@ std::pair<std::string, std::string> hold(const Workload& w, const std::optional<
       !(child_exists && w.spec.suspend))
     return {"LocalQueueNotFound", "LocalQueue " + q.local_queue + " does not exist in namespace " + w.namespace_ +
                                       " (create it, or set spec.queue.clusterQueue to have the operator create it)"};
+  // Whether the managed LocalQueue exists, and for which ClusterQueue, is unknown: a first submission waits rather than
+  // join a LocalQueue of another ClusterQueue for good (the sixteenth user trial).
+  if (managed && facts.local_queues_unreadable && !child_exists)
+    return {"LocalQueueUnknown", "LocalQueue " + q.local_queue +
+                                     " cannot be read (the operator's LocalQueue cache has no list): a workload whose "
+                                     "LocalQueue the operator manages waits until it can be, so as not to join a "
+                                     "LocalQueue of another ClusterQueue"};
   // Deleted under the workloads submitted to it: it is theirs to create again, with their ClusterQueue (the fifteenth
   // user trial: a workload held for pointing elsewhere re-created it first, with its own, and took it over).
   if (managed && facts.local_queue_presence == Presence::kAbsent)
@@ -353,8 +362,7 @@ std::pair<std::string, std::string> hold(const Workload& w, const std::optional<
 std::pair<std::string, std::string> queue_hold_standing(const Workload& w, const json::Value* previous,
                                                         const ClusterFacts& facts) {
   const std::string& lq = w.spec.queue.local_queue;
-  if (!previous || lq.empty() || facts.kueue_version.empty() || facts.local_queue_presence != Presence::kUnknown)
-    return {};
+  if (!previous || lq.empty() || !facts.local_queues_unreadable) return {};
   const std::string held = json::get_string(*previous, "heldFor").value_or("");
   if ((held != "LocalQueueMismatch" && held != "LocalQueueNotFound") ||
       json::get_string(*previous, "queue").value_or("") != lq)
@@ -783,7 +791,10 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
 
     in.child_exists = observed_top(s, observed) != nullptr;
     auto [held_reason, held_message] = hold(w, queue, facts, in.child_exists);
-    if (held_reason.empty()) std::tie(held_reason, held_message) = queue_hold_standing(w, previous, facts);
+    // A queue hold in effect that stands is told as it was (not as a new LocalQueueUnknown).
+    if (held_reason.empty() || held_reason == "LocalQueueUnknown")
+      if (auto standing = queue_hold_standing(w, previous, facts); !standing.first.empty())
+        std::tie(held_reason, held_message) = std::move(standing);
     in.held_reason = held_reason;
     in.held_message = held_message;
     ManagedQueue managed = managed_local_queue(w, facts, out.errors);

@@ -399,8 +399,10 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
   }
   // Waiting in a LocalQueue that is gone: the phase and Ready say what the Queued condition says (the child waits
   // for the queue, not for Kueue's admission), unless the user suspended it.
-  if (in.valid && in.queue && (in.queue_missing || in.held_reason == "LocalQueueNotFound") && !admission.admitted &&
-      (r.phase == phase::kQueued || r.phase == phase::kPending)) {
+  // (Held before anything was submitted, Ready already says the hold's own message, which may be that the queue cannot
+  // be read, not that it is gone.)
+  if (in.valid && in.queue && (in.queue_missing || (in.held_reason == "LocalQueueNotFound" && in.child_exists)) &&
+      !admission.admitted && (r.phase == phase::kQueued || r.phase == phase::kPending)) {
     r.phase = phase::kPending;
     r.reason = "LocalQueueNotFound";
     r.message = "LocalQueue " + *in.queue + " does not exist: Kueue admits nothing from it until it exists";

@@ -492,7 +492,8 @@ TEST(KueueReconcile, AQueueHoldStandsWhileTheQueueCannotBeRead) {
   EXPECT_EQ(json::get_string(held.status, "heldFor"), "LocalQueueMismatch");
 
   ClusterFacts unknown;
-  unknown.kueue_version = "v1beta2";  // the LocalQueue cache has not listed: presence unknown
+  unknown.kueue_version = "v1beta2";  // the LocalQueue cache gave up its list: presence unknown
+  unknown.local_queues_unreadable = true;
   json::Document again = wl(spec);
   json::Value st;
   st.CopyFrom(held.status, again.GetAllocator());
@@ -506,11 +507,47 @@ TEST(KueueReconcile, AQueueHoldStandsWhileTheQueueCannotBeRead) {
   EXPECT_FALSE(event(standing, "LocalQueueMatches")) << "the hold is not released";
   EXPECT_FALSE(event(standing, "LocalQueueMismatch")) << "nor told again";
 
-  // Without a hold in effect before, an unknown queue goes ahead (as UnknownLocalQueueGoesAhead).
-  json::Document moved = wl("{queue: {localQueue: other, clusterQueue: cq-b}}");
+  // Without a hold in effect before, a queue the operator does not manage goes ahead (as the SDK would).
+  json::Document moved = wl("{queue: {localQueue: other}}");
   json::Value st2;
   st2.CopyFrom(held.status, moved.GetAllocator());
   moved.AddMember("status", st2, moved.GetAllocator());
   Outcome ahead = reconcile(moved, Observed{}, unknown, schemas, kNow);
   EXPECT_FALSE(ahead.held) << json::dump(ahead.status);
+  // Offline (render), nothing is unreadable: a recorded hold does not stand there.
+  ClusterFacts offline;
+  offline.kueue_version = "v1beta2";
+  EXPECT_FALSE(reconcile(again, Observed{}, offline, schemas, kNow).held);
+}
+
+// The sixteenth user trial: a workload created while the LocalQueue list failed, naming a managed LocalQueue that
+// exists for another ClusterQueue, was submitted to it (nothing could say the queue pointed elsewhere), for good. A
+// first submission to a managed LocalQueue waits while the queues cannot be read; what runs is not held.
+TEST(KueueReconcile, AManagedQueueWorkloadWaitsWhileTheQueuesCannotBeRead) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string spec = "{queue: {localQueue: mq, clusterQueue: cq-c}}";
+  ClusterFacts unknown;
+  unknown.kueue_version = "v1beta2";
+  unknown.local_queues_unreadable = true;
+  Outcome waiting = reconcile(wl(spec), Observed{}, unknown, schemas, kNow);
+  EXPECT_TRUE(waiting.held);
+  EXPECT_TRUE(waiting.desired.empty()) << "neither the LocalQueue nor the RayCluster";
+  EXPECT_EQ(json::get_string(waiting.status, "heldFor"), "LocalQueueUnknown");
+  EXPECT_TRUE(event(waiting, "LocalQueueUnknown"));
+
+  json::Document rc = running_cluster(spec, "mq", schemas);
+  Observed observed;
+  observed.ray_cluster = &rc;
+  EXPECT_FALSE(reconcile(wl(spec), observed, unknown, schemas, kNow).held) << "a submitted one goes on";
+
+  json::Document again = wl(spec);
+  json::Value st;
+  st.CopyFrom(waiting.status, again.GetAllocator());
+  again.AddMember("status", st, again.GetAllocator());
+  ClusterFacts read;
+  read.kueue_version = "v1beta2";
+  read.local_queue_presence = Presence::kAbsent;
+  Outcome released = reconcile(again, Observed{}, read, schemas, kNow);
+  EXPECT_FALSE(released.held);
+  EXPECT_TRUE(event(released, "LocalQueueRead"));
 }
