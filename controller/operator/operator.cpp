@@ -394,6 +394,13 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     return false;
   };
   wcaches.kueue.local_queues_given_up = [&caches] { return caches.local_queues_given_up.load(); };
+  // Not ready while reconciles wait for the LocalQueue cache's first list (the sixteenth user trial: /readyz said
+  // ready through a 15-minute wait); ready again once it is given up, as reconciles then go on.
+  manager.readyz().add("localqueues", [&caches]() -> std::optional<std::string> {
+    runtime::InformerGroup* g = caches.local_queues.load();
+    if (!g || g->synced() || caches.local_queues_given_up.load()) return std::nullopt;
+    return "the LocalQueue cache has not listed yet: reconciles wait for it";
+  });
   wcaches.kueue.priority_class = [&caches](const std::string& name) -> runtime::ObjectPtr {
     runtime::InformerGroup* g = caches.priority_classes.load();
     return g ? g->get(name) : nullptr;
