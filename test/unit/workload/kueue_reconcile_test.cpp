@@ -21,6 +21,15 @@ json::Document wl(const std::string& spec, const std::string& name = "demo") {
   return d;
 }
 
+// The workload of `spec` carrying `status` (what a previous reconcile wrote), as the cache shows it next.
+json::Document wl_with_status(const std::string& spec, const json::Value& status) {
+  json::Document d = wl(spec);
+  json::Value st;
+  st.CopyFrom(status, d.GetAllocator());
+  d.AddMember("status", st, d.GetAllocator());
+  return d;
+}
+
 std::vector<Condition> conditions(const json::Value& status) {
   const json::Value* c = json::find(status, "conditions");
   return c ? conditions_from_json(*c) : std::vector<Condition>{};
@@ -59,10 +68,7 @@ TEST(KueueReconcile, MissingLocalQueueHoldsTheChildrenWithACondition) {
   EXPECT_NE(e->message.find("missing-q"), std::string::npos);
 
   // The same hold again: no second event (the Queued condition already says so).
-  json::Document again = wl("{queue: {localQueue: missing-q}}");
-  json::Value st;
-  st.CopyFrom(out.status, again.GetAllocator());
-  again.AddMember("status", st, again.GetAllocator());
+  json::Document again = wl_with_status("{queue: {localQueue: missing-q}}", out.status);
   Outcome second = reconcile(again, Observed{}, facts, schemas, kNow);
   EXPECT_TRUE(second.held);
   EXPECT_FALSE(event(second, "LocalQueueNotFound"));
@@ -392,10 +398,7 @@ TEST(KueueReconcile, AHeldChangeOfARunningWorkloadIsSaidOnce) {
   ASSERT_TRUE(first.held) << dump(first.errors);
   EXPECT_TRUE(event(first, "PriorityClassNotFound"));
   EXPECT_NE(condition_field(first.status, "Ready", &Condition::reason), "PriorityClassNotFound");
-  json::Document again = wl(spec);
-  json::Value st;
-  st.CopyFrom(first.status, again.GetAllocator());
-  again.AddMember("status", st, again.GetAllocator());
+  json::Document again = wl_with_status(spec, first.status);
   Outcome second = reconcile(again, observed, facts, schemas, kNow);
   EXPECT_TRUE(second.held);
   EXPECT_FALSE(event(second, "PriorityClassNotFound")) << "the hold is told once";
@@ -416,10 +419,7 @@ TEST(KueueReconcile, AHoldOverARunningWorkloadIsRecordedAndItsEndSaid) {
   Outcome held = reconcile(wl(spec), observed, facts, schemas, kNow);
   ASSERT_TRUE(held.held) << dump(held.errors);
   EXPECT_EQ(json::get_string(held.status, "heldFor"), "PriorityClassNotFound") << json::dump(held.status);
-  json::Document again = wl(spec);
-  json::Value st;
-  st.CopyFrom(held.status, again.GetAllocator());
-  again.AddMember("status", st, again.GetAllocator());
+  json::Document again = wl_with_status(spec, held.status);
   facts.priority_class_presence = Presence::kPresent;
   Outcome released = reconcile(again, observed, facts, schemas, kNow);
   EXPECT_FALSE(released.held);
@@ -462,10 +462,7 @@ TEST(KueueReconcile, OneHoldGivingWayToAnotherReleasesTheFirst) {
   before.kueue_served = false;
   Outcome first = reconcile(wl("{queue: {localQueue: q}}"), Observed{}, before, schemas, kNow);
   ASSERT_TRUE(first.held);
-  json::Document again = wl("{queue: {localQueue: q}}");
-  json::Value st;
-  st.CopyFrom(first.status, again.GetAllocator());
-  again.AddMember("status", st, again.GetAllocator());
+  json::Document again = wl_with_status("{queue: {localQueue: q}}", first.status);
   ClusterFacts after;
   after.kueue_version = "v1beta2";
   after.local_queue_presence = Presence::kAbsent;
@@ -494,10 +491,7 @@ TEST(KueueReconcile, AQueueHoldStandsWhileTheQueueCannotBeRead) {
   ClusterFacts unknown;
   unknown.kueue_version = "v1beta2";  // the LocalQueue cache gave up its list: presence unknown
   unknown.local_queues_unreadable = true;
-  json::Document again = wl(spec);
-  json::Value st;
-  st.CopyFrom(held.status, again.GetAllocator());
-  again.AddMember("status", st, again.GetAllocator());
+  json::Document again = wl_with_status(spec, held.status);
   Outcome standing = reconcile(again, Observed{}, unknown, schemas, kNow);
   EXPECT_TRUE(standing.held);
   EXPECT_TRUE(standing.desired.empty()) << "nothing is created into the queue of another ClusterQueue";
@@ -508,10 +502,7 @@ TEST(KueueReconcile, AQueueHoldStandsWhileTheQueueCannotBeRead) {
   EXPECT_FALSE(event(standing, "LocalQueueMismatch")) << "nor told again";
 
   // Without a hold in effect before, a queue the operator does not manage goes ahead (as the SDK would).
-  json::Document moved = wl("{queue: {localQueue: other}}");
-  json::Value st2;
-  st2.CopyFrom(held.status, moved.GetAllocator());
-  moved.AddMember("status", st2, moved.GetAllocator());
+  json::Document moved = wl_with_status("{queue: {localQueue: other}}", held.status);
   Outcome ahead = reconcile(moved, Observed{}, unknown, schemas, kNow);
   EXPECT_FALSE(ahead.held) << json::dump(ahead.status);
   // Offline (render), nothing is unreadable: a recorded hold does not stand there.
@@ -540,10 +531,7 @@ TEST(KueueReconcile, AManagedQueueWorkloadWaitsWhileTheQueuesCannotBeRead) {
   observed.ray_cluster = &rc;
   EXPECT_FALSE(reconcile(wl(spec), observed, unknown, schemas, kNow).held) << "a submitted one goes on";
 
-  json::Document again = wl(spec);
-  json::Value st;
-  st.CopyFrom(waiting.status, again.GetAllocator());
-  again.AddMember("status", st, again.GetAllocator());
+  json::Document again = wl_with_status(spec, waiting.status);
   ClusterFacts read;
   read.kueue_version = "v1beta2";
   read.local_queue_presence = Presence::kAbsent;
