@@ -35,10 +35,10 @@
 //   - `description` is removed; `nullable` and `x-kubernetes-validations` stay for the plan (below);
 //   - every `pattern` is compiled with RE2 (Go regexp syntax, as kube-apiserver): one that RE2 refuses makes add_crd
 //     fail, naming the CRD, the schema location and RE2's reason (the apiserver refuses such a CRD too).
-//   The result is compiled once into a rapidjson::SchemaDocument, from a copy without `nullable` and
-//   `x-kubernetes-validations` in which identical sub-schemas are stored once and referenced with `$ref`
-//   (`SchemaSharer`; RapidJSON's compile time grows with the square of the number of schema objects, and the
-//   KubeRay CRDs repeat whole PodSpecs).
+//   The result is compiled once into rapidjson::SchemaDocuments, from a copy without `nullable` and
+//   `x-kubernetes-validations` in which identical sub-schemas are stored once, each compiled as a document of its
+//   own and referenced with a remote `$ref` (`SchemaSharer`, `SharedSchemas`; RapidJSON's compile time grows with the
+//   square of the number of schema objects in one document, and the KubeRay CRDs repeat whole PodSpecs).
 // * From the prepared schema a plan is built once (schema_plan.hpp): the `default`s and the compiled CEL rules
 //   (validation/cel/), on a tree pruned to the branches that hold them.
 // * validate(): as kube-apiserver prepares a custom resource, `status` is dropped when the version has the status
@@ -113,7 +113,7 @@ Result<void> prepare_schema(Value& node, const std::string& where, PrepareContex
   if (!node.IsObject()) return fail(where + ": a schema must be an object, found " + json::type_name(node));
   node.RemoveMember("description");
   // Draft-04 keywords that kube-apiserver refuses in a CRD schema. RapidJSON would honour them: `$ref` cycles made it
-  // recurse without end, and `definitions` would collide with the ones SchemaSharer adds.
+  // recurse without end, and a `$ref` would collide with the ones SchemaSharer adds.
   for (const char* k : {"$ref", "definitions", "$schema", "id", "patternProperties", "dependencies", "additionalItems"})
     if (json::find(node, k))
       return fail(where + "." + k + ": not allowed in a CustomResourceDefinition schema (kube-apiserver refuses it)");
@@ -295,20 +295,31 @@ class StructuralWalker {
 // ---- sharing repeated sub-schemas -------------------------------------------------------------------------
 
 // RapidJSON 1.1.0 finds each compiled sub-schema by pointer in a flat list while it compiles a SchemaDocument,
-// which is quadratic in the number of schema objects. The KubeRay CRDs repeat large subtrees (a PodSpec per group,
-// a Container schema per container list), so RapidJSON is given a copy in which identical sub-schemas are stored
-// once under `definitions` and referenced with `$ref`. The walker and the messages use the full schema.
+// which is quadratic in the number of objects of the document. The KubeRay CRDs repeat large subtrees (a PodSpec per
+// group, a Container schema per container list), so RapidJSON is given a copy in which identical sub-schemas are
+// stored once, as separate documents, and referenced with a remote `$ref` ("s<N>/#", resolved by SharedSchemas):
+// each document is compiled alone, so the cost is the sum of the squares of the documents' sizes (for KubeRay's
+// RayCluster about 0.47 M against 8.2 M in one document). The walker and the messages use the full schema.
 class SchemaSharer {
  public:
   explicit SchemaSharer(json::Document& doc) : doc_(doc), a_(doc.GetAllocator()) {}
 
-  void run() {
+  /// Shares the repeated sub-schemas of the document; returns the shared ones, the N-th referenced as "s<N>/#"
+  /// (their values live in the document's allocator).
+  std::deque<Value> run() {
     for_each_child_schema(doc_, [&](Value& child) { count(child); });
     for_each_child_schema(doc_, [&](Value& child) { share(child, 1); });
-    if (defs_.empty()) return;
-    Value defs(rapidjson::kObjectType);
-    for (std::size_t i = 0; i < defs_.size(); ++i) defs.AddMember(json::str(def_name(i), a_), std::move(defs_[i]), a_);
-    doc_.AddMember("definitions", std::move(defs), a_);
+    return std::move(defs_);
+  }
+
+  /// The index N of a reference "s<N>/#" from the start of its URI (RapidJSON 1.1.0 hands the provider the URI
+  /// without its last character before '#': "s<N>"); nullopt for anything else.
+  static std::optional<std::size_t> ref_index(std::string_view uri) {
+    if (uri.size() < 2 || uri[0] != 's') return std::nullopt;
+    std::size_t n = 0, i = 1;
+    for (; i < uri.size() && uri[i] >= '0' && uri[i] <= '9'; ++i) n = n * 10 + static_cast<std::size_t>(uri[i] - '0');
+    if (i == 1 || (i < uri.size() && uri.substr(i) != "/")) return std::nullopt;
+    return n;
   }
 
  private:
@@ -340,15 +351,13 @@ class SchemaSharer {
   }
 
   static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; }
-  static uint64_t hash_text(const char* s, std::size_t n) {
-    uint64_t h = 14695981039346656037ull;
-    for (std::size_t i = 0; i < n; ++i) h = mix(h, static_cast<unsigned char>(s[i]));
-    return h;
-  }
+  static uint64_t hash_text(const char* s, std::size_t n) { return std::hash<std::string_view>{}({s, n}); }
 
-  /// Content hash and node count of any JSON value (memoized by address).
+  /// Content hash and node count of any JSON value (memoized by address for objects: each is asked for again by
+  /// count() and share(); the values inside are hashed once, with the object that holds them).
   Info info(const Value& v) {
-    if (auto it = memo_.find(&v); it != memo_.end()) return it->second;
+    if (v.IsObject())
+      if (auto it = memo_.find(&v); it != memo_.end()) return it->second;
     Info r{static_cast<uint64_t>(v.GetType()) + 1, 1};
     if (v.IsObject()) {
       for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
@@ -370,7 +379,7 @@ class SchemaSharer {
       std::memcpy(&bits, &d, sizeof bits);
       r.hash = mix(r.hash, bits);
     }
-    memo_.emplace(&v, r);
+    if (v.IsObject()) memo_.emplace(&v, r);
     return r;
   }
 
@@ -403,7 +412,7 @@ class SchemaSharer {
 
   void replace_with_ref(Value& node, std::size_t d) {
     Value ref(rapidjson::kObjectType);
-    ref.AddMember("$ref", json::str("#/definitions/" + def_name(d), a_), a_);
+    ref.AddMember("$ref", json::str(def_name(d) + "/#", a_), a_);
     node = std::move(ref);
   }
 
@@ -415,7 +424,57 @@ class SchemaSharer {
   std::deque<Value> defs_;  // stable addresses while sharing
 };
 
+/// The compiled form of a shared schema: the root's SchemaDocument and one per shared sub-schema, each compiled when a
+/// reference to it is first met (while the root compiles, so all of them before the root is used). The SchemaDocuments
+/// point at each other's compiled sub-schemas: they are kept, and dropped, together.
+class SharedSchemas final : public rapidjson::IRemoteSchemaDocumentProvider {
+ public:
+  SharedSchemas(const Value& root, std::deque<Value> shared) : shared_(std::move(shared)), docs_(shared_.size()) {
+    root_ = std::make_unique<SchemaDocument>(root, this);
+  }
+  SharedSchemas(const SharedSchemas&) = delete;
+  SharedSchemas& operator=(const SharedSchemas&) = delete;
+  ~SharedSchemas() override = default;
+
+  const SchemaDocument& root() const { return *root_; }
+
+  /// RapidJSON's lookup of "s<N>/#": the N-th shared sub-schema, compiled on first use; nullptr for another URI
+  /// (never made here: the schemas hold no `$ref` of their own, prepare_schema refuses it).
+  const SchemaDocument* GetRemoteDocument(const char* uri, rapidjson::SizeType length) override {
+    const auto n = SchemaSharer::ref_index(std::string_view(uri, length));
+    if (!n || *n >= docs_.size()) return nullptr;
+    if (!docs_[*n]) docs_[*n] = std::make_unique<SchemaDocument>(shared_[*n], this);
+    return docs_[*n].get();
+  }
+
+ private:
+  std::deque<Value> shared_;  // in the shared copy's allocator
+  std::vector<std::unique_ptr<SchemaDocument>> docs_;
+  std::unique_ptr<SchemaDocument> root_;
+};
+
 // ---- mapping RapidJSON's first error --------------------------------------------------------------------
+
+/// The schema node that describes the value at `doc_ptr` (an object's location as RapidJSON reports it): the tokens
+/// followed through `properties`, then `additionalProperties` (map values), then `items` (list entries); nullptr when
+/// the schema does not describe that location.
+const Value* schema_at(const Value& root, const rapidjson::Pointer& doc_ptr) {
+  const Value* node = &root;
+  for (std::size_t i = 0; i < doc_ptr.GetTokenCount() && node; ++i) {
+    const auto& token = doc_ptr.GetTokens()[i];
+    const Value* next = nullptr;
+    if (const Value* props = json::find(*node, "properties"); props && props->IsObject()) {
+      const auto it = props->FindMember(Value(rapidjson::StringRef(token.name, token.length)));
+      if (it != props->MemberEnd()) next = &it->value;
+    }
+    if (!next)
+      if (const Value* add = json::find(*node, "additionalProperties"); add && add->IsObject()) next = add;
+    if (!next && token.index != rapidjson::kPointerInvalidIndex)
+      if (const Value* items = json::find(*node, "items"); items && items->IsObject()) next = items;
+    node = next;
+  }
+  return node;
+}
 
 std::string pointer_string(const rapidjson::Pointer& p) {
   rapidjson::StringBuffer sb;
@@ -455,9 +514,10 @@ std::string number_text(const Value* v) { return v ? json::dump(*v) : "?"; }
 FieldError first_error(const SchemaValidator& validator, const Value& schema_root, const Value& obj,
                        const std::string& source) {
   const std::string keyword = validator.GetInvalidSchemaKeyword() ? validator.GetInvalidSchemaKeyword() : "invalid";
-  const rapidjson::Pointer schema_ptr = validator.GetInvalidSchemaPointer();
   const rapidjson::Pointer doc_ptr = validator.GetInvalidDocumentPointer();
-  const Value* snode = schema_ptr.IsValid() ? schema_ptr.Get(schema_root) : nullptr;
+  // The failing schema is the one at the value's location (RapidJSON's own schema pointer is relative to the shared
+  // document it lies in, which SharedSchemas does not tell).
+  const Value* snode = doc_ptr.IsValid() ? schema_at(schema_root, doc_ptr) : nullptr;
   const Value* dnode = doc_ptr.IsValid() ? doc_ptr.Get(obj) : nullptr;
   static const Value kEmpty(rapidjson::kObjectType);
   const Value& s = snode ? *snode : kEmpty;
@@ -557,7 +617,7 @@ struct Compiled {
   // Built by ensure_built(), once, from whichever thread judges the kind first; written only there, under
   // lazy->once, and read only after it (so a const Compiled, shared by every thread, is built on first use).
   mutable std::unique_ptr<json::Document> shared;
-  mutable std::unique_ptr<SchemaDocument> document;
+  mutable std::unique_ptr<SharedSchemas> document;     // RapidJSON's compiled form of `shared`
   mutable std::unique_ptr<structural::PlanNode> plan;  // nullptr: no defaults and no rules (or not wanted)
   mutable std::vector<CelRuleInfo> rules;              // every x-kubernetes-validations rule of the schema
 
@@ -614,16 +674,16 @@ struct Compiled {
     };
 
     {
-      SchemaValidator validator(*document);
+      SchemaValidator validator(document->root());
       if (!doc->Accept(validator)) {
-        out.push_back(first_error(validator, *shared, *doc, source));
+        out.push_back(first_error(validator, *schema, *doc, source));
         render_defaulted();
         // RapidJSON stops at its first error. When that lies in a defaulted value, the object's own first error
         // (if any) is looked for in the object as written.
         if (defaulted_at(out.back().path, defaulted_paths)) {
-          SchemaValidator own(*document);
+          SchemaValidator own(document->root());
           if (!input.Accept(own)) {
-            FieldError e = first_error(own, *shared, input, source);
+            FieldError e = first_error(own, *schema, input, source);
             if (e.path != out.back().path || e.rule != out.back().rule) out.push_back(std::move(e));
           }
         }
@@ -685,8 +745,8 @@ struct Compiled {
     shared = std::make_unique<json::Document>();
     shared->CopyFrom(*schema, shared->GetAllocator());
     strip_plan_keywords(*shared);
-    SchemaSharer(*shared).run();
-    document = std::make_unique<SchemaDocument>(*shared);
+    std::deque<Value> shared_parts = SchemaSharer(*shared).run();
+    document = std::make_unique<SharedSchemas>(*shared, std::move(shared_parts));
     if (with_plan) plan = structural::build_plan(*schema, api_version, kind, rules);
   }
 };

@@ -463,6 +463,31 @@ TEST(SchemaSetUpstream, IntegerRayStartParamIsATypeError) {
             "crd:ray.io/v1/RayCluster");
 }
 
+// The PodSpecs of the head and worker groups are one shared sub-schema, compiled as a document of its own: a first
+// error inside it is found, and its message is read from the schema at the value's location.
+TEST(SchemaSetUpstream, AFirstErrorInsideASharedSubSchemaIsToldInFull) {
+  CFO_REQUIRE_SCHEMAS();
+  const auto rc = yaml1(raycluster_yaml());
+  struct Case {
+    std::string path, value, rule, reason;
+  };
+  for (const auto& c :
+       std::vector<Case>{{"spec.headGroupSpec.template.spec.containers[0].ports[0].containerPort", "\"x\"",
+                          "schema:type", "must be of type integer, found string \"x\""},
+                         {"spec.workerGroupSpecs[0].template.spec.containers[0].resources.requests.memory", "\"8 GB\"",
+                          "schema:pattern",
+                          "value \"8 GB\" does not match the pattern "
+                          "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|"
+                          "([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"},
+                         {"spec.workerGroupSpecs[0].template.spec.containers[0].name", "~delete", "schema:required",
+                          "required field \"name\" is missing"}}) {
+    auto errs = schemas.validate(patched(rc, {{c.path, c.value}}));
+    const auto found = matching(errs, c.path, c.rule);
+    ASSERT_EQ(found.size(), 1u) << c.path << ": " << describe(errs);
+    EXPECT_EQ(found[0].reason, c.reason) << c.path;
+  }
+}
+
 TEST(SchemaSetUpstream, MissingGroupNameIsRequired) {
   CFO_REQUIRE_SCHEMAS();
   auto doc = patched(yaml1(raycluster_yaml()), {{"spec.workerGroupSpecs[0].groupName", "~delete"}});
