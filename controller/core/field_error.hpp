@@ -1,6 +1,7 @@
 #pragma once
 // A finding about one field of one object: the unit every check in the project reports.
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cfo {
@@ -51,5 +52,11 @@ inline std::string index_path(const std::string& parent, std::size_t i) {
 /// key_path("spec.resources.limits", "nvidia.com/gpu") == "spec.resources.limits[nvidia.com/gpu]",
 /// key_path("spec.resources.limits", "memory") == "spec.resources.limits.memory".
 std::string key_path(const std::string& parent, const std::string& key);
+
+/// key_path() in place: appends `key` to `path` (a walker's path buffer, cut back to its old size after the child).
+void append_key(std::string& path, std::string_view key);
+
+/// index_path() in place: appends "[i]" to `path`.
+void append_index(std::string& path, std::size_t i);
 
 }  // namespace cfo

@@ -5,6 +5,7 @@
 #include <rapidjson/writer.h>
 
 #include <cctype>
+#include <charconv>
 
 #include "core/field_error.hpp"
 
@@ -22,6 +23,25 @@ bool plain_key(std::string_view k) {
 std::string key_path(const std::string& parent, const std::string& key) {
   if (plain_key(key)) return join_path(parent, key);
   return parent + "[" + key + "]";
+}
+
+void append_key(std::string& path, std::string_view key) {
+  if (plain_key(key)) {
+    if (!path.empty()) path += '.';
+    path += key;
+    return;
+  }
+  path += '[';
+  path += key;
+  path += ']';
+}
+
+void append_index(std::string& path, std::size_t i) {
+  char digits[24];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, i);
+  path += '[';
+  path.append(digits, end);
+  path += ']';
 }
 
 namespace json {

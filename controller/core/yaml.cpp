@@ -34,6 +34,9 @@ std::optional<bool> bool_word(std::string_view s) {
 // Plain scalars longer than this are never numbers (no int64 or double needs more characters).
 constexpr std::size_t kMaxNumberLength = 64;
 
+// Mappings with this many keys or more find a repeated key through an index; smaller ones by a linear search.
+constexpr rapidjson::SizeType kIndexedFrom = 16;
+
 bool is_digit_in(char c, int base) {
   if (base == 2) return c == '0' || c == '1';
   if (base == 8) return c >= '0' && c <= '7';
@@ -301,13 +304,31 @@ struct Parser {
           anchors.erase(anchor);
           open_anchors.insert(anchor);
         }
-        // Index of each key's member, so that a repeated key is found in constant time (a linear member search per
-        // key made mappings quadratic in their number of keys). Members are never removed, so indexes stay valid.
-        std::unordered_map<std::string, rapidjson::SizeType> index;
-        std::set<std::string> merged_keys;  // keys brought in by `<<`, which explicit keys may override
-        auto add = [&](std::string key, json::Value value) {
-          out.AddMember(json::str(key, a), std::move(value), a);
-          index.emplace(std::move(key), out.MemberCount() - 1);
+        // A repeated key is looked for among the members written so far: by a linear search in a small mapping, by
+        // an index of each key's member past kIndexedFrom members (a linear search per key made large mappings
+        // quadratic). Members are never removed, so indexes stay valid.
+        std::unordered_map<std::string_view, rapidjson::SizeType> index;  // views of the members' own names
+        std::set<std::string, std::less<>> merged_keys;  // keys brought in by `<<`, which explicit keys may override
+        auto member_of = [&](std::string_view key) -> json::Value* {
+          if (!index.empty()) {
+            const auto it = index.find(key);
+            return it == index.end() ? nullptr : &(out.MemberBegin() + it->second)->value;
+          }
+          for (auto& m : out.GetObject())
+            if (std::string_view(m.name.GetString(), m.name.GetStringLength()) == key) return &m.value;
+          return nullptr;
+        };
+        auto add = [&](json::Value key, json::Value value) {
+          out.AddMember(std::move(key), std::move(value), a);
+          if (out.MemberCount() < kIndexedFrom) return;
+          if (index.empty()) {
+            rapidjson::SizeType i = 0;
+            for (auto& m : out.GetObject())
+              index.emplace(std::string_view(m.name.GetString(), m.name.GetStringLength()), i++);
+            return;
+          }
+          const auto& m = *(out.MemberEnd() - 1);
+          index.emplace(std::string_view(m.name.GetString(), m.name.GetStringLength()), out.MemberCount() - 1);
         };
         for (;;) {
           if (auto r = next(); !r) return r;
@@ -315,16 +336,18 @@ struct Parser {
           if (ev.type != YAML_SCALAR_EVENT && ev.type != YAML_ALIAS_EVENT)
             return fail_at(here(), "YAML mapping key is not a scalar at ");
           // Keys keep their literal text (JSON object keys are strings), so `y:` or `on:` stay as written.
-          std::string key_text;
+          json::Value key;
           bool merge = false;
           if (ev.type == YAML_SCALAR_EVENT) {
-            key_text.assign(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
-            merge = key_text == "<<" && ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+            const std::string_view text(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
+            key = json::str(text, a);
+            merge = text == "<<" && ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
           } else {
-            json::Value key;
-            if (auto r = node(key, a, depth + 1); !r) return r;
-            key_text = key.IsString() ? std::string(key.GetString(), key.GetStringLength()) : json::dump(key);
+            json::Value aliased;
+            if (auto r = node(aliased, a, depth + 1); !r) return r;
+            key = aliased.IsString() ? std::move(aliased) : json::str(json::dump(aliased), a);
           }
+          const std::string_view key_text(key.GetString(), key.GetStringLength());
           const Position key_at = here();  // a repeated key is told where it is written
           if (auto r = next(); !r) return r;
           json::Value val;
@@ -333,10 +356,10 @@ struct Parser {
             auto merge_one = [&](json::Value& src) {
               if (!src.IsObject()) return;
               for (auto& m : src.GetObject()) {
-                std::string key(m.name.GetString(), m.name.GetStringLength());
-                if (index.contains(key)) continue;
-                merged_keys.insert(key);
-                add(std::move(key), json::Value(m.value, a));
+                const std::string_view name(m.name.GetString(), m.name.GetStringLength());
+                if (member_of(name)) continue;
+                merged_keys.emplace(name);
+                add(json::str(name, a), json::Value(m.value, a));
               }
             };
             if (val.IsArray())
@@ -347,13 +370,15 @@ struct Parser {
           }
           // A repeated key is an error, as kubectl reports it ("mapping key already defined"): silently keeping one
           // of the two values would lose data.
-          if (auto existing = index.find(key_text); existing != index.end()) {
-            if (!merged_keys.erase(key_text))
-              return fail_at(key_at, "YAML mapping key \"" + key_text + "\" is defined twice, at ");
-            (out.MemberBegin() + existing->second)->value = std::move(val);  // an explicit key overrides a merged one
+          if (json::Value* existing = member_of(key_text)) {
+            const auto merged = merged_keys.find(key_text);
+            if (merged == merged_keys.end())
+              return fail_at(key_at, "YAML mapping key \"" + std::string(key_text) + "\" is defined twice, at ");
+            merged_keys.erase(merged);
+            *existing = std::move(val);  // an explicit key overrides a merged one
             continue;
           }
-          add(std::move(key_text), std::move(val));
+          add(std::move(key), std::move(val));
         }
         if (!anchor.empty()) {
           open_anchors.erase(open_anchors.find(anchor));

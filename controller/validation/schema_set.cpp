@@ -209,47 +209,60 @@ class StructuralWalker {
   StructuralWalker(FieldErrors& out, std::string source) : out_(out), source_(std::move(source)) {}
 
   void walk(const Value& schema, const Value& doc, const std::string& path) {
-    if (!schema.IsObject()) return;
-    if (doc.IsObject()) {
-      walk_object(schema, doc, path);
-    } else if (doc.IsArray()) {
-      walk_array(schema, doc, path);
-    } else if (auto reason = structural::format_violation(schema, doc)) {
-      out_.push_back({path, "schema:format", source_, std::move(*reason)});
-    }
+    path_ = path;
+    walk_here(schema, doc);
   }
 
  private:
-  void walk_object(const Value& schema, const Value& doc, const std::string& path) {
+  // The value at path_ (the buffer every level appends its key to and cuts back after the child).
+  void walk_here(const Value& schema, const Value& doc) {
+    if (!schema.IsObject()) return;
+    if (doc.IsObject()) {
+      walk_object(schema, doc);
+    } else if (doc.IsArray()) {
+      walk_array(schema, doc);
+    } else if (auto reason = structural::format_violation(schema, doc)) {
+      out_.push_back({path_, "schema:format", source_, std::move(*reason)});
+    }
+  }
+
+  void walk_object(const Value& schema, const Value& doc) {
     const Value* props = json::find(schema, "properties");
     if (props && !props->IsObject()) props = nullptr;
     const Value* additional = json::find(schema, "additionalProperties");
     const bool preserve = is_true(schema, "x-kubernetes-preserve-unknown-fields");
     const bool embedded = is_true(schema, "x-kubernetes-embedded-resource");
+    const std::size_t length = path_.size();
     for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
-      const std::string key = string_of(it->name);
-      const std::string child = key_path(path, key);
-      if (const Value* sub = props ? json::find(*props, key) : nullptr) {
-        walk(*sub, it->value, child);
-      } else if (additional && additional->IsObject()) {
-        walk(*additional, it->value, child);
+      const std::string_view key(it->name.GetString(), it->name.GetStringLength());
+      const Value* sub = props ? json::find(*props, key) : nullptr;
+      if (!sub && additional && additional->IsObject()) sub = additional;
+      if (sub) {
+        append_key(path_, key);
+        walk_here(*sub, it->value);
+        path_.resize(length);
       } else if (embedded && (key == "apiVersion" || key == "kind" || key == "metadata")) {
         // An embedded resource always admits its TypeMeta and ObjectMeta.
       } else if (props && !preserve && !additional) {
-        out_.push_back({child, "schema:unknownField", source_,
+        out_.push_back({key_path(path_, std::string(key)), "schema:unknownField", source_,
                         "field " + dq(key) + " is not declared in the schema; the apiserver would drop it"});
       }
     }
   }
 
-  void walk_array(const Value& schema, const Value& doc, const std::string& path) {
+  void walk_array(const Value& schema, const Value& doc) {
     const Value* items = json::find(schema, "items");
     const Value* list_type = json::find(schema, "x-kubernetes-list-type");
     const std::string type = list_type ? string_of(*list_type) : "";
-    if (type == "map" && items) check_map_keys(schema, *items, doc, path);
-    if (type == "set") check_set(doc, path);
+    if (type == "map" && items) check_map_keys(schema, *items, doc, path_);
+    if (type == "set") check_set(doc, path_);
     if (!items || !items->IsObject()) return;
-    for (rapidjson::SizeType i = 0; i < doc.Size(); ++i) walk(*items, doc[i], index_path(path, i));
+    const std::size_t length = path_.size();
+    for (rapidjson::SizeType i = 0; i < doc.Size(); ++i) {
+      append_index(path_, i);
+      walk_here(*items, doc[i]);
+      path_.resize(length);
+    }
   }
 
   // Entries of a list-map must be unique by their key fields; absent keys take their schema default.
@@ -290,6 +303,7 @@ class StructuralWalker {
 
   FieldErrors& out_;
   std::string source_;
+  std::string path_;
 };
 
 // ---- sharing repeated sub-schemas -------------------------------------------------------------------------

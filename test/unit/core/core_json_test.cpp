@@ -19,6 +19,16 @@ TEST(Json, PointerToPath) {
 TEST(Json, KeyPathQuotesDottedKeys) {
   EXPECT_EQ(key_path("spec.resources.limits", "nvidia.com/gpu"), "spec.resources.limits[nvidia.com/gpu]");
   EXPECT_EQ(key_path("spec.resources.limits", "memory"), "spec.resources.limits.memory");
+  // The in-place forms build the same paths.
+  for (const std::string parent : {"", "spec.resources.limits"})
+    for (const std::string key : {"memory", "nvidia.com/gpu", "a b", "x_y-z", ""}) {
+      std::string path = parent;
+      append_key(path, key);
+      EXPECT_EQ(path, key_path(parent, key)) << parent << " + " << key;
+    }
+  std::string path = "spec.workerGroupSpecs";
+  append_index(path, 12);
+  EXPECT_EQ(path, index_path("spec.workerGroupSpecs", 12));
 }
 
 TEST(Json, ParseReportsOffset) {

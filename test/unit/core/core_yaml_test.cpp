@@ -194,6 +194,33 @@ TEST(Yaml, MappingsAreLinearInTheirNumberOfKeys) {
   EXPECT_EQ((*merged)[0]["m"].MemberCount(), 2u);
 }
 
+// A mapping finds a repeated key by a linear search while small and through an index once it has 16 keys: the same
+// answers on both sides of that size, merged keys included.
+TEST(Yaml, RepeatedKeysAreFoundInMappingsOfEverySize) {
+  for (int keys : {1, 14, 15, 16, 17, 40}) {
+    std::string base = "base: &b {";
+    std::string body;
+    for (int i = 0; i < keys; ++i) {
+      base += (i ? ", m" : "m") + std::to_string(i) + ": 1";
+      body += "  k" + std::to_string(i) + ": 1\n";
+    }
+    base += "}\n";
+    const std::string last = "k" + std::to_string(keys - 1);
+    auto twice = yaml::to_json("m:\n" + body + "  " + last + ": 2\n");
+    ASSERT_FALSE(twice.has_value()) << keys;
+    EXPECT_NE(twice.error().message.find("\"" + last + "\" is defined twice"), std::string::npos) << keys;
+    // Merged keys, each overridden once by an explicit key; a second explicit one is a repeated key again.
+    const std::string first_merged = "m0";
+    auto merged = yaml::to_json(base + "m:\n  <<: *b\n" + body + "  " + first_merged + ": 5\n");
+    ASSERT_TRUE(merged.has_value()) << keys << ": " << merged.error().message;
+    EXPECT_EQ((*merged)[0]["m"].MemberCount(), static_cast<rapidjson::SizeType>(2 * keys)) << keys;
+    EXPECT_EQ((*merged)[0]["m"]["m0"].GetInt(), 5) << keys;
+    auto again = yaml::to_json(base + "m:\n  <<: *b\n  m0: 5\n" + body + "  m0: 6\n");
+    ASSERT_FALSE(again.has_value()) << keys;
+    EXPECT_NE(again.error().message.find("\"m0\" is defined twice"), std::string::npos) << keys;
+  }
+}
+
 // Size limits: a text, a document or a scalar beyond its limit is an error naming the limit, with a position.
 TEST(Yaml, SizeLimitsAreErrorsNamingTheLimit) {
   auto stream = yaml::to_json(std::string(yaml::kMaxStreamBytes + 1, '#'));
