@@ -159,11 +159,33 @@ const char* type_name(const Value& v) {
   return "object";
 }
 
+namespace {
+// Strings up to this many bytes are stored inside the value by RapidJSON (ShortString with the 48-bit pointer layout
+// of x86-64); longer ones take their length + 1 from the pool.
+constexpr rapidjson::SizeType kInlineStringBytes = 13;
+
+std::size_t aligned(std::size_t bytes) { return (bytes + 7) & ~std::size_t{7}; }
+
+// The bytes a CopyFrom of `v` takes from a MemoryPoolAllocator: member and element arrays and out-of-line strings,
+// each rounded up to 8 bytes as the allocator does. A wrong guess costs only memory: the pool adds a block.
+std::size_t copy_bytes(const Value& v) {
+  if (v.IsObject()) {
+    std::size_t n = aligned(std::size_t{v.MemberCount()} * sizeof(Value::Member));
+    for (const auto& m : v.GetObject()) n += copy_bytes(m.name) + copy_bytes(m.value);
+    return n;
+  }
+  if (v.IsArray()) {
+    std::size_t n = aligned(std::size_t{v.Size()} * sizeof(Value));
+    for (const auto& item : v.GetArray()) n += copy_bytes(item);
+    return n;
+  }
+  if (v.IsString() && v.GetStringLength() > kInlineStringBytes) return aligned(std::size_t{v.GetStringLength()} + 1);
+  return 0;
+}
+}  // namespace
+
 Document compact_copy(const Value& v, std::unique_ptr<Pool>& pool) {
-  // A first copy measures the room the value takes; the second goes into a block of that size.
-  Document measure;
-  measure.CopyFrom(v, measure.GetAllocator());
-  pool = std::make_unique<Pool>(measure.GetAllocator().Size() + 64);
+  pool = std::make_unique<Pool>(copy_bytes(v) + 64);
   Document out(pool.get());
   out.CopyFrom(v, *pool);
   return out;

@@ -31,6 +31,20 @@ TEST(Json, KeyPathQuotesDottedKeys) {
   EXPECT_EQ(path, index_path("spec.workerGroupSpecs", 12));
 }
 
+// The copy's pool is one block of the room the copy takes (+64 bytes): neither a second block nor unused room.
+TEST(Json, CompactCopyFitsItsValueInOneBlock) {
+  auto d = json::parse(R"({"apiVersion":"ray.io/v1","kind":"RayCluster","metadata":{"name":"a-rather-long-name-here",)"
+                       R"("labels":{"x":"y","kueue.x-k8s.io/queue-name":"team-a-queue"}},"spec":{"replicas":3,)"
+                       R"("list":[1,2.5,true,null,"short","a string longer than thirteen bytes",[],{}],"empty":{}}})");
+  ASSERT_TRUE(d.has_value());
+  std::unique_ptr<json::Pool> pool;
+  const json::Document copy = json::compact_copy(*d, pool);
+  EXPECT_TRUE(copy == *d);
+  ASSERT_TRUE(pool);
+  EXPECT_LE(pool->Size(), pool->Capacity());
+  EXPECT_EQ(pool->Capacity() - pool->Size(), 64u) << "the block is sized to the copy";
+}
+
 TEST(Json, ParseReportsOffset) {
   auto d = json::parse("{\"a\": }");
   ASSERT_FALSE(d.has_value());
