@@ -24,6 +24,7 @@
 #include "validation/schema_formats.hpp"
 #include "validation/schema_nulls.hpp"
 #include "validation/schema_plan.hpp"
+#include "validation/schema_walk.hpp"
 
 // How Kubernetes structural schemas are mapped onto RapidJSON's draft-04 validator:
 //
@@ -47,7 +48,8 @@
 //   below runs on the result. A finding inside a defaulted value becomes a Warning naming the default.
 // * RapidJSON stops at the first error; that error becomes one FieldError ("schema:<keyword>"). It checks
 //   `pattern`s with RE2 (schema_regex.hpp): linear time, no recursion, whatever the string's length.
-// * One walker (`StructuralWalker`) then goes over the object alongside the schema and reports what draft-04
+// * One walk (schema_walk.hpp, along a plan of the schema made once) then goes over the object and reports what
+// draft-04
 //   cannot express: every unknown field ("schema:unknownField", which the apiserver would prune silently), every
 //   duplicate entry of an `x-kubernetes-list-type: map` / `set` list ("schema:duplicate") and every value that
 //   breaks its `format` (date-time, int32, int64: "schema:format"; schema_formats.hpp).
@@ -73,14 +75,7 @@ bool is_true(const Value& obj, std::string_view key) {
   return v && v->IsBool() && v->GetBool();
 }
 
-/// A short rendering of a JSON value for messages (strings quoted, long values cut at a UTF-8 boundary).
-std::string preview(const Value& v) {
-  std::string s = json::dump(v);
-  if (s.size() <= 60) return s;
-  std::size_t cut = 57;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut) + "...";
-}
+using structural::preview;
 
 int depth_of(const Value& v, int limit) {
   if (limit <= 0) return 1;
@@ -201,110 +196,6 @@ Result<void> prepare_schema(Value& node, const std::string& where, PrepareContex
   }
   return {};
 }
-
-// ---- the walker for what draft-04 cannot express --------------------------------------------------------
-
-class StructuralWalker {
- public:
-  StructuralWalker(FieldErrors& out, std::string source) : out_(out), source_(std::move(source)) {}
-
-  void walk(const Value& schema, const Value& doc, const std::string& path) {
-    path_ = path;
-    walk_here(schema, doc);
-  }
-
- private:
-  // The value at path_ (the buffer every level appends its key to and cuts back after the child).
-  void walk_here(const Value& schema, const Value& doc) {
-    if (!schema.IsObject()) return;
-    if (doc.IsObject()) {
-      walk_object(schema, doc);
-    } else if (doc.IsArray()) {
-      walk_array(schema, doc);
-    } else if (auto reason = structural::format_violation(schema, doc)) {
-      out_.push_back({path_, "schema:format", source_, std::move(*reason)});
-    }
-  }
-
-  void walk_object(const Value& schema, const Value& doc) {
-    const Value* props = json::find(schema, "properties");
-    if (props && !props->IsObject()) props = nullptr;
-    const Value* additional = json::find(schema, "additionalProperties");
-    const bool preserve = is_true(schema, "x-kubernetes-preserve-unknown-fields");
-    const bool embedded = is_true(schema, "x-kubernetes-embedded-resource");
-    const std::size_t length = path_.size();
-    for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
-      const std::string_view key(it->name.GetString(), it->name.GetStringLength());
-      const Value* sub = props ? json::find(*props, key) : nullptr;
-      if (!sub && additional && additional->IsObject()) sub = additional;
-      if (sub) {
-        append_key(path_, key);
-        walk_here(*sub, it->value);
-        path_.resize(length);
-      } else if (embedded && (key == "apiVersion" || key == "kind" || key == "metadata")) {
-        // An embedded resource always admits its TypeMeta and ObjectMeta.
-      } else if (props && !preserve && !additional) {
-        out_.push_back({key_path(path_, std::string(key)), "schema:unknownField", source_,
-                        "field " + dq(key) + " is not declared in the schema; the apiserver would drop it"});
-      }
-    }
-  }
-
-  void walk_array(const Value& schema, const Value& doc) {
-    const Value* items = json::find(schema, "items");
-    const Value* list_type = json::find(schema, "x-kubernetes-list-type");
-    const std::string type = list_type ? string_of(*list_type) : "";
-    if (type == "map" && items) check_map_keys(schema, *items, doc, path_);
-    if (type == "set") check_set(doc, path_);
-    if (!items || !items->IsObject()) return;
-    const std::size_t length = path_.size();
-    for (rapidjson::SizeType i = 0; i < doc.Size(); ++i) {
-      append_index(path_, i);
-      walk_here(*items, doc[i]);
-      path_.resize(length);
-    }
-  }
-
-  // Entries of a list-map must be unique by their key fields; absent keys take their schema default.
-  void check_map_keys(const Value& schema, const Value& items, const Value& doc, const std::string& path) {
-    const Value* keys = json::find(schema, "x-kubernetes-list-map-keys");
-    if (!keys || !keys->IsArray() || keys->Empty()) return;
-    const Value* item_props = json::find(items, "properties");
-    std::map<std::string, rapidjson::SizeType> seen;
-    for (rapidjson::SizeType i = 0; i < doc.Size(); ++i) {
-      if (!doc[i].IsObject()) continue;
-      std::string tuple;
-      for (auto k = keys->Begin(); k != keys->End(); ++k) {
-        const std::string name = string_of(*k);
-        const Value* v = json::find(doc[i], name);
-        if (!v && item_props)
-          if (const Value* prop = json::find(*item_props, name)) v = json::find(*prop, "default");
-        if (!tuple.empty()) tuple += ", ";
-        tuple += name + "=" + (v ? json::dump(*v) : "<unset>");
-      }
-      auto [it, fresh] = seen.emplace(tuple, i);
-      if (!fresh)
-        out_.push_back(
-            {index_path(path, i), "schema:duplicate", source_,
-             "duplicate entry: (" + tuple + ") is already used by entry [" + std::to_string(it->second) + "]"});
-    }
-  }
-
-  void check_set(const Value& doc, const std::string& path) {
-    std::map<std::string, rapidjson::SizeType> seen;
-    for (rapidjson::SizeType i = 0; i < doc.Size(); ++i) {
-      auto [it, fresh] = seen.emplace(json::dump(doc[i]), i);
-      if (!fresh)
-        out_.push_back({index_path(path, i), "schema:duplicate", source_,
-                        "duplicate value " + preview(doc[i]) + " in a set; it repeats entry [" +
-                            std::to_string(it->second) + "]"});
-    }
-  }
-
-  FieldErrors& out_;
-  std::string source_;
-  std::string path_;
-};
 
 // ---- sharing repeated sub-schemas -------------------------------------------------------------------------
 
@@ -631,9 +522,10 @@ struct Compiled {
   // Built by ensure_built(), once, from whichever thread judges the kind first; written only there, under
   // lazy->once, and read only after it (so a const Compiled, shared by every thread, is built on first use).
   mutable std::unique_ptr<json::Document> shared;
-  mutable std::unique_ptr<SharedSchemas> document;     // RapidJSON's compiled form of `shared`
-  mutable std::unique_ptr<structural::PlanNode> plan;  // nullptr: no defaults and no rules (or not wanted)
-  mutable std::vector<CelRuleInfo> rules;              // every x-kubernetes-validations rule of the schema
+  mutable std::unique_ptr<SharedSchemas> document;          // RapidJSON's compiled form of `shared`
+  mutable std::unique_ptr<structural::WalkPlan> walk_plan;  // the walk of what draft-04 cannot express
+  mutable std::unique_ptr<structural::PlanNode> plan;       // nullptr: no defaults and no rules (or not wanted)
+  mutable std::vector<CelRuleInfo> rules;                   // every x-kubernetes-validations rule of the schema
 
   /// Builds the SchemaDocument (and the plan, when with_plan) the first time; later calls return at once.
   void ensure_built() const {
@@ -703,7 +595,7 @@ struct Compiled {
         }
       }
     }
-    StructuralWalker(out, source).walk(*schema, *doc, "");
+    walk_plan->walk(*doc, "", source, out);
     if (!out.empty()) render_defaulted();
     blame_defaults(out, 0, defaulted_paths);
 
@@ -761,6 +653,7 @@ struct Compiled {
     strip_plan_keywords(*shared);
     std::deque<Value> shared_parts = SchemaSharer(*shared).run();
     document = std::make_unique<SharedSchemas>(*shared, std::move(shared_parts));
+    walk_plan = std::make_unique<structural::WalkPlan>(*schema);
     if (with_plan) plan = structural::build_plan(*schema, api_version, kind, rules);
   }
 };

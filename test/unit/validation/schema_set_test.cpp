@@ -412,9 +412,17 @@ TEST(SchemaSetToy, UnknownFieldsAreAllReported) {
 
 TEST(SchemaSetToy, ListMapKeysUseDefaultsAndSetsAreUnique) {
   auto set = toy_set();
-  auto errs = set.validate(toy("{mode: fast, ports: [{port: 1}, {port: 1, protocol: TCP}], tags: [a, a]}"));
-  EXPECT_TRUE(has(errs, "spec.ports[1]", "schema:duplicate")) << describe(errs);
-  EXPECT_TRUE(has(errs, "spec.tags[1]", "schema:duplicate")) << describe(errs);
+  auto errs = set.validate(
+      toy("{mode: fast, ports: [{port: 1}, {port: 2}, {port: 1, protocol: TCP}, {port: 1, protocol: UDP}, "
+          "{port: 2, protocol: TCP}], tags: [a, b, a]}"));
+  const auto ports = matching(errs, "spec.ports[2]", "schema:duplicate");
+  ASSERT_EQ(ports.size(), 1u) << describe(errs);
+  EXPECT_EQ(ports[0].reason, "duplicate entry: (port=1, protocol=\"TCP\") is already used by entry [0]");
+  EXPECT_TRUE(has(errs, "spec.ports[4]", "schema:duplicate")) << describe(errs);
+  EXPECT_FALSE(has(errs, "spec.ports[3]", "schema:duplicate")) << "another protocol is another key";
+  const auto tags = matching(errs, "spec.tags[2]", "schema:duplicate");
+  ASSERT_EQ(tags.size(), 1u) << describe(errs);
+  EXPECT_EQ(tags[0].reason, "duplicate value \"a\" in a set; it repeats entry [0]");
 }
 
 TEST(SchemaSetToy, DeprecatedVersionWarns) {
