@@ -8,6 +8,9 @@ Api rest_api(client::RestClient& client) {
   api.apply = [&client](const std::string& path, const json::Value& object, const client::WriteOptions& options) {
     return client.apply(path, object, options);
   };
+  api.create = [&client](const std::string& path, const json::Value& object, const client::WriteOptions& options) {
+    return client.create(path, object, options);
+  };
   api.remove = [&client](const std::string& path) { return client.remove(path); };
   return api;
 }

@@ -19,11 +19,16 @@ struct Api {
   std::function<Result<json::Document>(const std::string& path, const json::Value& object,
                                        const client::WriteOptions& options)>
       apply;
+  /// POST of `object` to a collection path: a create that fails (409 AlreadyExists) when the object exists, for
+  /// what must never be taken over (a managed LocalQueue).
+  std::function<Result<json::Document>(const std::string& collection_path, const json::Value& object,
+                                       const client::WriteOptions& options)>
+      create;
   /// DELETE of an object path; 404 is not an error.
   std::function<Result<void>(const std::string& path)> remove;
 };
 
-/// An Api over a RestClient (get_json, apply, remove). The client must outlive the Api.
+/// An Api over a RestClient (get_json, apply, create, remove). The client must outlive the Api.
 Api rest_api(client::RestClient& client);
 
 }  // namespace cfo::op

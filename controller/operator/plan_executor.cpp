@@ -13,6 +13,21 @@ namespace cfo::op {
 namespace {
 std::string with_article(std::string_view kind) { return (kind == "AppWrapper" ? "an " : "a ") + std::string(kind); }
 
+// A write as the plan says: created (POST to the collection) or applied (server-side apply to the object).
+Result<json::Document> write(const Api& api, const Write& w, const std::string& ns, const client::WriteOptions& wo) {
+  if (w.create_only) return api.create(w.type.collection_path(ns), *w.object, wo);
+  return api.apply(w.type.object_path(ns, w.name), *w.object, wo);
+}
+
+// Why a create-only write failed: a 409 means the object exists although the cache did not show it.
+std::string create_failure(const Write& w, const Error& e) {
+  if (w.create_only && e.is_conflict())
+    return w.kind + " " + w.name +
+           " already exists, though the operator's cache does not show it yet (created meanwhile, or the cache is "
+           "listing again): it is not taken over; the workload is judged again once the cache has it";
+  return w.kind + " " + w.name + ": " + e.message;
+}
+
 // What the operator did to something other than the workload's children it applies: an event, and a log line at
 // info, both once.
 void tell(runtime::EventRecorder& events, const json::Value& workload, const char* type, const char* reason,
@@ -66,10 +81,12 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
     client::WriteOptions dry = wo;
     dry.dry_run = true;
     for (const auto& w : plan.writes) {
-      auto judged = api.apply(w.type.object_path(ctx.ns, w.name), *w.object, dry);
+      auto judged = write(api, w, ctx.ns, dry);
       if (judged) continue;
       if (is_server_rejection(judged.error()))
         rejected = ServerRejected{w.kind, w.name, judged.error()};
+      else if (w.create_only && judged.error().is_conflict())
+        failed = create_failure(w, judged.error());
       else
         failed = w.kind + " " + w.name + " (dry run): " + judged.error().message;
       break;
@@ -111,13 +128,13 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
   if (go && !failed)
     for (std::size_t i = 0; i < plan.writes.size(); ++i) {
       const Write& w = plan.writes[i];
-      auto applied = api.apply(w.type.object_path(ctx.ns, w.name), *w.object, wo);
+      auto applied = write(api, w, ctx.ns, wo);
       if (!applied) {
         // A refusal of the first write (nothing written before it, the dry run skipped) is the gate's verdict.
         if (plan.gated && i == 0 && !plan.dry_run && !plan.add_finalizer && is_server_rejection(applied.error()))
           rejected = ServerRejected{w.kind, w.name, applied.error()};
         else
-          failed = w.kind + " " + w.name + ": " + applied.error().message;
+          failed = create_failure(w, applied.error());
         break;
       }
       if (ctx.on_applied) ctx.on_applied(w.kind);

@@ -71,7 +71,7 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
       if (!outcome.recreate && seen.cached[i] && workload::is_applied(obj, *seen.cached[i])) continue;
     }
     const bool exists = child && seen.cached[static_cast<std::size_t>(child->kind)];
-    plan.writes.push_back(Write{&obj, *type, kind, child_name, exists});
+    plan.writes.push_back(Write{&obj, *type, kind, child_name, exists, /*create_only=*/!child});
   }
   if (!plan.unknown_kind.empty()) {
     plan.writes.clear();

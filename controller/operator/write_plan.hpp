@@ -52,6 +52,10 @@ struct Write {
   std::string kind;
   std::string name;
   bool exists = false;  ///< the object is cached already (the apply updates it), for the log
+  /// Created (POST), never applied: the object must not exist yet. A managed LocalQueue that the cache does not show
+  /// may still exist (the cache re-listing, or created meanwhile): an apply would take it over, label it as managed
+  /// and so delete it with the workload, or even move it to another ClusterQueue (the seventeenth user trial).
+  bool create_only = false;
 };
 
 // ---- what keeps a reconcile from applying its objects -------------------------------------------------------

@@ -51,6 +51,23 @@ Api FakeApi::api() {
     }
     return d;
   };
+  a.create = [this](const std::string& path, const json::Value& obj,
+                    const client::WriteOptions& o) -> Result<json::Document> {
+    const std::string line = (o.dry_run ? "DRYRUN " : "CREATE ") + path;
+    log.push_back(line);
+    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    const std::string object_path = path + "/" + json::string_at(obj, "metadata.name");
+    if (objects.contains(object_path)) return fail("already exists", 409, "AlreadyExists");
+    json::Document d;
+    d.CopyFrom(obj, d.GetAllocator());
+    if (!o.dry_run) {
+      put(object_path, obj);
+      json::Document copy;
+      copy.CopyFrom(obj, copy.GetAllocator());
+      applied_.emplace_back(object_path, std::move(copy));
+    }
+    return d;
+  };
   a.remove = [this](const std::string& path) -> Result<void> {
     const std::string line = "DELETE " + path;
     log.push_back(line);

@@ -13,9 +13,11 @@ namespace cfo::op::test {
 
 class FakeApi {
  public:
-  /// One request as made: "GET path", "APPLY path", "DRYRUN path", "DELETE path".
+  /// One request as made: "GET path", "APPLY path", "CREATE collection path", "DRYRUN path" (of an apply or a
+  /// create), "DELETE path".
   std::vector<std::string> log;
-  /// What GET answers, by path (404 when absent). An apply stores its body here too (not a dry run).
+  /// What GET answers, by path (404 when absent); a CREATE of an object held here answers 409 AlreadyExists, and
+  /// stores its body here otherwise (not a dry run).
   std::map<std::string, json::Document> objects;
   /// Failures by request line ("APPLY /apis/...", "DRYRUN ...", "DELETE ...", "GET ..."): answered instead.
   std::map<std::string, Error> failures;
@@ -24,7 +26,7 @@ class FakeApi {
   void put(const std::string& path, const json::Value& obj);
   /// The Api seam over this fake (the fake must outlive it).
   Api api();
-  /// The bodies applied (not dry runs) to `path`, in order.
+  /// The bodies applied or created (not dry runs) at object path `path`, in order.
   std::vector<json::Document> applied_to(const std::string& path) const;
   /// Number of log lines that start with `prefix`.
   std::size_t count(const std::string& prefix) const;

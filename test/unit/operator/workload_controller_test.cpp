@@ -22,6 +22,7 @@ constexpr const char* kWl = "/apis/codeflare.dev/v1alpha1/namespaces/team-a/code
 constexpr const char* kRc = "/apis/ray.io/v1/namespaces/team-a/rayclusters/demo";
 constexpr const char* kAw = "/apis/workload.codeflare.dev/v1beta2/namespaces/team-a/appwrappers/demo";
 constexpr const char* kLq = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/localqueues/cq-a";
+constexpr const char* kLqs = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/localqueues";  // created here (POST)
 
 json::Document doc(const std::string& text) { return test_support::yaml_doc(text); }
 
@@ -284,6 +285,31 @@ TEST(WorkloadController, AChildConflictIsNotSubmittedToTheQueue) {
   EXPECT_EQ(rig.condition("Queued").reason, "ChildConflict");
 }
 
+// The seventeenth user trial: while the LocalQueue cache was listing again, a workload managing a LocalQueue that a
+// user had just created applied it, so took it over (labelled managed, its clusterQueue rewritten) and deleted it with
+// the workload. A managed LocalQueue is created, never applied: one that exists is not touched, and nothing that
+// would be submitted to it is written.
+TEST(WorkloadController, AManagedLocalQueueThatExistsUnseenIsNotTakenOver) {
+  CFO_REQUIRE_SCHEMAS();
+  for (bool gate : {true, false}) {
+    Rig rig;
+    rig.kueue_version = "v1beta2";
+    rig.opts.server_dry_run = gate;
+    rig.set_workload("{queue: {clusterQueue: cq-a}}");
+    rig.fake.put(kLq, doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: cq-a, namespace: "
+                          "team-a}, spec: {clusterQueue: cq-x}}"));  // the user's, not in the cache
+    rig.start();
+    EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Error) << gate;
+    EXPECT_EQ(rig.fake.count("APPLY " + std::string(kLq)), 0u) << gate;
+    EXPECT_EQ(rig.fake.applied_to(kLq).size(), 0u) << gate;
+    EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 0u) << "nothing is submitted to it; gate " << gate;
+    EXPECT_EQ(json::string_at(rig.fake.objects.at(kLq), "spec.clusterQueue"), "cq-x") << gate;
+    EXPECT_EQ(rig.condition("Ready").reason, "ApplyFailed") << gate;
+    EXPECT_NE(rig.condition("Ready").message.find("already exists"), std::string::npos) << gate;
+    EXPECT_NE(rig.condition("Ready").message.find("not taken over"), std::string::npos) << gate;
+  }
+}
+
 // Where a refusal would come after something was written (a managed LocalQueue, its finalizer, then the cluster),
 // every object is judged by the dry run first, and a refusal writes nothing.
 TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {
@@ -294,8 +320,8 @@ TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {
   rig.start();
   EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Ok);
   EXPECT_EQ(rig.fake.log,
-            (std::vector<std::string>{"DRYRUN " + std::string(kLq), "DRYRUN " + std::string(kRc),
-                                      "APPLY " + std::string(kWl), "APPLY " + std::string(kLq),
+            (std::vector<std::string>{"DRYRUN " + std::string(kLqs), "DRYRUN " + std::string(kRc),
+                                      "APPLY " + std::string(kWl), "CREATE " + std::string(kLqs),
                                       "APPLY " + std::string(kRc), "APPLY " + std::string(kWl) + "/status"}));
   Rig refused;
   refused.kueue_version = "v1beta2";
