@@ -335,6 +335,13 @@ std::pair<std::string, std::string> hold(const Workload& w, const std::optional<
                                      " cannot be read (the operator's LocalQueue cache has no list): a workload whose "
                                      "LocalQueue the operator manages waits until it can be, so as not to join a "
                                      "LocalQueue of another ClusterQueue"};
+  // Nor can the namespace's default LocalQueue be told: a workload that names none waits rather than run outside
+  // Kueue for good where the namespace has a default queue (the seventeenth user trial).
+  if (q.local_queue.empty() && !facts.kueue_version.empty() && facts.local_queues_unreadable && !child_exists)
+    return {"LocalQueueUnknown",
+            "the LocalQueues of namespace " + w.namespace_ +
+                " cannot be read (the operator's LocalQueue cache has no list): a workload that names no LocalQueue "
+                "waits until its default LocalQueue can be told, so as not to run outside Kueue"};
   // Deleted under the workloads submitted to it: it is theirs to create again, with their ClusterQueue (the fifteenth
   // user trial: a workload held for pointing elsewhere re-created it first, with its own, and took it over).
   if (managed && facts.local_queue_presence == Presence::kAbsent)
@@ -344,12 +351,18 @@ std::pair<std::string, std::string> hold(const Workload& w, const std::optional<
                                           ", submitted to it for ClusterQueue " + cq +
                                           ", creates it again; a LocalQueue's clusterQueue cannot change (use another "
                                           "localQueue name)"};
-  if (managed && facts.local_queue && is_managed_local_queue(*facts.local_queue)) {
+  if (managed && facts.local_queue) {
     const json::Value* cq = json::find_path(*facts.local_queue, "spec.clusterQueue");
+    // One the operator does not manage is used as it is only when it points where the spec asks (the seventeenth
+    // user trial: submitted to another ClusterQueue's quota, said by a warning only).
     if (cq && cq->IsString() && q.cluster_queue != cq->GetString())
-      return {"LocalQueueMismatch", "LocalQueue " + q.local_queue + " points at ClusterQueue " + cq->GetString() +
-                                        ", not " + q.cluster_queue +
-                                        "; a LocalQueue's clusterQueue cannot change (use another localQueue name)"};
+      return {"LocalQueueMismatch",
+              "LocalQueue " + q.local_queue + " points at ClusterQueue " + cq->GetString() + ", not " +
+                  q.cluster_queue +
+                  (is_managed_local_queue(*facts.local_queue)
+                       ? "; a LocalQueue's clusterQueue cannot change (use another localQueue name)"
+                       : "; it is not managed by the operator, which does not change it (use another localQueue "
+                         "name, or remove spec.queue.clusterQueue to use it as it is)")};
   }
   if (queue && !q.priority_class.empty() && facts.priority_class_presence == Presence::kAbsent)
     return {"PriorityClassNotFound", "WorkloadPriorityClass " + q.priority_class + " does not exist"};
@@ -379,7 +392,7 @@ struct ManagedQueue {
   bool in_use = false;
 };
 
-ManagedQueue managed_local_queue(const Workload& w, const ClusterFacts& facts, FieldErrors& errs) {
+ManagedQueue managed_local_queue(const Workload& w, const ClusterFacts& facts) {
   const QueueSpec& q = w.spec.queue;
   ManagedQueue out;
   if (q.cluster_queue.empty() || facts.kueue_version.empty()) return out;
@@ -388,13 +401,9 @@ ManagedQueue managed_local_queue(const Workload& w, const ClusterFacts& facts, F
     out.in_use = true;
   } else if (facts.local_queue && is_managed_local_queue(*facts.local_queue)) {
     out.in_use = true;
-  } else if (facts.local_queue) {
-    const json::Value* cq = json::find_path(*facts.local_queue, "spec.clusterQueue");
-    if (cq && cq->IsString() && q.cluster_queue != cq->GetString())
-      add_warning(errs, "spec.queue.clusterQueue", "LocalQueueNotManaged",
-                  "LocalQueue " + q.local_queue + " exists and points at ClusterQueue " + cq->GetString() +
-                      "; it is not managed by the operator, so it is used as it is");
   }
+  // One the operator does not manage is used as it is when it points at the ClusterQueue asked for; else the workload
+  // is held (hold(): LocalQueueMismatch).
   return out;
 }
 
@@ -797,7 +806,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
         std::tie(held_reason, held_message) = std::move(standing);
     in.held_reason = held_reason;
     in.held_message = held_message;
-    ManagedQueue managed = managed_local_queue(w, facts, out.errors);
+    ManagedQueue managed = managed_local_queue(w, facts);
     if (managed.create) {
       stamp_spec_hash(*managed.create);
       validate_child(*managed.create, std::string(kLocalQueueKind) + "/" + s.queue.local_queue, workload, schemas,

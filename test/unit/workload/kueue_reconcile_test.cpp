@@ -157,19 +157,34 @@ TEST(KueueReconcile, ManagedLocalQueueIsCreatedFirstWithTheFinalizer) {
   EXPECT_EQ(json::get_string(at(out.desired[1], {"metadata", "labels"}), "kueue.x-k8s.io/queue-name"), "team-cq");
 }
 
-TEST(KueueReconcile, ForeignLocalQueueIsUsedNotManaged) {
+// A LocalQueue the operator does not manage is used as it is, not managed, when it points at the ClusterQueue the spec
+// asks for; one that points elsewhere holds the workload (the seventeenth user trial: it was submitted to the other
+// ClusterQueue's quota, with a warning only).
+TEST(KueueReconcile, ForeignLocalQueueIsUsedNotManagedWhereItPointsAsAsked) {
   CFO_REQUIRE_SCHEMAS(schemas);
-  json::Document foreign = yaml_doc("metadata: {name: q}\nspec: {clusterQueue: other-cq}\n");
+  json::Document same = yaml_doc("metadata: {name: q}\nspec: {clusterQueue: team-cq}\n");
   ClusterFacts facts;
   facts.kueue_version = "v1beta2";
   facts.local_queue_presence = Presence::kPresent;
-  facts.local_queue = &foreign;
-  Outcome out = reconcile(wl("{queue: {localQueue: q, clusterQueue: team-cq}}"), Observed{}, facts, schemas, kNow);
+  facts.local_queue = &same;
+  const std::string spec = "{queue: {localQueue: q, clusterQueue: team-cq}}";
+  Outcome out = reconcile(wl(spec), Observed{}, facts, schemas, kNow);
   ASSERT_TRUE(out.valid) << dump(out.errors);
+  EXPECT_FALSE(out.held);
   EXPECT_FALSE(out.needs_finalizer);
   ASSERT_EQ(out.desired.size(), 1u);
   EXPECT_EQ(json::get_string(out.desired[0], "kind"), "RayCluster");
-  EXPECT_TRUE(finding(out.errors, "spec.queue.clusterQueue", "LocalQueueNotManaged"));
+
+  json::Document other = yaml_doc("metadata: {name: q}\nspec: {clusterQueue: other-cq}\n");
+  facts.local_queue = &other;
+  Outcome held = reconcile(wl(spec), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(held.held);
+  EXPECT_TRUE(held.desired.empty()) << "nothing is submitted to another ClusterQueue";
+  EXPECT_FALSE(held.needs_finalizer);
+  EXPECT_EQ(json::get_string(held.status, "heldFor"), "LocalQueueMismatch");
+  const std::string message = condition_field(held.status, "Queued", &Condition::message);
+  EXPECT_NE(message.find("points at ClusterQueue other-cq, not team-cq"), std::string::npos) << message;
+  EXPECT_NE(message.find("not managed by the operator"), std::string::npos) << message;
 }
 
 TEST(KueueReconcile, ManagedLocalQueueWithoutKueueIsHeld) {
@@ -523,4 +538,45 @@ TEST(KueueReconcile, AManagedQueueWorkloadWaitsWhileTheQueuesCannotBeRead) {
   Outcome released = reconcile(again, Observed{}, read, schemas, kNow);
   EXPECT_FALSE(released.held);
   EXPECT_TRUE(event(released, "LocalQueueRead"));
+}
+
+// The seventeenth user trial: a workload naming no LocalQueue, created while the LocalQueue list failed, ran without
+// a queue label for good although its namespace had a default LocalQueue. It waits while the queues cannot be read,
+// and takes the default once they can; one already running goes on.
+TEST(KueueReconcile, AQueueLessWorkloadWaitsWhileTheDefaultQueueCannotBeTold) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string spec = "{}";
+  ClusterFacts unknown;
+  unknown.kueue_version = "v1beta2";
+  unknown.local_queues_unreadable = true;
+  Outcome waiting = reconcile(wl(spec), Observed{}, unknown, schemas, kNow);
+  EXPECT_TRUE(waiting.held);
+  EXPECT_TRUE(waiting.desired.empty());
+  EXPECT_EQ(json::get_string(waiting.status, "heldFor"), "LocalQueueUnknown");
+
+  ClusterFacts before;  // created before the list failed, in a namespace without a default queue
+  before.kueue_version = "v1beta2";
+  before.local_queue_names = std::set<std::string>{};
+  Outcome first = reconcile(wl(spec), Observed{}, before, schemas, kNow);
+  ASSERT_EQ(first.desired.size(), 1u) << dump(first.errors);
+  json::Document rc = json::clone(first.desired.back());
+  Observed observed;
+  observed.ray_cluster = &rc;
+  EXPECT_FALSE(reconcile(wl(spec), observed, unknown, schemas, kNow).held) << "a running one goes on";
+
+  ClusterFacts no_kueue;  // no Kueue at all: nothing to wait for
+  no_kueue.kueue_served = false;
+  no_kueue.local_queues_unreadable = true;
+  EXPECT_FALSE(reconcile(wl(spec), Observed{}, no_kueue, schemas, kNow).held);
+
+  json::Document again = wl_with_status(spec, waiting.status);
+  ClusterFacts read;
+  read.kueue_version = "v1beta2";
+  read.default_local_queue = "dq";
+  read.local_queue_names = std::set<std::string>{"dq"};
+  Outcome released = reconcile(again, Observed{}, read, schemas, kNow);
+  EXPECT_FALSE(released.held);
+  EXPECT_TRUE(event(released, "LocalQueueRead"));
+  ASSERT_FALSE(released.desired.empty());
+  EXPECT_EQ(json::get_string(at(released.desired.back(), {"metadata", "labels"}), "kueue.x-k8s.io/queue-name"), "dq");
 }
