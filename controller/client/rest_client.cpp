@@ -278,6 +278,8 @@ Result<Response> RestClient::request(std::string_view method, const std::string&
     }
     auto delay = retry_delay(method, content_type, outcome, retries_done, impl.options.retry);
     if (!delay) return std::move(attempt.result);
+    notify_retry(what, attempt.result ? "HTTP " + std::to_string(outcome.status) : attempt.result.error().message,
+                 outcome.connection_dropped, delay->count(), retries_done + 1);
     if (!impl.sleep(*delay, stop, nullptr)) return std::unexpected(cancelled_error(what));
   }
 }

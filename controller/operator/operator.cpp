@@ -8,6 +8,7 @@
 #include <map>
 
 #include "client/kubeconfig.hpp"
+#include "client/response_observer.hpp"
 #include "core/clock.hpp"
 #include "core/log_scope.hpp"
 #include "metrics/cache_metrics.hpp"
@@ -201,6 +202,21 @@ std::string describe(const ServedApis& a, int max_pod_sets_flag, std::optional<v
                                                    : "");
 }
 
+// The client's own retries, told in the log (the client layer does not log): a connection that dropped, a response
+// cut off included, as a warning; a retried status (429, 5xx) at info. For the run's lifetime.
+struct RetryLog {
+  RetryLog() {
+    client::set_retry_observer(
+        [](std::string_view what, std::string_view reason, bool dropped, int64_t delay_ms, int retry) {
+          spdlog::log(dropped ? spdlog::level::warn : spdlog::level::info,
+                      "{}: {}; sending it again in {} ms (retry {})", what, reason, delay_ms, retry);
+        });
+  }
+  ~RetryLog() { client::set_retry_observer({}); }
+  RetryLog(const RetryLog&) = delete;
+  RetryLog& operator=(const RetryLog&) = delete;
+};
+
 }  // namespace
 
 int run(const OperatorOptions& o, const client::RestClientOptions& client_options, const StopControl& stop) {
@@ -209,6 +225,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   metrics::Metrics metrics;
   metrics::RestClientMetrics rest_metrics(metrics);
   metrics::OperatorMetrics operator_metrics(metrics);
+  const RetryLog retry_log;
 
   auto cfg = client::load_default(o.kubeconfig);
   if (!cfg) {

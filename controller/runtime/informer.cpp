@@ -171,7 +171,11 @@ void Informer::do_list(const std::string& target, std::vector<Store::Item>& pend
   if (!page) {
     failed();
     ++list_errors_;
-    log_request_error("list", page.error());
+    if (page.error().is_gone() && !watcher_.continue_token().empty())  // listed again at once, in one request
+      spdlog::info("informer {}: list continuation expired ({}); listing again now, in one request", path_,
+                   page.error().message);
+    else
+      log_request_error("list", page.error());
     watcher_.on_list_error(page.error());
     return;
   }

@@ -7,8 +7,10 @@
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <mutex>
 #include <thread>
 
+#include "client/response_observer.hpp"
 #include "client/rest_client.hpp"
 #include "core/json.hpp"
 #include "fake_time.hpp"
@@ -58,6 +60,23 @@ class RestClientPolicy : public ::testing::Test {
   }
 };
 
+// Records what the retry observer is told while it lives ("<what> | <reason> | dropped | <delay> ms | retry <n>").
+struct RetryRecorder {
+  std::vector<std::string> told;
+  std::mutex mu;
+  RetryRecorder() {
+    set_retry_observer(
+        [this](std::string_view what, std::string_view reason, bool dropped, int64_t delay_ms, int retry) {
+          std::lock_guard lock(mu);
+          told.push_back(std::string(what) + " | " + std::string(reason) + " | " + (dropped ? "dropped" : "answered") +
+                         " | " + std::to_string(delay_ms) + " ms | retry " + std::to_string(retry));
+        });
+  }
+  ~RetryRecorder() { set_retry_observer({}); }
+  RetryRecorder(const RetryRecorder&) = delete;
+  RetryRecorder& operator=(const RetryRecorder&) = delete;
+};
+
 }  // namespace
 
 // --- retries ------------------------------------------------------------------------------------------------------
@@ -65,11 +84,16 @@ class RestClientPolicy : public ::testing::Test {
 TEST_F(RestClientPolicy, TooManyRequestsIsRetriedAfterRetryAfterThenSucceeds) {
   HttpsTestServer server(serving, answer_in_order({throttled("1"), throttled("2"), ok()}));
   RestClient client(config_for(server), options());
+  RetryRecorder retries;
   auto doc = client.get_json("/api/v1/namespaces/a");
   ASSERT_TRUE(doc.has_value()) << doc.error().message;
   EXPECT_EQ(json::get_string(*doc, "kind"), "Namespace");
   EXPECT_EQ(server.requests().size(), 3u);
   EXPECT_EQ(time.sleeps(), (std::vector<std::chrono::nanoseconds>{1s, 2s}));
+  // Each retry is told (the operator logs it): the request, why, the wait and the retry's number.
+  EXPECT_EQ(retries.told,
+            (std::vector<std::string>{"GET /api/v1/namespaces/a | HTTP 429 | answered | 1000 ms | retry 1",
+                                      "GET /api/v1/namespaces/a | HTTP 429 | answered | 2000 ms | retry 2"}));
 }
 
 TEST_F(RestClientPolicy, WritesAreRetriedOnTooManyRequestsButNotOnServerErrors) {
@@ -151,10 +175,14 @@ TEST_F(RestClientPolicy, ADroppedConnectionIsRetriedForGetOnly) {
   drop.drop = true;
   HttpsTestServer server(serving, answer_in_order({drop, ok()}));
   RestClient client(config_for(server), options());
+  RetryRecorder retries;
   auto doc = client.get_json("/api/v1/namespaces/a");
   ASSERT_TRUE(doc.has_value()) << doc.error().message;
   EXPECT_EQ(server.requests().size(), 2u);
   EXPECT_EQ(waits(), (std::vector<std::chrono::nanoseconds>{1s}));
+  ASSERT_EQ(retries.told.size(), 1u);
+  EXPECT_NE(retries.told[0].find("| dropped | 1000 ms | retry 1"), std::string::npos) << retries.told[0];
+  EXPECT_EQ(retries.told[0].rfind("GET /api/v1/namespaces/a | ", 0), 0u) << retries.told[0];
 
   HttpsTestServer dropping(serving, answer_in_order({drop, ok()}));
   RestClient writer(config_for(dropping), options());

@@ -412,9 +412,9 @@ TEST(SchemaSetToy, UnknownFieldsAreAllReported) {
 
 TEST(SchemaSetToy, ListMapKeysUseDefaultsAndSetsAreUnique) {
   auto set = toy_set();
-  auto errs = set.validate(
-      toy("{mode: fast, ports: [{port: 1}, {port: 2}, {port: 1, protocol: TCP}, {port: 1, protocol: UDP}, "
-          "{port: 2, protocol: TCP}], tags: [a, b, a]}"));
+  auto errs =
+      set.validate(toy("{mode: fast, ports: [{port: 1}, {port: 2}, {port: 1, protocol: TCP}, {port: 1, protocol: UDP}, "
+                       "{port: 2, protocol: TCP}], tags: [a, b, a]}"));
   const auto ports = matching(errs, "spec.ports[2]", "schema:duplicate");
   ASSERT_EQ(ports.size(), 1u) << describe(errs);
   EXPECT_EQ(ports[0].reason, "duplicate entry: (port=1, protocol=\"TCP\") is already used by entry [0]");
