@@ -19,6 +19,15 @@ Result<json::Document> write(const Api& api, const Write& w, const std::string& 
   return api.apply(w.type.object_path(ns, w.name), *w.object, wo);
 }
 
+// A create-only write answered 409 whose object is one the operator would have made itself: a managed LocalQueue for
+// the same ClusterQueue, made by another workload's reconcile a moment before (their caches not updated yet). Then
+// the write is as good as done; any other object that exists is not taken over.
+bool made_as_wanted(const Api& api, const Write& w, const std::string& ns) {
+  auto live = api.get(w.type.object_path(ns, w.name));
+  return live && workload::is_managed_local_queue(*live) &&
+         json::string_at(*live, "spec.clusterQueue") == json::string_at(*w.object, "spec.clusterQueue");
+}
+
 // Why a create-only write failed: a 409 means the object exists although the cache did not show it.
 std::string create_failure(const Write& w, const Error& e) {
   if (w.create_only && e.is_conflict())
@@ -82,7 +91,7 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
     dry.dry_run = true;
     for (const auto& w : plan.writes) {
       auto judged = write(api, w, ctx.ns, dry);
-      if (judged) continue;
+      if (judged || (w.create_only && judged.error().is_conflict() && made_as_wanted(api, w, ctx.ns))) continue;
       if (is_server_rejection(judged.error()))
         rejected = ServerRejected{w.kind, w.name, judged.error()};
       else if (w.create_only && judged.error().is_conflict())
@@ -129,6 +138,10 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
     for (std::size_t i = 0; i < plan.writes.size(); ++i) {
       const Write& w = plan.writes[i];
       auto applied = write(api, w, ctx.ns, wo);
+      if (!applied && w.create_only && applied.error().is_conflict() && made_as_wanted(api, w, ctx.ns)) {
+        spdlog::info("{} {} exists already, as wanted (made by another workload)", w.kind, w.name);
+        continue;
+      }
       if (!applied) {
         // A refusal of the first write (nothing written before it, the dry run skipped) is the gate's verdict.
         if (plan.gated && i == 0 && !plan.dry_run && !plan.add_finalizer && is_server_rejection(applied.error()))

@@ -307,6 +307,21 @@ TEST(WorkloadController, AManagedLocalQueueThatExistsUnseenIsNotTakenOver) {
     EXPECT_EQ(rig.condition("Ready").reason, "ApplyFailed") << gate;
     EXPECT_NE(rig.condition("Ready").message.find("already exists"), std::string::npos) << gate;
     EXPECT_NE(rig.condition("Ready").message.find("not taken over"), std::string::npos) << gate;
+
+    // One the operator made for the same ClusterQueue (another workload's reconcile, a moment before) is as wanted.
+    Rig racing;
+    racing.kueue_version = "v1beta2";
+    racing.opts.server_dry_run = gate;
+    racing.set_workload("{queue: {clusterQueue: cq-a}}");
+    racing.fake.put(kLq,
+                    doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: cq-a, namespace: "
+                        "team-a, labels: {app.kubernetes.io/managed-by: codeflare-operator}}, spec: {clusterQueue: "
+                        "cq-a}}"));
+    racing.start();
+    EXPECT_EQ(racing.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Ok) << gate;
+    EXPECT_EQ(racing.fake.count("APPLY " + std::string(kRc)), 1u) << gate;
+    EXPECT_EQ(racing.fake.count("GET " + std::string(kLq)), gate ? 2u : 1u) << gate;
+    EXPECT_NE(racing.condition("Ready").reason, "ApplyFailed") << gate;
   }
 }
 
