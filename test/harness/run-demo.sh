@@ -63,8 +63,9 @@ k() { "${KUBECTL:-kubectl}" "$@"; }
 # servers take free loopback ports, so that a second `make run` (or anything on :8080) does not collide.
 mapfile -t ports < <(cfo_free_ports 2)
 metrics_addr="127.0.0.1:${ports[0]}"
+probe_addr="127.0.0.1:${ports[1]}"
 run_args=(run --kubeconfig "$KUBECONFIG" --webhook-bind-address=0 --metrics-bind-address="$metrics_addr"
-  --health-probe-bind-address="127.0.0.1:${ports[1]}")
+  --health-probe-bind-address="$probe_addr")
 "$operator" "${run_args[@]}" </dev/null >"$oplog" 2>&1 &
 operator_pid=$!
 cfo_log "operator running (pid $operator_pid, log $oplog)"
@@ -122,6 +123,7 @@ cat <<EOT
   kubectl apply -n $ns -f my-workload.yaml                 # your own workload (start from config/samples/)
   tail -f $oplog                                           # the operator's log
   curl -s http://$metrics_addr/metrics | grep ^codeflare_         # its metrics
+  curl -s http://$probe_addr/readyz?verbose                       # its readiness checks
 No KubeRay, Kueue or kubelet runs here: clusters stay Pending, and what the operator generates is what you see.
 Nor does the admission webhook (it needs a certificate the apiserver trusts): an invalid workload is created and
 gets Valid=False, where an installed operator would refuse it at kubectl apply (README: Admission webhooks).
