@@ -208,6 +208,8 @@ struct RetryLog {
   RetryLog() {
     client::set_retry_observer(
         [](std::string_view what, std::string_view reason, bool dropped, int64_t delay_ms, int retry) {
+          if (reason.starts_with(what) && reason.substr(what.size()).starts_with(": "))
+            reason.remove_prefix(what.size() + 2);  // the client's errors name the request already
           spdlog::log(dropped ? spdlog::level::warn : spdlog::level::info,
                       "{}: {}; sending it again in {} ms (retry {})", what, reason, delay_ms, retry);
         });

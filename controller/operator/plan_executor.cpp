@@ -139,7 +139,8 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
       const Write& w = plan.writes[i];
       auto applied = write(api, w, ctx.ns, wo);
       if (!applied && w.create_only && applied.error().is_conflict() && made_as_wanted(api, w, ctx.ns)) {
-        spdlog::info("{} {} exists already, as wanted (made by another workload)", w.kind, w.name);
+        spdlog::info("{} {} exists already, labelled as the operator's and for the same ClusterQueue: used as it is",
+                     w.kind, w.name);
         continue;
       }
       if (!applied) {

@@ -44,9 +44,13 @@ void mark_not_ready(json::Document& status, const std::string& reason, const std
   const json::Value* current = json::find(status, "conditions");
   auto conditions = current ? conditions_from_json(*current) : std::vector<Condition>{};
   set_condition(conditions, Condition{"Ready", "False", generation, "", reason, message}, now_rfc3339());
-  // With a queue, Queued says whether the child was submitted: not when another object holds its name.
-  if (not_submitted && find_condition(conditions, "Queued"))
-    set_condition(conditions, Condition{"Queued", "False", generation, "", reason, message}, now_rfc3339());
+  // With a queue, Queued says whether the child was submitted: not when another object holds its name, nor when the
+  // write that would have submitted it failed (the eighteenth user trial: Queued=True Submitted and Admitted "waiting
+  // for Kueue" while nothing was created). Admitted then says the same.
+  if (not_submitted)
+    for (const char* type : {"Queued", "Admitted"})
+      if (find_condition(conditions, type))
+        set_condition(conditions, Condition{type, "False", generation, "", reason, message}, now_rfc3339());
   json::set(status, "conditions", conditions_to_json(conditions, a), a);
 }
 
@@ -247,6 +251,9 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   // Decide, then do.
   const Plan plan =
       decide(outcome, observe(outcome, cached, *wl, name, uid, apis->kueue_version), name, opts_.server_dry_run);
+  // Whether the top-level child this plan writes was there before (submitted): a failed write leaves it as it was.
+  const bool submitted_before =
+      plan.top && controlled_child(cached[static_cast<std::size_t>(*plan.top)], uid) != nullptr;
   const WriteOutcome written = execute(plan, ctx, api_, events_);
 
   // Conditions and events from what happened. A child created now is reported at once, as its creation's own
@@ -283,12 +290,12 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
                 r->kind, r->name, r->error.http_status, r->error.reason, r->error.message);
     const std::string msg = "the apiserver rejects " + r->kind + " " + r->name + ": " + r->error.message;
     events_.record(*wl, "Warning", "ServerRejected", "Apply", msg);
-    mark_not_ready(outcome.status, "ServerRejected", msg, generation);
+    mark_not_ready(outcome.status, "ServerRejected", msg, generation, /*not_submitted=*/!submitted_before);
     keep_applied_job_spec_hash(outcome.status, prev_status);
   } else if (const auto* f = std::get_if<RequestFailed>(&written)) {
     spdlog::warn("apply failed: {}", f->message);
     events_.record(*wl, "Warning", "ApplyFailed", "Apply", f->message);
-    mark_not_ready(outcome.status, "ApplyFailed", f->message, generation);
+    mark_not_ready(outcome.status, "ApplyFailed", f->message, generation, /*not_submitted=*/!submitted_before);
     keep_applied_job_spec_hash(outcome.status, prev_status);
   }
   // Each event is also a log line at info (holds, their release, phase changes, warnings about the spec): events

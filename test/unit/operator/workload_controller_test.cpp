@@ -307,6 +307,9 @@ TEST(WorkloadController, AManagedLocalQueueThatExistsUnseenIsNotTakenOver) {
     EXPECT_EQ(rig.condition("Ready").reason, "ApplyFailed") << gate;
     EXPECT_NE(rig.condition("Ready").message.find("already exists"), std::string::npos) << gate;
     EXPECT_NE(rig.condition("Ready").message.find("not taken over"), std::string::npos) << gate;
+    // Nothing was submitted, and the status says so (the eighteenth user trial: Queued=True Submitted).
+    EXPECT_EQ(rig.condition("Queued").status, "False") << gate;
+    EXPECT_EQ(rig.condition("Queued").reason, "ApplyFailed") << gate;
 
     // One the operator made for the same ClusterQueue (another workload's reconcile, a moment before) is as wanted.
     Rig racing;
