@@ -514,17 +514,32 @@ TEST(KueueReconcile, AQueueHoldStandsWhileTheQueueCannotBeRead) {
 // The sixteenth user trial: a workload created while the LocalQueue list failed, naming a managed LocalQueue that
 // exists for another ClusterQueue, was submitted to it (nothing could say the queue pointed elsewhere), for good. A
 // first submission to a managed LocalQueue waits while the queues cannot be read; what runs is not held.
-TEST(KueueReconcile, AManagedQueueWorkloadWaitsWhileTheQueuesCannotBeRead) {
-  CFO_REQUIRE_SCHEMAS(schemas);
-  const std::string spec = "{queue: {localQueue: mq, clusterQueue: cq-c}}";
+namespace {
+// Kueue served, its LocalQueues unreadable (the cache gave up on a failing list).
+ClusterFacts unreadable_queues() {
   ClusterFacts unknown;
   unknown.kueue_version = "v1beta2";
   unknown.local_queues_unreadable = true;
-  Outcome waiting = reconcile(wl(spec), Observed{}, unknown, schemas, kNow);
-  EXPECT_TRUE(waiting.held);
-  EXPECT_TRUE(waiting.desired.empty()) << "neither the LocalQueue nor the RayCluster";
-  EXPECT_EQ(json::get_string(waiting.status, "heldFor"), "LocalQueueUnknown");
-  EXPECT_TRUE(event(waiting, "LocalQueueUnknown"));
+  return unknown;
+}
+
+// A first reconcile of `spec` while the LocalQueues cannot be read: it waits (LocalQueueUnknown), nothing is desired
+// (neither a managed LocalQueue nor the RayCluster).
+Outcome waiting_while_unreadable(const std::string& spec, const validation::SchemaSet& schemas) {
+  Outcome waiting = reconcile(wl(spec), Observed{}, unreadable_queues(), schemas, kNow);
+  EXPECT_TRUE(waiting.held) << spec;
+  EXPECT_TRUE(waiting.desired.empty()) << spec;
+  EXPECT_EQ(json::get_string(waiting.status, "heldFor"), "LocalQueueUnknown") << spec;
+  EXPECT_TRUE(event(waiting, "LocalQueueUnknown")) << spec;
+  return waiting;
+}
+}  // namespace
+
+TEST(KueueReconcile, AManagedQueueWorkloadWaitsWhileTheQueuesCannotBeRead) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string spec = "{queue: {localQueue: mq, clusterQueue: cq-c}}";
+  const ClusterFacts unknown = unreadable_queues();
+  Outcome waiting = waiting_while_unreadable(spec, schemas);
 
   json::Document rc = running_cluster(spec, "mq", schemas);
   Observed observed;
@@ -546,13 +561,8 @@ TEST(KueueReconcile, AManagedQueueWorkloadWaitsWhileTheQueuesCannotBeRead) {
 TEST(KueueReconcile, AQueueLessWorkloadWaitsWhileTheDefaultQueueCannotBeTold) {
   CFO_REQUIRE_SCHEMAS(schemas);
   const std::string spec = "{}";
-  ClusterFacts unknown;
-  unknown.kueue_version = "v1beta2";
-  unknown.local_queues_unreadable = true;
-  Outcome waiting = reconcile(wl(spec), Observed{}, unknown, schemas, kNow);
-  EXPECT_TRUE(waiting.held);
-  EXPECT_TRUE(waiting.desired.empty());
-  EXPECT_EQ(json::get_string(waiting.status, "heldFor"), "LocalQueueUnknown");
+  const ClusterFacts unknown = unreadable_queues();
+  Outcome waiting = waiting_while_unreadable(spec, schemas);
 
   ClusterFacts before;  // created before the list failed, in a namespace without a default queue
   before.kueue_version = "v1beta2";
