@@ -15,11 +15,6 @@ using json::Value;
 // Deeper schemas are refused when they are added (SchemaSet::add_crd); the plan stops there too.
 constexpr int kMaxSchemaDepth = 300;
 
-bool is_true(const Value& obj, std::string_view key) {
-  const Value* v = json::find(obj, key);
-  return v && v->IsBool() && v->GetBool();
-}
-
 // `s` in double quotes (built by appending: GCC 12 at -O3 takes "\"" + std::string(s) for an overlapping copy,
 // a -Wrestrict false positive that -Werror turns into an error).
 std::string dq(std::string_view s) {
@@ -185,8 +180,8 @@ const WalkNode* WalkPlan::add(const json::Value& schema, int depth) {
     node.items = items;
     if (items->IsObject()) node.item = add(*items, depth + 1);
   }
-  node.preserve = is_true(schema, "x-kubernetes-preserve-unknown-fields");
-  node.embedded = is_true(schema, "x-kubernetes-embedded-resource");
+  node.preserve = json::get_bool(schema, "x-kubernetes-preserve-unknown-fields").value_or(false);
+  node.embedded = json::get_bool(schema, "x-kubernetes-embedded-resource").value_or(false);
   if (const Value* type = json::find(schema, "x-kubernetes-list-type"); type && type->IsString()) {
     const std::string_view t(type->GetString(), type->GetStringLength());
     if (t == "map") node.list_type = WalkNode::ListType::kMap;
