@@ -28,6 +28,26 @@ bool made_as_wanted(const Api& api, const Write& w, const std::string& ns) {
          json::string_at(*live, "spec.clusterQueue") == json::string_at(*w.object, "spec.clusterQueue");
 }
 
+// The managed LocalQueue a first submission goes to, as the server has it: nullopt when it is a managed LocalQueue
+// pointing at `check.cluster_queue`, else why nothing is submitted (gone, replaced or re-pointed since the cache last
+// saw it, or unreadable). One GET.
+std::optional<std::string> confirm_local_queue(const Api& api, const workload::LocalQueueCheck& check,
+                                               const ExecutionContext& ctx) {
+  auto live = api.get(resources::local_queues(ctx.kueue_version).object_path(ctx.ns, check.name));
+  const std::string stale =
+      "; the operator's cache does not show it yet: nothing is submitted to it, and the "
+      "workload is judged again once the cache has it";
+  if (!live && live.error().is_not_found()) return "LocalQueue " + check.name + " is gone" + stale;
+  if (!live) return "reading LocalQueue " + check.name + " before submitting to it: " + live.error().message;
+  const std::string cq = json::string_at(*live, "spec.clusterQueue");
+  if (!workload::is_managed_local_queue(*live))
+    return "LocalQueue " + check.name + " was replaced by one the operator does not manage (ClusterQueue " + cq + ")" +
+           stale;
+  if (cq != check.cluster_queue)
+    return "LocalQueue " + check.name + " now points at ClusterQueue " + cq + ", not " + check.cluster_queue + stale;
+  return std::nullopt;
+}
+
 // Why a create-only write failed: a 409 means the object exists although the cache did not show it.
 std::string create_failure(const Write& w, const Error& e) {
   if (w.create_only && e.is_conflict())
@@ -85,8 +105,11 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
   client::WriteOptions wo;
   wo.field_manager = ctx.field_manager;
 
+  // 0. A first submission to a managed LocalQueue the cache shows: the live one is checked, as the cache may be stale.
+  if (!plan.confirm_local_queue.name.empty()) failed = confirm_local_queue(api, plan.confirm_local_queue, ctx);
+
   // 1. The server-side gate: the apiserver judges every object (dryRun=All, the same apply) before any is written.
-  if (plan.dry_run) {
+  if (plan.dry_run && !failed) {
     client::WriteOptions dry = wo;
     dry.dry_run = true;
     for (const auto& w : plan.writes) {

@@ -77,6 +77,8 @@ struct Replacement {
 using Blocker = std::variant<ChildConflict, HandOver, Replacement>;
 
 /// Everything one reconcile writes, in the order it is carried out:
+///  0. `confirm_local_queue` is read live (one GET); unless it is still the managed LocalQueue the cache shows,
+///     nothing else happens;
 ///  1. with `dry_run`, each of `writes` is sent with dryRun=All: only where a refusal would otherwise come after a
 ///     write or a removal (several writes, the finalizer, a Replacement); a single apply is its own gate;
 ///  2. a HandOver or a Replacement removes its object; a blocker then stops steps 3, 4 and 6;
@@ -97,6 +99,9 @@ struct Plan {
   bool add_finalizer = false;
   std::vector<Removal> stale;
   std::string release_local_queue;
+  /// The managed LocalQueue read live before anything is written (Outcome::confirm_local_queue), when the top-level
+  /// child is created now; empty name when none.
+  workload::LocalQueueCheck confirm_local_queue;
   bool drop_finalizer = false;
   /// A desired object of a kind the operator has no resource type for (a bug): nothing is written.
   std::string unknown_kind;

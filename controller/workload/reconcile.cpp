@@ -807,6 +807,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     in.held_reason = held_reason;
     in.held_message = held_message;
     ManagedQueue managed = managed_local_queue(w, facts);
+    if (managed.in_use && !managed.create && !in.child_exists)
+      out.confirm_local_queue = {s.queue.local_queue, s.queue.cluster_queue};
     if (managed.create) {
       stamp_spec_hash(*managed.create);
       validate_child(*managed.create, std::string(kLocalQueueKind) + "/" + s.queue.local_queue, workload, schemas,
@@ -977,6 +979,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   in.valid = out.valid;
   in.warnings_message = findings_message(out.errors, Severity::Warning);
   out.held = out.valid && !in.held_reason.empty();
+  if (!out.valid || out.held) out.confirm_local_queue = {};
   if (out.valid && !out.held) {
     out.desired = std::move(children);  // each stamped with its spec hash above
     // The RayJob applied now is what runs next; one being replaced takes its record with it (the new one is created,

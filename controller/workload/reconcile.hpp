@@ -21,6 +21,13 @@ struct EventSpec {
   std::string message;
 };
 
+/// A LocalQueue to read live before a first submission: `name` must be a managed LocalQueue pointing at
+/// `cluster_queue`. Empty name when none.
+struct LocalQueueCheck {
+  std::string name;
+  std::string cluster_queue;
+};
+
 /// The outcome of one reconcile.
 struct Outcome {
   bool valid = false;
@@ -39,6 +46,11 @@ struct Outcome {
   /// A LocalQueue this workload managed before (status.managedLocalQueue) and no longer uses: to be deleted when no
   /// other workload uses it. Empty when none.
   std::string release_local_queue;
+  /// The managed LocalQueue the cache shows and the top-level child, created now, is submitted to: read live before
+  /// anything is written, since the cache may be stale (the eighteenth user trial: replaced meanwhile by one for
+  /// another ClusterQueue, and the first submission went there). Empty when the child exists, the LocalQueue is
+  /// created now, or none is managed.
+  LocalQueueCheck confirm_local_queue;
   /// The full `status` object to write through the status subresource.
   json::Document status;
   /// Every finding: spec errors (paths under `spec.`) and checks of the generated objects (paths prefixed with the

@@ -328,6 +328,69 @@ TEST(WorkloadController, AManagedLocalQueueThatExistsUnseenIsNotTakenOver) {
   }
 }
 
+// A first submission to a managed LocalQueue that the cache shows reads it live first: the cache may be stale (the
+// eighteenth user trial: deleted and created again for another ClusterQueue during a relist after an apiserver
+// restart, and the new workload was submitted to it). A child that exists costs no read.
+TEST(WorkloadController, AFirstSubmissionChecksTheManagedLocalQueueOnTheServer) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string managed =
+      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: cq-a, namespace: team-a, labels: "
+      "{app.kubernetes.io/managed-by: codeflare-operator}}, spec: {clusterQueue: cq-a}}";
+  const std::string replaced =
+      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: cq-a, namespace: team-a}, spec: "
+      "{clusterQueue: cq-evil}}";
+  struct Case {
+    const char* name;
+    std::optional<std::string> live;  // on the server; nullopt: gone
+    const char* told;                 // in the Ready message; "" when submitted
+  };
+  for (const Case& c : {Case{"as cached", managed, ""}, Case{"replaced", replaced, "does not manage"},
+                        Case{"re-pointed", std::string(managed).replace(managed.rfind("cq-a"), 4, "cq-evil"),
+                             "now points at ClusterQueue cq-evil, not cq-a"},
+                        Case{"gone", std::nullopt, "is gone"}})
+    for (bool gate : {true, false}) {
+      Rig rig;
+      rig.kueue_version = "v1beta2";
+      rig.opts.server_dry_run = gate;
+      rig.set_workload("{queue: {clusterQueue: cq-a}}", ", finalizers: [codeflare.dev/managed-local-queue]");
+      rig.local_queues["team-a/cq-a"] = std::make_shared<const json::Document>(doc(managed));
+      if (c.live) rig.fake.put(kLq, doc(*c.live));
+      rig.start();
+      auto result = rig.controller->reconcile("team-a/demo").kind;
+      EXPECT_EQ(rig.fake.count("GET " + std::string(kLq)), 1u) << c.name << " gate " << gate;
+      EXPECT_EQ(rig.fake.count("CREATE " + std::string(kLqs)), 0u) << c.name;
+      if (std::string(c.told).empty()) {
+        EXPECT_EQ(result, runtime::ReconcileResult::Kind::Ok) << c.name << " gate " << gate;
+        EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 1u) << c.name << " gate " << gate;
+        continue;
+      }
+      EXPECT_EQ(result, runtime::ReconcileResult::Kind::Error) << c.name << " gate " << gate;
+      EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 0u) << c.name << " gate " << gate;
+      EXPECT_EQ(rig.fake.count("DRYRUN " + std::string(kRc)), 0u) << c.name << " gate " << gate;
+      EXPECT_EQ(rig.condition("Ready").reason, "ApplyFailed") << c.name;
+      EXPECT_NE(rig.condition("Ready").message.find(c.told), std::string::npos) << rig.condition("Ready").message;
+      EXPECT_EQ(rig.condition("Queued").status, "False") << c.name;
+      if (c.live) EXPECT_EQ(json::string_at(rig.fake.objects.at(kLq), "spec.clusterQueue"), "cq-evil") << c.name;
+    }
+
+  // Submitted already: nothing is read (a replacement then is told once the cache has it, as a hold).
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.set_workload("{queue: {clusterQueue: cq-a}}", ", finalizers: [codeflare.dev/managed-local-queue]");
+  rig.local_queues["team-a/cq-a"] = std::make_shared<const json::Document>(doc(managed));
+  rig.fake.put(kLq, doc(managed));
+  rig.start();
+  ASSERT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Ok);
+  auto rc = rig.fake.applied_to(kRc);
+  ASSERT_EQ(rc.size(), 1u);
+  json::Document live;
+  live.CopyFrom(rc[0], live.GetAllocator());
+  rig.set_child(ChildKind::kRayCluster, std::move(live));
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("GET " + std::string(kLq)), 0u);
+}
+
 // Where a refusal would come after something was written (a managed LocalQueue, its finalizer, then the cluster),
 // every object is judged by the dry run first, and a refusal writes nothing.
 TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {
