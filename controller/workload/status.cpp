@@ -170,14 +170,28 @@ Readiness readiness(const StatusInput& in, const std::optional<Readiness>& runni
   return r;
 }
 
+// Queued=False for the hold and Admitted=False NotQueued: held before its first submission.
+void set_not_queued(const StatusInput& in, std::vector<Condition>& conds, const std::string& now) {
+  set_condition(conds, Condition{kConditionQueued, "False", in.generation, "", in.held_reason, in.held_message}, now);
+  set_condition(
+      conds, Condition{kConditionAdmitted, "False", in.generation, "", "NotQueued", "not submitted to Kueue yet"}, now);
+}
+
 // Queued and Admitted, while a LocalQueue is in effect.
 void set_queue_conditions(const StatusInput& in, const Readiness& r, const AdmissionView& admission,
                           std::vector<Condition>& conds, const std::string& now) {
   if (!in.valid) return;  // an invalid spec changes nothing about the admission of what runs
+  // Held before its first submission: not queued, whether or not a queue is known yet (a workload that names none
+  // waits for its namespace's default: LocalQueueUnknown; the eighteenth user trial found no Queued condition then).
+  const bool held_unsubmitted = !in.held_reason.empty() && !in.child_exists;
   if (!in.queue) {
-    remove_condition(conds, kConditionQueued);
-    remove_condition(conds, kConditionAdmitted);
     remove_condition(conds, kConditionAdmissible);
+    if (held_unsubmitted && in.held_reason == "LocalQueueUnknown") {
+      set_not_queued(in, conds, now);
+    } else {
+      remove_condition(conds, kConditionQueued);
+      remove_condition(conds, kConditionAdmitted);
+    }
     return;
   }
   // A running or finished child has been admitted, whether or not its Kueue Workload is seen.
@@ -197,11 +211,8 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
                   Condition{kConditionAdmissible, "False", in.generation, "", in.admissibility->reason,
                             in.admissibility->message},
                   now);
-  if (!in.held_reason.empty() && !in.child_exists) {
-    set_condition(conds, Condition{kConditionQueued, "False", in.generation, "", in.held_reason, in.held_message}, now);
-    set_condition(conds,
-                  Condition{kConditionAdmitted, "False", in.generation, "", "NotQueued", "not submitted to Kueue yet"},
-                  now);
+  if (held_unsubmitted) {
+    set_not_queued(in, conds, now);
     return;
   }
   // Submitted to a LocalQueue that is gone (deleted since): Kueue admits nothing from it until it is back.

@@ -531,6 +531,10 @@ Outcome waiting_while_unreadable(const std::string& spec, const validation::Sche
   EXPECT_TRUE(waiting.desired.empty()) << spec;
   EXPECT_EQ(json::get_string(waiting.status, "heldFor"), "LocalQueueUnknown") << spec;
   EXPECT_TRUE(event(waiting, "LocalQueueUnknown")) << spec;
+  // Told the same whether or not the spec names a queue (the eighteenth user trial: no Queued condition without one).
+  EXPECT_EQ(condition_field(waiting.status, "Queued", &Condition::status), "False") << spec;
+  EXPECT_EQ(condition_field(waiting.status, "Queued", &Condition::reason), "LocalQueueUnknown") << spec;
+  EXPECT_EQ(condition_field(waiting.status, "Admitted", &Condition::reason), "NotQueued") << spec;
   return waiting;
 }
 }  // namespace
