@@ -324,4 +324,19 @@ Result<void> RestClient::remove(const std::string& path) {
   return std::unexpected(status_error(*r));
 }
 
+Result<bool> RestClient::remove_exactly(const std::string& path, const std::string& uid) {
+  json::Document options(rapidjson::kObjectType);
+  auto& a = options.GetAllocator();
+  options.AddMember("apiVersion", "v1", a);
+  options.AddMember("kind", "DeleteOptions", a);
+  json::Value preconditions(rapidjson::kObjectType);
+  preconditions.AddMember("uid", json::str(uid, a), a);
+  options.AddMember("preconditions", preconditions, a);
+  auto r = request("DELETE", path, json::dump(options), "application/json");
+  if (!r) return std::unexpected(r.error());
+  if (is_success(r->status)) return true;
+  if (r->status == 404 || r->status == 409) return false;
+  return std::unexpected(status_error(*r));
+}
+
 }  // namespace cfo::client

@@ -152,6 +152,12 @@ class RestClient {
   /// DELETE an object path. 404 is not an error.
   Result<void> remove(const std::string& path);
 
+  /// DELETE of the object at `path` only while its metadata.uid is `uid` (DeleteOptions preconditions.uid, so that
+  /// an object of the same name made since it was read is left alone). Returns true when this request deleted it,
+  /// false when it was gone already (404) or is another object now (409, the precondition failed); any other
+  /// non-2xx status is an Error.
+  Result<bool> remove_exactly(const std::string& path, const std::string& uid);
+
   /// Streams a watch: GET `target` (which must carry ?watch=1 or &watch=true) and calls `on_line` for every
   /// newline-delimited JSON line. Returns when the server ends the stream, when `on_line` returns false, or when
   /// `stop` is requested (then it returns successfully). A non-2xx status is returned as an Error with http_status.

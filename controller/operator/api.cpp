@@ -12,6 +12,9 @@ Api rest_api(client::RestClient& client) {
     return client.create(path, object, options);
   };
   api.remove = [&client](const std::string& path) { return client.remove(path); };
+  api.remove_exactly = [&client](const std::string& path, const std::string& uid) {
+    return client.remove_exactly(path, uid);
+  };
   return api;
 }
 

@@ -26,6 +26,9 @@ struct Api {
       create;
   /// DELETE of an object path; 404 is not an error.
   std::function<Result<void>(const std::string& path)> remove;
+  /// DELETE of an object path only while its uid is `uid`: true when deleted by this request, false when gone or
+  /// replaced meanwhile (client::RestClient::remove_exactly).
+  std::function<Result<bool>(const std::string& path, const std::string& uid)> remove_exactly;
 };
 
 /// An Api over a RestClient (get_json, apply, create, remove). The client must outlive the Api.

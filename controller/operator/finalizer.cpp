@@ -85,9 +85,12 @@ Result<CleanupResult> clean_up_local_queue(const Api& api, const client::Resourc
   }
   if (out.other_users > 0) return out;
   if (!workload::is_managed_local_queue(*current)) return out;
-  auto removed = api.remove(local_queues.object_path(ns, local_queue));
-  if (!removed && !removed.error().is_not_found()) return std::unexpected(removed.error());
-  out.deleted = true;
+  // Only the queue read above: one made again under the same name since is not this clean-up's, and one gone
+  // meanwhile was deleted by another (the eighteenth user trial: one deletion told by two workloads).
+  auto removed =
+      api.remove_exactly(local_queues.object_path(ns, local_queue), json::string_at(*current, "metadata.uid"));
+  if (!removed) return std::unexpected(removed.error());
+  out.deleted = *removed;
   return out;
 }
 

@@ -60,7 +60,8 @@ bool may_use_local_queue(const json::Value& workload, const std::string& name, b
 /// The clean-up guarded by the finalizer, also run when a workload stops using a LocalQueue it managed: reads the
 /// LocalQueue `local_queue` of namespace `ns` and deletes it unless another workload in `others` (the namespace's
 /// workloads; `self` and those being deleted are skipped) may use it (may_use_local_queue), or it is not labelled as
-/// managed by the operator. 404 counts as done. `local_queues` is the LocalQueue resource type.
+/// managed by the operator. The DELETE carries the uid read (a queue made again since is left); gone (404) counts as
+/// done, with `deleted` false: another deleted it. `local_queues` is the LocalQueue resource type.
 Result<CleanupResult> clean_up_local_queue(const Api& api, const client::ResourceType& local_queues,
                                            const std::string& ns, const std::string& local_queue,
                                            const std::string& self,

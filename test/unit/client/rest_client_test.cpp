@@ -122,6 +122,42 @@ TEST_F(RestClientTls, NotFoundStatusBecomesAnError) {
   EXPECT_EQ(doc.error().message, "rayclusters.ray.io \"demo\" not found");
 }
 
+// A DELETE with the uid as precondition tells deleted (2xx) from gone (404) or replaced (409); the rest is an Error.
+TEST_F(RestClientTls, RemoveExactlySendsTheUidAndTellsWhatHappened) {
+  std::atomic<int> calls{0};
+  HttpsTestServer server(serving, [&](ServerExchange& x) {
+    switch (calls++) {
+      case 0:
+        x.respond(200, R"({"kind":"Status","status":"Success"})");
+        break;
+      case 1:
+        x.respond(404, kNotFound);
+        break;
+      case 2:
+        x.respond(409, R"({"kind":"Status","reason":"Conflict","message":"Precondition failed: UID","code":409})");
+        break;
+      default:
+        x.respond(403, R"({"kind":"Status","reason":"Forbidden","message":"no","code":403})");
+    }
+  });
+  RestClient client(config_for(server), quick());
+  const std::string path = "/apis/kueue.x-k8s.io/v1beta2/namespaces/a/localqueues/q";
+  auto deleted = client.remove_exactly(path, "u-1");
+  ASSERT_TRUE(deleted.has_value());
+  EXPECT_TRUE(*deleted);
+  EXPECT_EQ(client.remove_exactly(path, "u-1").value_or(true), false) << "gone";
+  EXPECT_EQ(client.remove_exactly(path, "u-1").value_or(true), false) << "another object now";
+  auto refused = client.remove_exactly(path, "u-1");
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().http_status, 403);
+  const auto requests = server.requests();  // a copy, taken under the server's lock
+  const auto& first = requests.at(0);
+  EXPECT_EQ(first.method, "DELETE");
+  json::Document body = json::parse(first.body).value();
+  EXPECT_EQ(json::string_at(body, "preconditions.uid"), "u-1");
+  EXPECT_EQ(json::string_at(body, "kind"), "DeleteOptions");
+}
+
 TEST_F(RestClientTls, RemoveIgnoresNotFoundButReportsConflicts) {
   std::atomic<int> calls{0};
   HttpsTestServer server(serving, [&](ServerExchange& x) {

@@ -75,6 +75,15 @@ Api FakeApi::api() {
     objects.erase(path);
     return {};
   };
+  a.remove_exactly = [this](const std::string& path, const std::string& uid) -> Result<bool> {
+    const std::string line = "DELETE " + path;
+    log.push_back(line);
+    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    auto it = objects.find(path);
+    if (it == objects.end() || json::string_at(it->second, "metadata.uid") != uid) return false;
+    objects.erase(it);
+    return true;
+  };
   return a;
 }
 

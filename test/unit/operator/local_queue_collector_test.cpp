@@ -185,3 +185,42 @@ TEST(LocalQueueCollector, AWorkloadWakesTheQueuesItNamesAndManages) {
   EXPECT_EQ(own(*local_queue(true)), std::optional<std::string>("team-a/cq-a"));
   EXPECT_EQ(own(*local_queue(false)), std::nullopt);
 }
+
+// The clean-up deletes the LocalQueue it read and no other: the DELETE carries its uid, and one gone meanwhile (deleted
+// by another workload's clean-up) is not told as deleted again (the eighteenth user trial: one deletion, two events).
+TEST(LocalQueueCollector, TheCleanUpDeletesOnlyTheLocalQueueItRead) {
+  const auto lqs = client::ResourceType{"kueue.x-k8s.io", "v1beta1", "localqueues", true};
+  auto managed = [](const std::string& uid) {
+    return test_support::yaml_doc(
+        "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: cq-a\n"
+        "  namespace: team-a\n  uid: " +
+        uid +
+        "\n  labels: {app.kubernetes.io/managed-by: codeflare-operator}\n"
+        "spec: {clusterQueue: cq-a}\n");
+  };
+  struct Case {
+    const char* name;
+    std::optional<std::string> uid_at_delete;  // the object's uid when the DELETE arrives; nullopt: gone
+    bool deleted;
+  };
+  for (const Case& c :
+       {Case{"as read", "u-1", true}, Case{"made again", "u-2", false}, Case{"gone", std::nullopt, false}}) {
+    FakeApi fake;
+    fake.put(kLq, managed("u-1"));
+    Api api = fake.api();
+    auto get = api.get;
+    api.get = [&](const std::string& path) {  // the state changes between the read and the DELETE
+      auto read = get(path);
+      if (c.uid_at_delete)
+        fake.put(kLq, managed(*c.uid_at_delete));
+      else
+        fake.objects.erase(kLq);
+      return read;
+    };
+    auto done = clean_up_local_queue(api, lqs, "team-a", "cq-a", "self", {});
+    ASSERT_TRUE(done.has_value()) << c.name;
+    EXPECT_EQ(done->deleted, c.deleted) << c.name;
+    EXPECT_EQ(fake.count(std::string("DELETE ") + kLq), 1U) << c.name;
+    EXPECT_EQ(fake.objects.contains(kLq), std::string(c.name) == "made again") << c.name;
+  }
+}
