@@ -18,7 +18,8 @@
 #          every template of ours that is used, and none that is not. Delayed parsing also instantiates libstdc++'s
 #          std::stable_sort after the `#pragma GCC diagnostic` that hides its own use of the deprecated
 #          std::get_temporary_buffer has ended, so clang-tidy runs with -Wno-deprecated-declarations (g++, which
-#          builds with -Wall -Werror, still reports a deprecated declaration of ours).
+#          builds with -Wall -Werror, still reports a deprecated declaration of ours). The compile commands are g++'s:
+#          a warning option only g++ knows (-Wno-restrict, for GCC 12) is not a finding (-Wno-unknown-warning-option).
 # Nothing is skipped: a source clang-tidy cannot parse is an error (clang-diagnostic-error), like any finding.
 # Output:  the findings (each one an error, WarningsAsErrors in .clang-tidy) and a count; exit 0 when there is none.
 set -euo pipefail
@@ -57,7 +58,7 @@ rc=0
 "run-clang-tidy-$version" -clang-tidy-binary "$(command -v "clang-tidy-$version")" -p "$build_dir" \
   -j "${CFO_TIDY_JOBS:-$(nproc)}" -quiet -use-color=false \
   -extra-arg=-fdelayed-template-parsing -extra-arg=-Wno-delayed-template-parsing-in-cxx20 \
-  -extra-arg=-Wno-deprecated-declarations \
+  -extra-arg=-Wno-deprecated-declarations -extra-arg=-Wno-unknown-warning-option \
   "${patterns[@]}" >"$log" 2>&1 || rc=$?
 # run-clang-tidy prints each command it runs and clang-tidy's counts of suppressed warnings: keep the findings.
 grep -vE '^(clang-tidy-[0-9]+ |Running clang-tidy|[0-9]+ warnings? (and [0-9]+ errors? )?generated\.|Suppressed [0-9]+ warnings|Use -header-filter=|[0-9]+ warnings? treated as errors?|Error while processing|\[ *[0-9]+/[0-9]+\])' "$log" || true

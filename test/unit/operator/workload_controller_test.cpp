@@ -66,11 +66,12 @@ struct Rig {
     caches.workloads_in = [this](const std::string& ns) -> Result<std::vector<std::shared_ptr<const json::Document>>> {
       std::vector<std::shared_ptr<const json::Document>> out;
       for (const auto& [key, wl] : workloads)
-        if (key.rfind(ns + "/", 0) == 0) out.push_back(wl);
+        if (key.starts_with(ns + "/")) out.push_back(wl);
       return out;
     };
     caches.kueue.local_queues_in = [this](const std::string&) {
       std::vector<std::shared_ptr<const json::Document>> out;
+      out.reserve(local_queues.size());
       for (const auto& [k, lq] : local_queues) out.push_back(lq);
       return out;
     };
@@ -130,7 +131,7 @@ struct Rig {
   }
   bool event(const std::string& prefix) const {
     for (const auto& e : events)
-      if (e.rfind(prefix, 0) == 0) return true;
+      if (e.starts_with(prefix)) return true;
     return false;
   }
 };
@@ -354,7 +355,7 @@ TEST(WorkloadController, AFirstSubmissionChecksTheManagedLocalQueueOnTheServer) 
       rig.opts.server_dry_run = gate;
       rig.set_workload("{queue: {clusterQueue: cq-a}}", ", finalizers: [codeflare.dev/managed-local-queue]");
       rig.local_queues["team-a/cq-a"] = std::make_shared<const json::Document>(doc(managed));
-      if (c.live) rig.fake.put(kLq, doc(*c.live));
+      if (c.live) rig.fake.put(kLq, doc(c.live.value_or("")));
       rig.start();
       auto result = rig.controller->reconcile("team-a/demo").kind;
       EXPECT_EQ(rig.fake.count("GET " + std::string(kLq)), 1u) << c.name << " gate " << gate;
