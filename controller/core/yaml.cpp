@@ -22,13 +22,22 @@ namespace {
 bool is_null_word(std::string_view s) { return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL"; }
 
 std::optional<bool> bool_word(std::string_view s) {
-  static const char* yes[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
-  static const char* no[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
+  static constexpr std::string_view yes[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
+  static constexpr std::string_view no[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
   for (auto w : yes)
     if (s == w) return true;
   for (auto w : no)
     if (s == w) return false;
   return std::nullopt;
+}
+
+// Whether plain scalar `s` can only be a string: longer than every null and bool word (5 characters at most) and not
+// starting as a number does (a digit, a sign or a '.'). Most plain scalars of a manifest (names, images, commands)
+// are told here with one look at their first character.
+bool only_a_string(std::string_view s) {
+  if (s.size() <= 5) return false;
+  const char c = s.front();
+  return !(c >= '0' && c <= '9') && c != '-' && c != '+' && c != '.';
 }
 
 // Plain scalars longer than this are never numbers (no int64 or double needs more characters).
@@ -127,6 +136,7 @@ std::optional<double> float_word(std::string_view s) {
 }
 
 json::Value resolve_plain(std::string_view s, json::Allocator& a) {
+  if (only_a_string(s)) return json::str(s, a);
   if (is_null_word(s)) return json::Value(rapidjson::kNullType);
   if (auto b = bool_word(s)) return json::Value(*b);
   if (auto i = int_word(s)) return std::move(*i);

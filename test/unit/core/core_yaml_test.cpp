@@ -25,6 +25,22 @@ TEST(Yaml, ResolvesScalarsAsKubernetesDoes) {
   EXPECT_TRUE(d["j"].IsString());
 }
 
+// Longer plain scalars are told apart by their first character: every word and number spelling stays what it was at
+// each length around the cut (5 characters), and words that only begin like one are strings.
+TEST(Yaml, ResolvesLongAndShortPlainScalarsAlike) {
+  const std::pair<const char*, rapidjson::Type> cases[] = {
+      {"FALSE", rapidjson::kFalseType},     {"False", rapidjson::kFalseType},     {"falsey", rapidjson::kStringType},
+      {"nullable", rapidjson::kStringType}, {"onwards", rapidjson::kStringType},  {"123456", rapidjson::kNumberType},
+      {"-12345", rapidjson::kNumberType},   {"+12345", rapidjson::kNumberType},   {".12345", rapidjson::kNumberType},
+      {"-.inf", rapidjson::kStringType},    {"+.INF", rapidjson::kStringType},    {"1_000_000", rapidjson::kNumberType},
+      {"0x1F_FF", rapidjson::kNumberType},  {"ray-head", rapidjson::kStringType}, {"e12345", rapidjson::kStringType}};
+  for (const auto& [text, type] : cases) {
+    auto docs = yaml::to_json(std::string("v: ") + text + "\n");
+    ASSERT_TRUE(docs.has_value()) << text;
+    EXPECT_EQ((*docs)[0]["v"].GetType(), type) << text;
+  }
+}
+
 TEST(Yaml, SplitsDocumentsAndSkipsEmptyOnes) {
   auto docs = yaml::to_json("---\na: 1\n---\n---\nb: 2\n");
   ASSERT_TRUE(docs.has_value());
@@ -178,7 +194,7 @@ TEST(Yaml, ByteLevelErrorsNameTheirLineAndColumn) {
 TEST(Yaml, MappingsAreLinearInTheirNumberOfKeys) {
   constexpr int kKeys = 1000000;
   std::string text;
-  text.reserve(kKeys * 12);
+  text.reserve(static_cast<std::size_t>(kKeys) * 12);
   for (int i = 0; i < kKeys; ++i) text += "k" + std::to_string(i) + ": 1\n";
   auto docs = yaml::to_json(text);
   ASSERT_TRUE(docs.has_value()) << docs.error().message;
