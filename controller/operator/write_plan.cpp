@@ -78,8 +78,10 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
     return plan;
   }
   if (top) plan.top = top->kind;
-  if (top && !seen.cached[static_cast<std::size_t>(top->kind)] && !seen.kueue_version.empty())
-    plan.confirm_local_queue = outcome.confirm_local_queue;
+  // Read live only when the top-level child is written (created, or moved to that queue).
+  if (top && !seen.kueue_version.empty())
+    for (const auto& w : plan.writes)
+      if (w.kind == top->name) plan.confirm_local_queue = outcome.confirm_local_queue;
   const bool conflict = plan.blocker && std::holds_alternative<ChildConflict>(*plan.blocker);
   if (!plan.blocker && outcome.recreate && top) {
     const std::size_t i = static_cast<std::size_t>(top->kind);

@@ -100,7 +100,7 @@ struct Plan {
   std::vector<Removal> stale;
   std::string release_local_queue;
   /// The managed LocalQueue read live before anything is written (Outcome::confirm_local_queue), when the top-level
-  /// child is created now; empty name when none.
+  /// child is written; empty name when none.
   workload::LocalQueueCheck confirm_local_queue;
   bool drop_finalizer = false;
   /// A desired object of a kind the operator has no resource type for (a bug): nothing is written.

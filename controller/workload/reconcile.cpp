@@ -807,7 +807,10 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     in.held_reason = held_reason;
     in.held_message = held_message;
     ManagedQueue managed = managed_local_queue(w, facts);
-    if (managed.in_use && !managed.create && !in.child_exists)
+    // The child (created, or moved to this queue) is submitted to a managed LocalQueue the cache shows: read live
+    // first.
+    const json::Value* top = observed_top(s, observed);
+    if (managed.in_use && !managed.create && (!top || queue_label_of(top) != s.queue.local_queue))
       out.confirm_local_queue = {s.queue.local_queue, s.queue.cluster_queue};
     if (managed.create) {
       stamp_spec_hash(*managed.create);
@@ -820,6 +823,14 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     in.queue_missing = queue && facts.local_queue_names && !facts.local_queue_names->contains(*queue) &&
                        !(managed.in_use && *queue == s.queue.local_queue);
     std::string before_lq = previous ? json::get_string(*previous, "managedLocalQueue").value_or("") : "";
+    // Held, nothing is applied: the workload manages the LocalQueue its running child was submitted to (the one it
+    // managed before), not one the held spec names (the nineteenth user trial: a queue change held for
+    // LocalQueueMismatch released the managed queue the child ran in; the eighteenth: a queue held for pointing
+    // elsewhere got the finalizer and was deleted with a workload that never used it).
+    if (!in.held_reason.empty()) {
+      in.managed_local_queue = in.child_exists ? before_lq : "";
+      out.needs_finalizer = !in.managed_local_queue.empty();
+    }
     // The namespace's LocalQueues not known (their cache has not listed, or may not): the queue the workload managed
     // stays managed, with its finalizer, rather than be released on an absence nobody saw.
     const bool queues_known = facts.local_queue_names.has_value();
@@ -964,6 +975,12 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     in.job = s.job.has_value();
     in.suspended = s.suspend;
     in.queue = queue;
+    // Held with a child: it stays in the queue it was submitted to, which the status tells.
+    if (!in.held_reason.empty() && top) {
+      in.queue = queue_label_of(top);
+      in.queue_missing = in.queue && facts.local_queue_names && !facts.local_queue_names->contains(*in.queue) &&
+                         *in.queue != in.managed_local_queue;
+    }
     int64_t desired = 0;
     if (autoscaled_workers)
       desired = *autoscaled_workers;  // the autoscaler's count, as applied

@@ -46,10 +46,10 @@ struct Outcome {
   /// A LocalQueue this workload managed before (status.managedLocalQueue) and no longer uses: to be deleted when no
   /// other workload uses it. Empty when none.
   std::string release_local_queue;
-  /// The managed LocalQueue the cache shows and the top-level child, created now, is submitted to: read live before
-  /// anything is written, since the cache may be stale (the eighteenth user trial: replaced meanwhile by one for
-  /// another ClusterQueue, and the first submission went there). Empty when the child exists, the LocalQueue is
-  /// created now, or none is managed.
+  /// The managed LocalQueue the cache shows and the top-level child is submitted to now (created, or moved there from
+  /// another queue): read live before anything is written, since the cache may be stale (the eighteenth user trial:
+  /// replaced meanwhile by one for another ClusterQueue, and the first submission went there). Empty when the child
+  /// is in that queue already, the LocalQueue is created now, none is managed, or nothing is applied.
   LocalQueueCheck confirm_local_queue;
   /// The full `status` object to write through the status subresource.
   json::Document status;

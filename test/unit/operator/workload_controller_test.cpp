@@ -371,7 +371,9 @@ TEST(WorkloadController, AFirstSubmissionChecksTheManagedLocalQueueOnTheServer) 
       EXPECT_EQ(rig.condition("Ready").reason, "ApplyFailed") << c.name;
       EXPECT_NE(rig.condition("Ready").message.find(c.told), std::string::npos) << rig.condition("Ready").message;
       EXPECT_EQ(rig.condition("Queued").status, "False") << c.name;
-      if (c.live) EXPECT_EQ(json::string_at(rig.fake.objects.at(kLq), "spec.clusterQueue"), "cq-evil") << c.name;
+      if (c.live) {
+        EXPECT_EQ(json::string_at(rig.fake.objects.at(kLq), "spec.clusterQueue"), "cq-evil") << c.name;
+      }
     }
 
   // Submitted already: nothing is read (a replacement then is told once the cache has it, as a hold).
@@ -390,6 +392,22 @@ TEST(WorkloadController, AFirstSubmissionChecksTheManagedLocalQueueOnTheServer) 
   rig.fake.log.clear();
   rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.count("GET " + std::string(kLq)), 0u);
+
+  // Moved to another managed LocalQueue (suspended, so that Kueue lets it move), replaced on the server meanwhile:
+  // read, and the RayCluster is not moved (the nineteenth user trial: it was relabelled into the replaced queue).
+  const std::string cq_b = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/localqueues/cq-b";
+  rig.set_workload("{suspend: true, queue: {clusterQueue: cq-b}}", ", finalizers: [codeflare.dev/managed-local-queue]");
+  rig.local_queues["team-a/cq-b"] =
+      std::make_shared<const json::Document>(doc(std::string(managed)
+                                                     .replace(managed.find("name: cq-a"), 10, "name: cq-b")
+                                                     .replace(managed.rfind("cq-a"), 4, "cq-b")));
+  rig.fake.put(cq_b, doc(std::string(replaced).replace(replaced.find("name: cq-a"), 10, "name: cq-b")));
+  rig.fake.log.clear();
+  EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Error);
+  EXPECT_EQ(rig.fake.count("GET " + cq_b), 1u);
+  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 0u) << ::testing::PrintToString(rig.fake.log);
+  EXPECT_NE(rig.condition("Ready").message.find("LocalQueue cq-b was replaced"), std::string::npos)
+      << rig.condition("Ready").message;
 }
 
 // Where a refusal would come after something was written (a managed LocalQueue, its finalizer, then the cluster),

@@ -594,3 +594,75 @@ TEST(KueueReconcile, AQueueLessWorkloadWaitsWhileTheDefaultQueueCannotBeTold) {
   ASSERT_FALSE(released.desired.empty());
   EXPECT_EQ(json::get_string(at(released.desired.back(), {"metadata", "labels"}), "kueue.x-k8s.io/queue-name"), "dq");
 }
+
+// Held, nothing is applied, so what runs stays where it was submitted (the nineteenth user trial: a running workload's
+// queue changed to a managed LocalQueue of another ClusterQueue was held, yet its status said "submitted to" the new
+// queue and the managed queue its RayCluster ran in was deleted as no longer used).
+TEST(KueueReconcile, AHeldQueueChangeKeepsTheQueueTheChildRunsIn) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string before = "{queue: {clusterQueue: cq-c}}";
+  const std::string after = "{suspend: true, queue: {clusterQueue: cq-b}}";
+  json::Document managed_c = yaml_doc(
+      "metadata: {name: cq-c, labels: {app.kubernetes.io/managed-by: codeflare-operator}}\nspec: {clusterQueue: "
+      "cq-c}\n");
+  json::Document managed_b = yaml_doc(
+      "metadata: {name: cq-b, labels: {app.kubernetes.io/managed-by: codeflare-operator}}\nspec: {clusterQueue: "
+      "cq-evil}\n");
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta2";
+  facts.local_queue_names = std::set<std::string>{"cq-b", "cq-c"};
+  facts.local_queue_presence = Presence::kPresent;
+  facts.local_queue = &managed_c;
+  json::Document rc = running_cluster(before, "cq-c", schemas);
+  Observed observed;
+  observed.ray_cluster = &rc;
+  Outcome running = reconcile(wl(before), observed, facts, schemas, kNow);
+  ASSERT_FALSE(running.held) << dump(running.errors);
+  EXPECT_EQ(json::get_string(running.status, "managedLocalQueue"), "cq-c");
+  EXPECT_TRUE(running.confirm_local_queue.name.empty()) << "submitted already: nothing to read";
+
+  facts.local_queue = &managed_b;
+  Outcome held = reconcile(wl_with_status(after, running.status), observed, facts, schemas, kNow);
+  EXPECT_TRUE(held.held);
+  EXPECT_EQ(json::get_string(held.status, "heldFor"), "LocalQueueMismatch");
+  EXPECT_TRUE(held.release_local_queue.empty()) << "its RayCluster still runs in cq-c";
+  EXPECT_TRUE(held.needs_finalizer);
+  EXPECT_EQ(json::get_string(held.status, "managedLocalQueue"), "cq-c");
+  EXPECT_EQ(json::get_string(held.status, "queue"), "cq-c");
+  const std::string queued = condition_field(held.status, "Queued", &Condition::message);
+  EXPECT_EQ(queued.rfind("submitted to LocalQueue cq-c", 0), 0u) << queued;
+
+  // Never submitted: a managed LocalQueue of another ClusterQueue is not the workload's to keep or delete.
+  Outcome fresh = reconcile(wl(after), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(fresh.held);
+  EXPECT_FALSE(fresh.needs_finalizer);
+  EXPECT_EQ(json::get_string(fresh.status, "managedLocalQueue").value_or(""), "");
+}
+
+// A child moved to a managed LocalQueue the cache shows is read live first, as a new one is; one already there is not.
+TEST(KueueReconcile, AChildMovedToAManagedLocalQueueHasItReadFirst) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document managed_b = yaml_doc(
+      "metadata: {name: cq-b, labels: {app.kubernetes.io/managed-by: codeflare-operator}}\nspec: {clusterQueue: "
+      "cq-b}\n");
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta2";
+  facts.local_queue_names = std::set<std::string>{"cq-b", "cq-c"};
+  facts.local_queue_presence = Presence::kPresent;
+  facts.local_queue = &managed_b;
+  json::Document in_c = running_cluster("{queue: {clusterQueue: cq-c}}", "cq-c", schemas);
+  json::set(in_c["spec"], "suspend", json::Value(true), in_c.GetAllocator());
+  Observed observed;
+  observed.ray_cluster = &in_c;
+  const std::string spec = "{suspend: true, queue: {clusterQueue: cq-b}}";
+  Outcome moved = reconcile(wl(spec), observed, facts, schemas, kNow);
+  ASSERT_FALSE(moved.held) << dump(moved.errors);
+  EXPECT_EQ(moved.confirm_local_queue.name, "cq-b");
+  EXPECT_EQ(moved.confirm_local_queue.cluster_queue, "cq-b");
+
+  Outcome fresh = reconcile(wl(spec), Observed{}, facts, schemas, kNow);
+  EXPECT_EQ(fresh.confirm_local_queue.name, "cq-b") << "a first submission";
+  json::Document in_b = json::clone(fresh.desired.back());
+  observed.ray_cluster = &in_b;
+  EXPECT_TRUE(reconcile(wl(spec), observed, facts, schemas, kNow).confirm_local_queue.name.empty());
+}
