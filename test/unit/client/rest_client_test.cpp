@@ -506,6 +506,7 @@ TEST_F(RestClientTls, ConcurrentCallsFromSeveralThreads) {
                          [](ServerExchange& x) { x.respond(200, "{\"target\":\"" + x.request().target + "\"}"); });
   RestClient client(config_for(server), quick());
   std::vector<std::thread> threads;
+  threads.reserve(4);
   std::atomic<int> good{0};
   for (int i = 0; i < 4; ++i) {
     threads.emplace_back([&, i] {
