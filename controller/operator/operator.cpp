@@ -70,8 +70,8 @@ std::string watching(const OperatorOptions& o) {
   return out;
 }
 
-// What a cached CRD keeps: its name, generation and whether it is Established (a change of any makes the served
-// APIs be read again).
+// What a cached CRD keeps: its name, generation and whether it is served (crd_served: Established and not being
+// deleted); a change of any makes the served APIs be read again.
 void crd_transform(json::Document& crd) {
   json::Document keep(rapidjson::kObjectType);
   auto& a = keep.GetAllocator();
@@ -83,7 +83,7 @@ void crd_transform(json::Document& crd) {
       meta.AddMember(json::str(field, a), copy, a);
     }
   keep.AddMember("metadata", meta, a);
-  keep.AddMember("established", json::Value(crd_established(crd)), a);
+  keep.AddMember("served", json::Value(crd_served(crd)), a);
   crd.Swap(keep);
 }
 
@@ -342,11 +342,11 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     crd_caches.push_back(&manager.add_informers(std::move(group), false));
   }
   auto refresh = [&](const std::string&) -> runtime::ReconcileResult {
-    // The caches say whether anything changed (generation, Established); only then are the CRDs read and compiled.
+    // The caches say whether anything changed (generation, served); only then are the CRDs read and compiled.
     std::map<std::string, int64_t> cached;
     for (auto* group : crd_caches)
       for (const auto& crd : group->list_all())
-        if (json::get_bool(*crd, "established").value_or(false))
+        if (json::get_bool(*crd, "served").value_or(false))
           cached[json::string_at(*crd, "metadata.name")] = json::get_int((*crd)["metadata"], "generation").value_or(0);
     if (cached == apis.get()->generations) return runtime::ReconcileResult::ok();
     auto now = read_served_apis(api);

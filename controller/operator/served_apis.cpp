@@ -32,6 +32,10 @@ bool crd_established(const json::Value& crd) {
   return false;
 }
 
+bool crd_served(const json::Value& crd) {
+  return crd_established(crd) && !json::find_path(crd, "metadata.deletionTimestamp");
+}
+
 namespace {
 
 bool serves(const json::Value& crd, std::string_view version) {
@@ -105,8 +109,9 @@ Result<ServedApis> read_served_apis(const Api& api) {
       if (crd.error().is_not_found()) continue;
       return fail("reading CRD " + name + ": " + crd.error().message, crd.error().http_status);
     }
-    // A CRD counts once it is Established (its API is served): before that an apply of its kind still fails.
-    if (!crd_established(*crd)) continue;
+    // A CRD counts once it is Established (its API is served): before that an apply of its kind still fails. It
+    // stops counting when its deletion starts.
+    if (!crd_served(*crd)) continue;
     out.generations[name] = json::get_int((*crd)["metadata"], "generation").value_or(0);
     served.push_back(name);
     if (std::find(kOdhCrdNames.begin(), kOdhCrdNames.end(), name) != kOdhCrdNames.end()) continue;

@@ -50,14 +50,18 @@ validation::Profile detect_profile(const std::vector<std::string>& served_crds);
 const std::vector<std::string>& watched_crd_names();
 
 /// Reads every CRD of watched_crd_names() with `api` (404: not installed), compiles the schemas of the target CRDs
-/// (without their descriptions), tells which APIs are served and the profile (detect_profile). A CRD counts once
-/// Established; Kueue's API version is v1beta2 when its LocalQueue CRD serves it, else v1beta1. Errors: any read
-/// failure other than 404, or a CRD whose schema
-/// does not compile.
+/// (without their descriptions), tells which APIs are served and the profile (detect_profile). A CRD counts while
+/// crd_served (Established, not being deleted); Kueue's API version is v1beta2 when its LocalQueue CRD serves it, else
+/// v1beta1. Errors: any read failure other than 404, or a CRD whose schema does not compile.
 Result<ServedApis> read_served_apis(const Api& api);
 
 /// True when the CRD's status says Established=True (the apiserver serves its API).
 bool crd_established(const json::Value& crd);
+
+/// True when the CRD is Established and not being deleted (no metadata.deletionTimestamp): its kind may be written.
+/// While a CRD is deleted its objects are removed; a server-side apply (a PATCH, which the apiserver does not refuse
+/// then, unlike a POST) would only create them again, and the deletion would never end.
+bool crd_served(const json::Value& crd);
 
 /// Removes every `description` of a CRD's schemas (keeping properties named "description"): they are the bulk of a
 /// CRD and validation never reads them.

@@ -135,6 +135,7 @@ workload::ClusterFacts WorkloadController::facts_of(const json::Value& wl, const
     facts.profile.pod_security = pod_security_level_of(ns.get());
   }
   facts.profile.name = opts_.profile.value_or(apis.profile);
+  facts.ray_cluster_served = apis.ray_cluster;
   facts.app_wrapper_served = apis.app_wrapper;
   facts.ray_job_served = apis.ray_job;
   facts.kueue_served = !apis.kueue_version.empty();

@@ -44,9 +44,11 @@ struct ClusterFacts {
   Presence priority_class_presence = Presence::kUnknown;
   /// The Kueue API version served ("v1beta2", "v1beta1"), empty when Kueue is not installed.
   std::string kueue_version;
-  /// Whether the cluster serves the CRDs of the optional child kinds (the AppWrapper controller's, KubeRay's RayJob).
-  /// A workload that needs one that is not served is held (reason AppWrapperNotInstalled / RayJobNotInstalled)
-  /// instead of failing to apply. Offline (render, validate) both are taken as served.
+  /// Whether the cluster serves the CRDs of the child kinds (KubeRay's RayCluster, which every workload needs, the
+  /// AppWrapper controller's, KubeRay's RayJob): installed, Established and not being deleted. A workload that needs
+  /// one that is not served is held (reason RayClusterNotInstalled / AppWrapperNotInstalled / RayJobNotInstalled)
+  /// instead of failing to apply. Offline (render, validate) all are taken as served.
+  bool ray_cluster_served = true;
   bool app_wrapper_served = true;
   bool ray_job_served = true;
   /// Whether the cluster serves kueue.x-k8s.io at all (the operator knows; offline it is taken as served). A workload

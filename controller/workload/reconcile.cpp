@@ -287,7 +287,7 @@ namespace {
 bool is_hold_reason(std::string_view reason) {
   return reason == "LocalQueueNotFound" || reason == "PriorityClassNotFound" || reason == "LocalQueueMismatch" ||
          reason == "KueueNotInstalled" || reason == "AppWrapperNotInstalled" || reason == "RayJobNotInstalled" ||
-         reason == "LocalQueueUnknown";
+         reason == "RayClusterNotInstalled" || reason == "LocalQueueUnknown";
 }
 
 // The reason of the Normal event when a hold ends: LocalQueueNotFound -> LocalQueueFound, KueueNotInstalled ->
@@ -307,13 +307,21 @@ std::pair<std::string, std::string> hold(const Workload& w, const std::optional<
                                          const ClusterFacts& facts, bool child_exists) {
   const QueueSpec& q = w.spec.queue;
   bool managed = !q.cluster_queue.empty();
+  // Every workload runs a RayCluster, whatever makes it (the operator, KubeRay for a RayJob, the AppWrapper
+  // controller). A CRD being deleted is not served either: a write would only re-create what its deletion removes (the
+  // nineteenth user trial: the deletion of the AppWrapper CRD never ended while the operator ran).
+  if (!facts.ray_cluster_served)
+    return {"RayClusterNotInstalled",
+            "the RayCluster CRD (rayclusters.ray.io) is not served (not installed, or being deleted): install "
+            "KubeRay's CRDs"};
   if (w.spec.job && !facts.ray_job_served)
     return {"RayJobNotInstalled",
-            "the RayJob CRD (rayjobs.ray.io) is not served: install KubeRay's RayJob CRD, or remove spec.job"};
+            "the RayJob CRD (rayjobs.ray.io) is not served (not installed, or being deleted): "
+            "install KubeRay's RayJob CRD, or remove spec.job"};
   if (!w.spec.job && w.spec.app_wrapper && !facts.app_wrapper_served)
     return {"AppWrapperNotInstalled",
-            "the AppWrapper CRD (appwrappers.workload.codeflare.dev) is not served: install AppWrapper, or set "
-            "spec.appWrapper: false"};
+            "the AppWrapper CRD (appwrappers.workload.codeflare.dev) is not served (not installed, or being "
+            "deleted): install AppWrapper, or set spec.appWrapper: false"};
   if (managed && facts.kueue_version.empty())
     return {"KueueNotInstalled",
             "spec.queue.clusterQueue asks for a managed LocalQueue, but the cluster does not serve kueue.x-k8s.io: "
@@ -933,7 +941,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     check_immutable_on_live(s, queue, out.recreate ? nullptr : observed_top(s, observed), children.back(), out.errors);
     if (!queue) warn_topology_without_queue(s, out.errors);
     // A child whose kind the cluster does not serve cannot be judged (no schema) nor written: the hold says so.
-    const bool kind_unserved = in.held_reason == "AppWrapperNotInstalled" || in.held_reason == "RayJobNotInstalled";
+    const bool kind_unserved = in.held_reason == "AppWrapperNotInstalled" || in.held_reason == "RayJobNotInstalled" ||
+                               in.held_reason == "RayClusterNotInstalled";
     if (kind_unserved) {
       children.pop_back();
       out.recreate = false;

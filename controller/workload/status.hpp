@@ -71,8 +71,9 @@ struct WorkloadStatus {
   /// digits); a finished job whose RayJob is gone runs again only for a spec whose hash differs.
   std::string job_spec_hash;
   /// status.heldFor: the reason of the hold in effect (StatusInput::held_reason of a valid spec: LocalQueueNotFound,
-  /// LocalQueueMismatch, PriorityClassNotFound, KueueNotInstalled, AppWrapperNotInstalled, RayJobNotInstalled), empty
-  /// when nothing is held; the next reconcile reads it to say a hold, and its release, once.
+  /// LocalQueueMismatch, LocalQueueUnknown, PriorityClassNotFound, KueueNotInstalled, RayClusterNotInstalled,
+  /// AppWrapperNotInstalled, RayJobNotInstalled), empty when nothing is held; the next reconcile reads it to say a
+  /// hold, and its release, once.
   std::string held_for;
   /// status.podSets and status.totalRequests: what Kueue charges (quota_preview); not written when empty.
   QuotaPreview quota;

@@ -51,6 +51,30 @@ TEST(ServedApis, ReadServedApisTellsTheProfileAndWatchesItsCrds) {
   for (const auto& n : kOdhCrdNames) EXPECT_NE(std::find(watched.begin(), watched.end(), n), watched.end()) << n;
 }
 
+// A CRD being deleted is not served: a server-side apply (not refused then) would re-create the objects its deletion
+// removes, and the deletion would never end (the nineteenth user trial: 230 AppWrappers re-created in 10 minutes).
+TEST(ServedApis, ACrdBeingDeletedIsNotServed) {
+  json::Document crd =
+      doc("{metadata: {name: appwrappers.workload.codeflare.dev}, status: {conditions: [{type: "
+          "Established, status: 'True'}]}}");
+  EXPECT_TRUE(crd_served(crd));
+  json::set(crd["metadata"], "deletionTimestamp", json::str("2026-12-03T19:30:00Z", crd.GetAllocator()),
+            crd.GetAllocator());
+  EXPECT_TRUE(crd_established(crd)) << "still Established while its objects are removed";
+  EXPECT_FALSE(crd_served(crd));
+
+  test::FakeApi fake;
+  put_crd(fake, "rayclusters.ray.io");
+  const std::string path = resources::kCrds.object_path("", "rayclusters.ray.io");
+  json::set(fake.objects.at(path)["metadata"], "deletionTimestamp",
+            json::str("2026-12-03T19:30:00Z", fake.objects.at(path).GetAllocator()),
+            fake.objects.at(path).GetAllocator());
+  auto apis = read_served_apis(fake.api());
+  ASSERT_TRUE(apis.has_value()) << apis.error().message;
+  EXPECT_TRUE(apis->schemas->kinds().empty()) << "not compiled";
+  EXPECT_FALSE(apis->generations.count("rayclusters.ray.io")) << "its return is a change that is read again";
+}
+
 TEST(ServedApis, MaxPodSetsOfTheServedWorkloadCrd) {
   test::FakeApi fake;
   put_crd(fake, "workloads.kueue.x-k8s.io",

@@ -224,6 +224,31 @@ TEST(ParseWorkloadChecks, FindingsOnCopiedFieldsNameTheSpecOnce) {
   EXPECT_EQ(env_findings, 1) << dump(out.errors);
 }
 
+// Every workload needs the RayCluster CRD (KubeRay makes a RayJob's cluster, the AppWrapper controller a wrapped one):
+// while it is not served (deleted, or being deleted) nothing is written, and a child that runs is left as it is (the
+// nineteenth user trial: the operator re-created what the CRD's deletion removed, and the deletion never ended).
+TEST(Reconcile, EveryWorkloadIsHeldWhileTheRayClusterCrdIsNotServed) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  for (const char* spec : {"{}", "{appWrapper: true}", "{job: {entrypoint: python run.py}}"}) {
+    auto d = yaml_doc(std::string("metadata: {name: demo}\nspec: ") + spec + "\n");
+    set_identity(d);
+    ClusterFacts facts;
+    facts.ray_cluster_served = false;
+    Outcome out = reconcile(d, Observed{}, facts, schemas, kNow);
+    EXPECT_TRUE(out.valid) << spec << dump(out.errors);
+    EXPECT_TRUE(out.held) << spec;
+    EXPECT_TRUE(out.desired.empty()) << spec;
+    EXPECT_EQ(json::get_string(out.status, "heldFor"), "RayClusterNotInstalled") << spec;
+    // Nor does the missing schema make the spec invalid.
+    const validation::SchemaSet none;
+    Outcome bare = reconcile(d, Observed{}, facts, none, kNow);
+    EXPECT_TRUE(bare.valid) << spec << dump(bare.errors);
+    EXPECT_TRUE(bare.held) << spec;
+    facts.ray_cluster_served = true;
+    EXPECT_FALSE(reconcile(d, Observed{}, facts, schemas, kNow).desired.empty()) << spec;
+  }
+}
+
 // A workload that needs a CRD the cluster does not serve is held with a condition that says so (not an apply that
 // fails again and again), and goes ahead, with a Normal event, once the CRD is served.
 TEST(Reconcile, AWorkloadNeedingAnUnservedCrdIsHeldUntilItIsServed) {
