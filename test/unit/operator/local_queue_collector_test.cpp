@@ -224,3 +224,22 @@ TEST(LocalQueueCollector, TheCleanUpDeletesOnlyTheLocalQueueItRead) {
     EXPECT_EQ(fake.objects.contains(kLq), std::string(c.name) == "made again") << c.name;
   }
 }
+
+// A LocalQueue that is not the operator's (replaced by hand since) is neither deleted nor told as kept for its users.
+TEST(LocalQueueCollector, TheCleanUpSaysNothingOfAQueueThatIsNotTheOperators) {
+  const auto lqs = client::ResourceType{"kueue.x-k8s.io", "v1beta1", "localqueues", true};
+  FakeApi fake;
+  fake.put(kLq, *local_queue(false));
+  auto done =
+      clean_up_local_queue(fake.api(), lqs, "team-a", "cq-a", "self", {a_workload("other", "{localQueue: cq-a}")});
+  ASSERT_TRUE(done.has_value());
+  EXPECT_FALSE(done->deleted);
+  EXPECT_EQ(done->other_users, 0U);
+  EXPECT_EQ(fake.count(std::string("DELETE ") + kLq), 0U);
+
+  fake.put(kLq, *local_queue(true));  // the operator's: its user keeps it
+  auto kept =
+      clean_up_local_queue(fake.api(), lqs, "team-a", "cq-a", "self", {a_workload("other", "{localQueue: cq-a}")});
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(kept->other_users, 1U);
+}
