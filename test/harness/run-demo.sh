@@ -127,6 +127,8 @@ cat <<EOT
 No KubeRay, Kueue or kubelet runs here: clusters stay Pending, and what the operator generates is what you see.
 Nor does the admission webhook (it needs a certificate the apiserver trusts): an invalid workload is created and
 gets Valid=False, where an installed operator would refuse it at kubectl apply (README: Admission webhooks).
+Nor does the garbage collector: a deleted workload leaves what it generated. Delete that too before you use the name
+again (kubectl delete raycluster,rayjob,appwrapper NAME -n $ns), or the new workload reports ChildConflict.
 EOT
 if [[ "$keep_running" == 0 ]]; then
   exit 0
