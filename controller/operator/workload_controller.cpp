@@ -194,8 +194,17 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
 
   std::array<std::shared_ptr<const json::Document>, kChildKindCount> held;
   std::array<const json::Value*, kChildKindCount> cached{};
+  // A kind the cluster no longer serves has no objects, whatever its cache last saw: its CRD's deletion removed them,
+  // and the cache, its watch answered 404, cannot hear of it (the nineteenth user trial's CRD deletion).
+  const std::array<bool, kChildKindCount> served_kind = [&] {
+    std::array<bool, kChildKindCount> out{};
+    out[static_cast<std::size_t>(ChildKind::kRayCluster)] = apis->ray_cluster;
+    out[static_cast<std::size_t>(ChildKind::kAppWrapper)] = apis->app_wrapper;
+    out[static_cast<std::size_t>(ChildKind::kRayJob)] = apis->ray_job;
+    return out;
+  }();
   for (std::size_t i = 0; i < kChildKindCount; ++i) {
-    held[i] = caches_.children[i] ? caches_.children[i](key) : nullptr;
+    held[i] = caches_.children[i] && served_kind[i] ? caches_.children[i](key) : nullptr;
     cached[i] = held[i].get();
   }
   workload::Observed observed;

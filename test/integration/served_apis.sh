@@ -7,7 +7,9 @@
 #      AppWrapperNotInstalled, RayJobNotInstalled, KueueNotInstalled, and no child is created;
 #   2. no hot loop: over 10 s the operator sends at most a handful of requests (rest_client_requests_total);
 #   3. the AppWrapper, RayJob and Kueue CRDs (and the LocalQueue) are installed: each workload gets its child within
-#      60 s, with a Normal event saying the hold ended.
+#      60 s, with a Normal event saying the hold ended;
+#   4. the AppWrapper CRD is deleted: the deletion completes (the operator does not re-create what it removes) and the
+#      workload is held again.
 # Inputs:  CFO_OPERATOR_BIN, CFO_BUILD_DIR (for the control plane's state folder), UPSTREAM_CRDS, KUBECTL (optional).
 # Output:  one line per check; exit 1 when a check fails.
 set -euo pipefail
@@ -127,6 +129,20 @@ for triple in appwrappers.workload.codeflare.dev:wrapped:AppWrapperInstalled ray
     grep -qw "$event"; then pass "$name: a Normal $event event"
   else fail "$name: no $event event: $(k get events.events.k8s.io -n "$ns" --field-selector "regarding.name=$name" -o jsonpath='{.items[*].reason}')"; fi
 done
+
+# --- 4. a CRD is deleted ----------------------------------------------------------------------------------------------
+# Its objects are removed by the deletion; an operator that kept applying them (a PATCH is not refused while a CRD is
+# terminating) made the deletion never end (the nineteenth user trial). The workload is held instead.
+k delete crd appwrappers.workload.codeflare.dev --wait=false >/dev/null
+deadline=$((SECONDS + 60))
+while k get crd appwrappers.workload.codeflare.dev >/dev/null 2>&1 && ((SECONDS < deadline)); do sleep 0.5; done
+if k get crd appwrappers.workload.codeflare.dev >/dev/null 2>&1; then
+  fail "the AppWrapper CRD is still there 60 s after its deletion; log: $(grep -c 'created AppWrapper' "$work/op.log") AppWrapper creates"
+else
+  pass "the AppWrapper CRD's deletion completed while the operator ran"
+fi
+if wait_reason wrapped AppWrapperNotInstalled 30; then pass "wrapped is held again: AppWrapperNotInstalled"
+else fail "wrapped: Ready reason '$(reason wrapped)' after the AppWrapper CRD went, expected AppWrapperNotInstalled"; fi
 if kill -0 "$op_pid" 2>/dev/null; then pass "the operator kept running (no restart needed)"; else fail "the operator exited"; fi
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -434,6 +434,29 @@ TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {
   EXPECT_EQ(refused.condition("Ready").reason, "ServerRejected");
 }
 
+// A kind whose CRD went (or is going) has no objects, whatever its cache last saw before its watch was answered 404:
+// the workload reads as held before submission, and nothing is written (the nineteenth user trial).
+TEST(WorkloadController, ChildrenOfAKindNoLongerServedAreNotSeen) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{appWrapper: true, workerGroups: [{name: w, replicas: 1}]}");
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  auto aw = rig.fake.applied_to(kAw);
+  ASSERT_EQ(aw.size(), 1u);
+  json::Document live;
+  live.CopyFrom(aw[0], live.GetAllocator());
+  rig.set_child(ChildKind::kAppWrapper, std::move(live));  // the cache's last view
+  auto unserved = std::make_shared<ServedApis>(*rig.apis.get());
+  unserved->app_wrapper = false;
+  rig.apis.set(unserved);
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kAw)), 0u);
+  EXPECT_EQ(rig.condition("Ready").reason, "AppWrapperNotInstalled") << rig.condition("Ready").message;
+  EXPECT_EQ(rig.condition("Ready").status, "False");
+}
+
 TEST(WorkloadController, AnAppWrapperWhoseComponentsChangedIsReplaced) {
   CFO_REQUIRE_SCHEMAS();
   Rig rig;
