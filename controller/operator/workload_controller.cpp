@@ -175,7 +175,12 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   const std::string uid = json::string_at(*wl, "metadata.uid");
   const std::shared_ptr<const ServedApis> apis = apis_.get();
   ExecutionContext ctx{*wl, ns, name, uid, opts_.field_manager, apis->kueue_version, caches_.workloads_in, {}};
-  if (metrics_) ctx.on_applied = [this](const std::string& kind) { metrics_->object_applied(kind); };
+  // Which kinds this reconcile wrote: a failure after the top-level child was written leaves the status as computed.
+  std::vector<std::string> applied_kinds;
+  ctx.on_applied = [this, &applied_kinds](const std::string& kind) {
+    applied_kinds.push_back(kind);
+    if (metrics_) metrics_->object_applied(kind);
+  };
   if (json::find_path(*wl, "metadata.deletionTimestamp")) {
     if (auto failed = finalize(ctx, api_, events_)) return runtime::ReconcileResult::failed(*failed);
     return runtime::ReconcileResult::ok();
@@ -265,6 +270,12 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   const bool submitted_before =
       plan.top && controlled_child(cached[static_cast<std::size_t>(*plan.top)], uid) != nullptr;
   const WriteOutcome written = execute(plan, ctx, api_, events_);
+  // A failed write that left the submitted child as it was: the status tells what the child carries, not the spec.
+  auto unapplied = [&] {
+    const bool top_written =
+        plan.top && std::find(applied_kinds.begin(), applied_kinds.end(), info(*plan.top).name) != applied_kinds.end();
+    if (submitted_before && !top_written) workload::restatus_unapplied(outcome, observed, prev_status, now);
+  };
 
   // Conditions and events from what happened. A child created now is reported at once, as its creation's own
   // watch event will find it, so that the reconcile that event wakes writes nothing.
@@ -300,11 +311,13 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
                 r->kind, r->name, r->error.http_status, r->error.reason, r->error.message);
     const std::string msg = "the apiserver rejects " + r->kind + " " + r->name + ": " + r->error.message;
     events_.record(*wl, "Warning", "ServerRejected", "Apply", msg);
+    unapplied();
     mark_not_ready(outcome.status, "ServerRejected", msg, generation, /*not_submitted=*/!submitted_before);
     keep_applied_job_spec_hash(outcome.status, prev_status);
   } else if (const auto* f = std::get_if<RequestFailed>(&written)) {
     spdlog::warn("apply failed: {}", f->message);
     events_.record(*wl, "Warning", "ApplyFailed", "Apply", f->message);
+    unapplied();
     mark_not_ready(outcome.status, "ApplyFailed", f->message, generation, /*not_submitted=*/!submitted_before);
     keep_applied_job_spec_hash(outcome.status, prev_status);
   }

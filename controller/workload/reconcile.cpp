@@ -392,6 +392,16 @@ std::pair<std::string, std::string> queue_hold_standing(const Workload& w, const
                     held + ") stands until it can be"};
 }
 
+// What the status says of a child that stays as it is (held, or a write that failed): the queue it carries and its
+// suspension, and the LocalQueue managed before (`previous`: the workload's status, may be null).
+void keep_what_runs(StatusInput& in, const json::Value* top, const json::Value* previous) {
+  in.queue = queue_label_of(top);
+  in.suspended = suspended(top);
+  in.managed_local_queue = previous ? json::get_string(*previous, "managedLocalQueue").value_or("") : "";
+  in.admissibility.reset();  // judged for the queue the spec asks for, not this one
+  in.queue_missing = false;
+}
+
 // The managed LocalQueue: the object to create when spec.queue.clusterQueue is set and the LocalQueue is missing,
 // and whether the workload uses a LocalQueue the operator manages (then it needs the finalizer). A LocalQueue that
 // exists is never written again: its clusterQueue is immutable (Kueue's CRD rule).
@@ -987,6 +997,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     // Held with a child: it stays in the queue it was submitted to, which the status tells.
     if (!in.held_reason.empty() && top) {
       in.queue = queue_label_of(top);
+      in.suspended = suspended(top);  // a suspension is held back too (the twentieth user trial: phase Suspended)
       in.queue_missing = in.queue && facts.local_queue_names && !facts.local_queue_names->contains(*in.queue) &&
                          *in.queue != in.managed_local_queue;
     }
@@ -1129,6 +1140,16 @@ void restatus(Outcome& outcome, const Observed& observed, const json::Value* pre
   WorkloadStatus status = compute_status(outcome.status_input, observed, previous_status, now);
   outcome.status = status.to_json();
   outcome.recheck_after_seconds = status.recheck_after_seconds;
+}
+
+void restatus_unapplied(Outcome& outcome, const Observed& observed, const json::Value* previous_status,
+                        const std::string& now) {
+  StatusInput& in = outcome.status_input;
+  if (!in.valid) return;  // an invalid spec already reports what runs
+  const json::Value* top = in.job ? observed.ray_job : in.wrapped ? observed.app_wrapper : observed.ray_cluster;
+  if (!top) return;
+  keep_what_runs(in, top, previous_status);
+  restatus(outcome, observed, previous_status, now);
 }
 
 }  // namespace cfo::workload

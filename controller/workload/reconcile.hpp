@@ -70,6 +70,14 @@ struct Outcome {
 /// outcome.recheck_after_seconds. The events are left as they are.
 void restatus(Outcome& outcome, const Observed& observed, const json::Value* previous_status, const std::string& now);
 
+/// `outcome`'s status computed again after a write that failed with the top-level child of `observed` in place, so
+/// that nothing of the spec was applied: what the status says of the queue and the suspension is what the child
+/// carries, and the LocalQueue managed is the one `previous_status` records (as while held). Without that, a move into
+/// another queue stopped before its write was reported as done, and the queue the child was still in, recorded
+/// nowhere, was deleted under it (the twentieth user trial). No-op when the child is absent.
+void restatus_unapplied(Outcome& outcome, const Observed& observed, const json::Value* previous_status,
+                        const std::string& now);
+
 /// Reconciles one workload (a CodeFlareWorkload object as JSON, with metadata.name, namespace, uid, generation).
 /// The workload's own `status` (when present) is the previous status: its conditions keep their lastTransitionTime
 /// unless their status changes, and a change of phase adds a Normal event named after the new phase.

@@ -396,7 +396,16 @@ TEST(WorkloadController, AFirstSubmissionChecksTheManagedLocalQueueOnTheServer) 
   // Moved to another managed LocalQueue (suspended, so that Kueue lets it move), replaced on the server meanwhile:
   // read, and the RayCluster is not moved (the nineteenth user trial: it was relabelled into the replaced queue).
   const std::string cq_b = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/localqueues/cq-b";
+  json::Document running = rig.last_status();
+  EXPECT_EQ(json::get_string(running, "managedLocalQueue"), "cq-a");
   rig.set_workload("{suspend: true, queue: {clusterQueue: cq-b}}", ", finalizers: [codeflare.dev/managed-local-queue]");
+  {
+    json::Document wl = json::clone(*rig.workloads["team-a/demo"]);
+    json::Value st;
+    st.CopyFrom(running, wl.GetAllocator());
+    wl.AddMember("status", st, wl.GetAllocator());
+    rig.workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
+  }
   rig.local_queues["team-a/cq-b"] =
       std::make_shared<const json::Document>(doc(std::string(managed)
                                                      .replace(managed.find("name: cq-a"), 10, "name: cq-b")
@@ -408,6 +417,14 @@ TEST(WorkloadController, AFirstSubmissionChecksTheManagedLocalQueueOnTheServer) 
   EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 0u) << ::testing::PrintToString(rig.fake.log);
   EXPECT_NE(rig.condition("Ready").message.find("LocalQueue cq-b was replaced"), std::string::npos)
       << rig.condition("Ready").message;
+  // Nothing moved, and the status says so (the twentieth user trial: it named cq-b, and cq-a, recorded nowhere, was
+  // deleted under the RayCluster still in it).
+  json::Document after = rig.last_status();
+  EXPECT_EQ(json::get_string(after, "queue"), "cq-a");
+  EXPECT_EQ(json::get_string(after, "managedLocalQueue"), "cq-a");
+  EXPECT_EQ(rig.condition("Queued").message.rfind("submitted to LocalQueue cq-a", 0), 0u)
+      << rig.condition("Queued").message;
+  EXPECT_NE(json::get_string(after, "phase"), "Suspended") << "the RayCluster was not suspended";
 }
 
 // Where a refusal would come after something was written (a managed LocalQueue, its finalizer, then the cluster),
