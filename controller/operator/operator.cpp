@@ -70,8 +70,8 @@ std::string watching(const OperatorOptions& o) {
   return out;
 }
 
-// What a cached CRD keeps: its name, generation and whether it is served (crd_served: Established and not being
-// deleted); a change of any makes the served APIs be read again.
+// What a cached CRD keeps: its name, generation, whether it is served (crd_served: Established and not being
+// deleted) and whether its deletion runs; a change of any makes the served APIs be read again.
 void crd_transform(json::Document& crd) {
   json::Document keep(rapidjson::kObjectType);
   auto& a = keep.GetAllocator();
@@ -84,6 +84,8 @@ void crd_transform(json::Document& crd) {
     }
   keep.AddMember("metadata", meta, a);
   keep.AddMember("served", json::Value(crd_served(crd)), a);
+  keep.AddMember("terminating",
+                 json::Value(crd_established(crd) && json::find_path(crd, "metadata.deletionTimestamp") != nullptr), a);
   crd.Swap(keep);
 }
 
@@ -344,14 +346,21 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   auto refresh = [&](const std::string&) -> runtime::ReconcileResult {
     // The caches say whether anything changed (generation, served); only then are the CRDs read and compiled.
     std::map<std::string, int64_t> cached;
+    std::set<std::string> cached_terminating;
     for (auto* group : crd_caches)
-      for (const auto& crd : group->list_all())
+      for (const auto& crd : group->list_all()) {
+        const std::string crd_name = json::string_at(*crd, "metadata.name");
         if (json::get_bool(*crd, "served").value_or(false))
-          cached[json::string_at(*crd, "metadata.name")] = json::get_int((*crd)["metadata"], "generation").value_or(0);
-    if (cached == apis.get()->generations) return runtime::ReconcileResult::ok();
+          cached[crd_name] = json::get_int((*crd)["metadata"], "generation").value_or(0);
+        if (json::get_bool(*crd, "terminating").value_or(false)) cached_terminating.insert(crd_name);
+      }
+    auto same = [](const ServedApis& a, const auto& generations, const auto& terminating) {
+      return generations == a.generations && terminating == a.terminating;
+    };
+    if (same(*apis.get(), cached, cached_terminating)) return runtime::ReconcileResult::ok();
     auto now = read_served_apis(api);
     if (!now) return runtime::ReconcileResult::failed(now.error().message);
-    if (now->generations == apis.get()->generations) return runtime::ReconcileResult::ok();
+    if (same(*apis.get(), now->generations, now->terminating)) return runtime::ReconcileResult::ok();
     spdlog::info("the served APIs changed: {}", describe(*now, o.kueue_max_podsets, o.profile));
     auto published = std::make_shared<const ServedApis>(std::move(*now));
     apis.set(published);

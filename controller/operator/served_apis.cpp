@@ -111,7 +111,10 @@ Result<ServedApis> read_served_apis(const Api& api) {
     }
     // A CRD counts once it is Established (its API is served): before that an apply of its kind still fails. It
     // stops counting when its deletion starts.
-    if (!crd_served(*crd)) continue;
+    if (!crd_served(*crd)) {
+      if (crd_established(*crd)) out.terminating.insert(name);
+      continue;
+    }
     out.generations[name] = json::get_int((*crd)["metadata"], "generation").value_or(0);
     served.push_back(name);
     if (std::find(kOdhCrdNames.begin(), kOdhCrdNames.end(), name) != kOdhCrdNames.end()) continue;

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct ServedApis {
   /// metadata.generation of each CRD read and Established (absent: not installed or not served yet), to tell whether
   /// a CRD event changes anything.
   std::map<std::string, int64_t> generations;
+  /// The watched CRDs being deleted (Established, with metadata.deletionTimestamp): not served, but their objects may
+  /// still exist (held by finalizers) until the deletion ends.
+  std::set<std::string> terminating;
 };
 
 /// The CRDs whose schemas the controller checks generated objects against (name as served, e.g. "rayclusters.ray.io").

@@ -199,13 +199,16 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
 
   std::array<std::shared_ptr<const json::Document>, kChildKindCount> held;
   std::array<const json::Value*, kChildKindCount> cached{};
-  // A kind the cluster no longer serves has no objects, whatever its cache last saw: its CRD's deletion removed them,
-  // and the cache, its watch answered 404, cannot hear of it (the nineteenth user trial's CRD deletion).
+  // A kind whose CRD is gone has no objects, whatever its cache last saw: the CRD's deletion removed them, and the
+  // cache, its watch answered 404, cannot hear of it (the nineteenth user trial). While the deletion runs, objects held
+  // by finalizers still exist and are seen (the twenty-first: taken as gone, their LocalQueue was released under them).
   const std::array<bool, kChildKindCount> served_kind = [&] {
     std::array<bool, kChildKindCount> out{};
     out[static_cast<std::size_t>(ChildKind::kRayCluster)] = apis->ray_cluster;
     out[static_cast<std::size_t>(ChildKind::kAppWrapper)] = apis->app_wrapper;
     out[static_cast<std::size_t>(ChildKind::kRayJob)] = apis->ray_job;
+    for (const auto& row : child_kinds())
+      if (apis->terminating.contains(std::string(row.crd))) out[static_cast<std::size_t>(row.kind)] = true;
     return out;
   }();
   for (std::size_t i = 0; i < kChildKindCount; ++i) {

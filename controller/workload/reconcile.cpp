@@ -841,12 +841,13 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     in.queue_missing = queue && facts.local_queue_names && !facts.local_queue_names->contains(*queue) &&
                        !(managed.in_use && *queue == s.queue.local_queue);
     std::string before_lq = previous ? json::get_string(*previous, "managedLocalQueue").value_or("") : "";
-    // Held, nothing is applied: the workload manages the LocalQueue its running child was submitted to (the one it
-    // managed before), not one the held spec names (the nineteenth user trial: a queue change held for
-    // LocalQueueMismatch released the managed queue the child ran in; the eighteenth: a queue held for pointing
-    // elsewhere got the finalizer and was deleted with a workload that never used it).
+    // Held, nothing is applied: the workload keeps managing the LocalQueue it managed before (its child's, or its own
+    // to use again once the hold ends), never one the held spec names (the nineteenth user trial: a queue change held
+    // for LocalQueueMismatch released the managed queue the child ran in; the eighteenth: a queue held for pointing
+    // elsewhere got the finalizer and was deleted with a workload that never used it; the twenty-first: a workload
+    // held while its child's CRD went released its queue).
     if (!in.held_reason.empty()) {
-      in.managed_local_queue = in.child_exists ? before_lq : "";
+      in.managed_local_queue = before_lq;  // kept while held, never newly claimed
       out.needs_finalizer = !in.managed_local_queue.empty();
     }
     // The namespace's LocalQueues not known (their cache has not listed, or may not): the queue the workload managed

@@ -73,6 +73,7 @@ TEST(ServedApis, ACrdBeingDeletedIsNotServed) {
   ASSERT_TRUE(apis.has_value()) << apis.error().message;
   EXPECT_TRUE(apis->schemas->kinds().empty()) << "not compiled";
   EXPECT_FALSE(apis->generations.count("rayclusters.ray.io")) << "its return is a change that is read again";
+  EXPECT_TRUE(apis->terminating.contains("rayclusters.ray.io")) << "its objects may still exist";
 }
 
 TEST(ServedApis, MaxPodSetsOfTheServedWorkloadCrd) {

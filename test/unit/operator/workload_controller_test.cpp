@@ -472,6 +472,17 @@ TEST(WorkloadController, ChildrenOfAKindNoLongerServedAreNotSeen) {
   EXPECT_EQ(rig.fake.count("APPLY " + std::string(kAw)), 0u);
   EXPECT_EQ(rig.condition("Ready").reason, "AppWrapperNotInstalled") << rig.condition("Ready").message;
   EXPECT_EQ(rig.condition("Ready").status, "False");
+
+  // While its CRD's deletion runs, an object held by a finalizer still exists, and is seen (the twenty-first user
+  // trial: taken as gone, its LocalQueue was released under it).
+  auto terminating = std::make_shared<ServedApis>(*unserved);
+  terminating->terminating.insert("appwrappers.workload.codeflare.dev");
+  rig.apis.set(terminating);
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kAw)), 0u);
+  EXPECT_EQ(json::get_string(rig.last_status(), "heldFor"), "AppWrapperNotInstalled");
+  EXPECT_NE(rig.condition("Ready").reason, "AppWrapperNotInstalled") << "the AppWrapper is there: its state is told";
 }
 
 TEST(WorkloadController, AnAppWrapperWhoseComponentsChangedIsReplaced) {

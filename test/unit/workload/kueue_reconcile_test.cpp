@@ -632,6 +632,13 @@ TEST(KueueReconcile, AHeldQueueChangeKeepsTheQueueTheChildRunsIn) {
   const std::string queued = condition_field(held.status, "Queued", &Condition::message);
   EXPECT_EQ(queued.rfind("submitted to LocalQueue cq-c", 0), 0u) << queued;
 
+  // Held without its child (its CRD went, the twenty-first user trial): the queue it managed stays its own.
+  Outcome childless = reconcile(wl_with_status(after, running.status), Observed{}, facts, schemas, kNow);
+  EXPECT_TRUE(childless.held);
+  EXPECT_TRUE(childless.release_local_queue.empty());
+  EXPECT_TRUE(childless.needs_finalizer);
+  EXPECT_EQ(json::get_string(childless.status, "managedLocalQueue"), "cq-c");
+
   // Never submitted: a managed LocalQueue of another ClusterQueue is not the workload's to keep or delete.
   Outcome fresh = reconcile(wl(after), Observed{}, facts, schemas, kNow);
   EXPECT_TRUE(fresh.held);
