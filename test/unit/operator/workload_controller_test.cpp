@@ -107,6 +107,14 @@ struct Rig {
     set_child(ChildKind::kRayCluster, std::move(live));
     return true;
   }
+  // The one AppWrapper applied, put in the cache as the apiserver would now hold it.
+  bool cache_applied_app_wrapper() {
+    auto aw = fake.applied_to(kAw);
+    EXPECT_EQ(aw.size(), 1u);
+    if (aw.size() != 1) return false;
+    set_child(ChildKind::kAppWrapper, json::clone(aw[0]));
+    return true;
+  }
   // The kueue.x-k8s.io/queue-name label of the one RayCluster applied ("<none>" without it, "<not applied>" when
   // there was not exactly one apply of it).
   std::string applied_queue_label() const {
@@ -459,11 +467,7 @@ TEST(WorkloadController, ChildrenOfAKindNoLongerServedAreNotSeen) {
   rig.set_workload("{appWrapper: true, workerGroups: [{name: w, replicas: 1}]}");
   rig.start();
   rig.controller->reconcile("team-a/demo");
-  auto aw = rig.fake.applied_to(kAw);
-  ASSERT_EQ(aw.size(), 1u);
-  json::Document live;
-  live.CopyFrom(aw[0], live.GetAllocator());
-  rig.set_child(ChildKind::kAppWrapper, std::move(live));  // the cache's last view
+  ASSERT_TRUE(rig.cache_applied_app_wrapper());  // the cache's last view
   auto unserved = std::make_shared<ServedApis>(*rig.apis.get());
   unserved->app_wrapper = false;
   rig.apis.set(unserved);
@@ -491,11 +495,7 @@ TEST(WorkloadController, AnAppWrapperWhoseComponentsChangedIsReplaced) {
   rig.set_workload("{appWrapper: true, workerGroups: [{name: w, replicas: 1}]}");
   rig.start();
   rig.controller->reconcile("team-a/demo");
-  auto aw = rig.fake.applied_to(kAw);
-  ASSERT_EQ(aw.size(), 1u);
-  json::Document live;
-  live.CopyFrom(aw[0], live.GetAllocator());
-  rig.set_child(ChildKind::kAppWrapper, std::move(live));
+  ASSERT_TRUE(rig.cache_applied_app_wrapper());
   // Running (not suspended), it is not replaced: that would stop its Ray cluster (AppWrapperChangeWhileRunning).
   rig.set_workload("{appWrapper: true, workerGroups: [{name: w, replicas: 3}]}");
   rig.fake.log.clear();
