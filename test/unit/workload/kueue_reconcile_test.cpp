@@ -595,6 +595,14 @@ TEST(KueueReconcile, AQueueLessWorkloadWaitsWhileTheDefaultQueueCannotBeTold) {
   EXPECT_EQ(json::get_string(at(released.desired.back(), {"metadata", "labels"}), "kueue.x-k8s.io/queue-name"), "dq");
 }
 
+namespace {
+// A LocalQueue `name` labelled as the operator's, pointing at ClusterQueue `cluster_queue`, as the cache shows it.
+json::Document cached_managed_queue(const std::string& name, const std::string& cluster_queue) {
+  return yaml_doc("metadata: {name: " + name + ", labels: {app.kubernetes.io/managed-by: codeflare-operator}}\nspec: " +
+                  "{clusterQueue: " + cluster_queue + "}\n");
+}
+}  // namespace
+
 // Held, nothing is applied, so what runs stays where it was submitted (the nineteenth user trial: a running workload's
 // queue changed to a managed LocalQueue of another ClusterQueue was held, yet its status said "submitted to" the new
 // queue and the managed queue its RayCluster ran in was deleted as no longer used).
@@ -602,12 +610,8 @@ TEST(KueueReconcile, AHeldQueueChangeKeepsTheQueueTheChildRunsIn) {
   CFO_REQUIRE_SCHEMAS(schemas);
   const std::string before = "{queue: {clusterQueue: cq-c}}";
   const std::string after = "{suspend: true, queue: {clusterQueue: cq-b}}";
-  json::Document managed_c = yaml_doc(
-      "metadata: {name: cq-c, labels: {app.kubernetes.io/managed-by: codeflare-operator}}\nspec: {clusterQueue: "
-      "cq-c}\n");
-  json::Document managed_b = yaml_doc(
-      "metadata: {name: cq-b, labels: {app.kubernetes.io/managed-by: codeflare-operator}}\nspec: {clusterQueue: "
-      "cq-evil}\n");
+  json::Document managed_c = cached_managed_queue("cq-c", "cq-c");
+  json::Document managed_b = cached_managed_queue("cq-b", "cq-evil");
   ClusterFacts facts;
   facts.kueue_version = "v1beta2";
   facts.local_queue_names = std::set<std::string>{"cq-b", "cq-c"};
@@ -649,9 +653,7 @@ TEST(KueueReconcile, AHeldQueueChangeKeepsTheQueueTheChildRunsIn) {
 // A child moved to a managed LocalQueue the cache shows is read live first, as a new one is; one already there is not.
 TEST(KueueReconcile, AChildMovedToAManagedLocalQueueHasItReadFirst) {
   CFO_REQUIRE_SCHEMAS(schemas);
-  json::Document managed_b = yaml_doc(
-      "metadata: {name: cq-b, labels: {app.kubernetes.io/managed-by: codeflare-operator}}\nspec: {clusterQueue: "
-      "cq-b}\n");
+  json::Document managed_b = cached_managed_queue("cq-b", "cq-b");
   ClusterFacts facts;
   facts.kueue_version = "v1beta2";
   facts.local_queue_names = std::set<std::string>{"cq-b", "cq-c"};
