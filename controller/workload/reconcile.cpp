@@ -767,6 +767,24 @@ std::string phase_of(const json::Value* status) {
   if (!status) return "";
   return json::get_string(*status, "phase").value_or("");
 }
+
+// The event announcing the change from phase `before` (the previous status's; empty for a new workload) to
+// `status`'s, or none: an invalid spec is told by its own event, a held workload waiting (Pending) by its hold's, and a
+// new workload starting out Pending is not news (an event per created workload would cost a request each).
+std::optional<EventSpec> phase_event(const std::string& before, const WorkloadStatus& status, bool held) {
+  if (status.phase == before || status.phase == phase::kInvalid) return std::nullopt;
+  if (status.phase == phase::kPending && (held || before.empty())) return std::nullopt;
+  const Condition* ready = find_condition(status.conditions, kConditionReady);
+  return EventSpec{status.phase == phase::kFailed ? "Warning" : "Normal", status.phase,
+                   truncate((before.empty() ? std::string("phase ") : "phase " + before + " -> ") + status.phase +
+                                (ready ? ": " + ready->message : ""),
+                            kMaxEventMessage)};
+}
+
+// Whether `e` is the event phase_event() made for a change to `phase`.
+bool is_phase_event(const EventSpec& e, const std::string& phase) {
+  return e.reason == phase && e.message.starts_with("phase ");
+}
 }  // namespace
 
 Outcome reconcile(const json::Value& workload, const Observed& observed, const ClusterFacts& facts,
@@ -1120,17 +1138,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
                                    "no longer held (" + held_before + "): the spec changed; the workload goes ahead"}
                        : EventSpec{"Normal", released_reason(held_before),
                                    "no longer held (" + held_before + "): the workload goes ahead"});
-  // A new workload starting out Pending is not news (and an event per created workload would cost a request each).
-  const bool first_pending = before.empty() && status.phase == phase::kPending;
-  if (status.phase != before && status.phase != phase::kInvalid && !(out.held && status.phase == phase::kPending) &&
-      !first_pending) {
-    const Condition* ready = find_condition(status.conditions, kConditionReady);
-    bool bad = status.phase == phase::kFailed;
-    out.events.push_back(EventSpec{bad ? "Warning" : "Normal", status.phase,
-                                   truncate((before.empty() ? std::string("phase ") : "phase " + before + " -> ") +
-                                                status.phase + (ready ? ": " + ready->message : ""),
-                                            kMaxEventMessage)});
-  }
+  if (auto e = phase_event(before, status, out.held)) out.events.push_back(std::move(*e));
   out.status = status.to_json();
   out.recheck_after_seconds = status.recheck_after_seconds;
   out.status_input = std::move(in);
@@ -1150,7 +1158,16 @@ void restatus_unapplied(Outcome& outcome, const Observed& observed, const json::
   const json::Value* top = in.job ? observed.ray_job : in.wrapped ? observed.app_wrapper : observed.ray_cluster;
   if (!top) return;
   keep_what_runs(in, top, previous_status);
-  restatus(outcome, observed, previous_status, now);
+  const std::string announced = phase_of(&outcome.status);
+  WorkloadStatus status = compute_status(in, observed, previous_status, now);
+  // The phase the write would have brought is not the one the status takes (the twenty-first user trial: Suspended
+  // announced for a child left running): its event is replaced by the one for the phase taken, if that changed.
+  if (status.phase != announced) {
+    std::erase_if(outcome.events, [&](const EventSpec& e) { return is_phase_event(e, announced); });
+    if (auto e = phase_event(phase_of(previous_status), status, outcome.held)) outcome.events.push_back(std::move(*e));
+  }
+  outcome.status = status.to_json();
+  outcome.recheck_after_seconds = status.recheck_after_seconds;
 }
 
 }  // namespace cfo::workload

@@ -433,6 +433,8 @@ TEST(WorkloadController, AFirstSubmissionChecksTheManagedLocalQueueOnTheServer) 
   EXPECT_EQ(rig.condition("Queued").message.rfind("submitted to LocalQueue cq-a", 0), 0u)
       << rig.condition("Queued").message;
   EXPECT_NE(json::get_string(after, "phase"), "Suspended") << "the RayCluster was not suspended";
+  // Nor is a suspension announced (the twenty-first user trial: a Suspended event for the phase not taken).
+  for (const auto& e : rig.events) EXPECT_EQ(e.find(" Suspended: "), std::string::npos) << e;
 }
 
 // Where a refusal would come after something was written (a managed LocalQueue, its finalizer, then the cluster),
