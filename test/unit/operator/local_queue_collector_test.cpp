@@ -7,6 +7,7 @@
 #include "fake_api.hpp"
 #include "operator/finalizer.hpp"
 #include "test_files.hpp"
+#include "workload/local_queue.hpp"
 
 using namespace cfo;
 using namespace cfo::op;
@@ -130,6 +131,32 @@ TEST(LocalQueueCollector, AUserBeingDeletedDoesNotKeepIt) {
   Rig rig;
   rig.lq = local_queue(true);
   rig.workloads = {a_workload("going", "{clusterQueue: cq-a}", /*deleting=*/true)};
+  rig.collect();
+  EXPECT_EQ(rig.fake.count(std::string("DELETE ") + kLq), 1U) << ::testing::PrintToString(rig.fake.log);
+}
+
+// The twenty-first user trial: a workload being deleted with the finalizer still on cleans its queue up itself (the
+// collector, woken by the same deletion, sent a second DELETE for the queue); without it, the collector does.
+TEST(LocalQueueCollector, AQueueIsLeftToTheFinalizerOfTheWorkloadBeingDeleted) {
+  auto with_finalizer = [](const runtime::ObjectPtr& wl) {
+    json::Document d = json::clone(*wl);
+    json::Value list(rapidjson::kArrayType);
+    list.PushBack(json::str(workload::kLocalQueueFinalizer, d.GetAllocator()), d.GetAllocator());
+    d["metadata"].AddMember("finalizers", list, d.GetAllocator());
+    return std::make_shared<const json::Document>(std::move(d));
+  };
+  for (const auto& going : {a_workload("going", "{clusterQueue: cq-a}", true),
+                            a_workload("going", "{clusterQueue: cq-b}", true, "cq-a")}) {
+    Rig rig;
+    rig.lq = local_queue(true);
+    rig.workloads = {with_finalizer(going)};
+    EXPECT_EQ(rig.collect().kind, runtime::ReconcileResult::Kind::Ok);
+    EXPECT_TRUE(rig.fake.log.empty()) << ::testing::PrintToString(rig.fake.log);
+  }
+  // One that manages another queue leaves this one to the collector.
+  Rig rig;
+  rig.lq = local_queue(true);
+  rig.workloads = {with_finalizer(a_workload("going", "{clusterQueue: cq-b}", true))};
   rig.collect();
   EXPECT_EQ(rig.fake.count(std::string("DELETE ") + kLq), 1U) << ::testing::PrintToString(rig.fake.log);
 }
