@@ -145,8 +145,8 @@ TEST(LocalQueueCollector, AQueueIsLeftToTheFinalizerOfTheWorkloadBeingDeleted) {
     d["metadata"].AddMember("finalizers", list, d.GetAllocator());
     return std::make_shared<const json::Document>(std::move(d));
   };
-  for (const auto& going : {a_workload("going", "{clusterQueue: cq-a}", true),
-                            a_workload("going", "{clusterQueue: cq-b}", true, "cq-a")}) {
+  for (const auto& going :
+       {a_workload("going", "{clusterQueue: cq-a}", true), a_workload("going", "{clusterQueue: cq-b}", true, "cq-a")}) {
     Rig rig;
     rig.lq = local_queue(true);
     rig.workloads = {with_finalizer(going)};
