@@ -358,6 +358,14 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
       return generations == a.generations && terminating == a.terminating;
     };
     if (same(*apis.get(), cached, cached_terminating)) return runtime::ReconcileResult::ok();
+    // A deletion that starts is published before anything is read: an apply meanwhile would re-create what it removes.
+    if (auto current = apis.get(); std::any_of(cached_terminating.begin(), cached_terminating.end(),
+                                               [&](const auto& n) { return current->generations.contains(n); })) {
+      auto stopped = std::make_shared<const ServedApis>(stop_serving(*current, cached_terminating));
+      spdlog::info("the served APIs changed: {}", describe(*stopped, o.kueue_max_podsets, o.profile));
+      apis.set(stopped);
+      for (const auto& key : caches.workloads->keys("")) queue->add(key);
+    }
     auto now = read_served_apis(api);
     if (!now) return runtime::ReconcileResult::failed(now.error().message);
     if (same(*apis.get(), now->generations, now->terminating)) return runtime::ReconcileResult::ok();

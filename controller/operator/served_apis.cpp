@@ -135,6 +135,23 @@ Result<ServedApis> read_served_apis(const Api& api) {
   return out;
 }
 
+ServedApis stop_serving(const ServedApis& apis, const std::set<std::string>& deleting) {
+  ServedApis out = apis;
+  for (const auto& name : deleting) {
+    if (out.generations.erase(name) == 0) continue;
+    out.terminating.insert(name);
+    if (name == "rayclusters.ray.io") out.ray_cluster = false;
+    if (name == "rayjobs.ray.io") out.ray_job = false;
+    if (name == "appwrappers.workload.codeflare.dev") out.app_wrapper = false;
+    if (name == kLocalQueuesCrd) out.kueue_version.clear();
+    if (name == validation::kKueueWorkloadCrdName) out.kueue_max_pod_sets = 0;
+  }
+  std::vector<std::string> served;
+  for (const auto& [name, generation] : out.generations) served.push_back(name);
+  out.profile = detect_profile(served);
+  return out;
+}
+
 std::shared_ptr<const ServedApis> ServedApiState::get() const {
   std::lock_guard lock(mu_);
   return apis_;

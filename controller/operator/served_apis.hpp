@@ -59,6 +59,13 @@ const std::vector<std::string>& watched_crd_names();
 /// v1beta1. Errors: any read failure other than 404, or a CRD whose schema does not compile.
 Result<ServedApis> read_served_apis(const Api& api);
 
+/// `apis` with the CRDs named in `deleting` (being deleted, as the CRD informer shows) no longer served: out of
+/// `generations`, into `terminating`, their kinds' flags cleared (Kueue's version and MaxPodSets for its CRDs) and
+/// the profile told again; the schemas are kept (the flags decide). Published at once when a deletion starts, before
+/// the CRDs are read again: in the time that reading and compiling took, a server-side apply re-created the objects
+/// the deletion had just removed (the twenty-first user trial: every AppWrapper once, a deletion of 61 s).
+ServedApis stop_serving(const ServedApis& apis, const std::set<std::string>& deleting);
+
 /// True when the CRD's status says Established=True (the apiserver serves its API).
 bool crd_established(const json::Value& crd);
 

@@ -76,6 +76,63 @@ TEST(ServedApis, ACrdBeingDeletedIsNotServed) {
   EXPECT_TRUE(apis->terminating.contains("rayclusters.ray.io")) << "its objects may still exist";
 }
 
+// A deletion that starts is published from the CRD informer's view at once, before the CRDs are read again (the
+// twenty-first user trial: AppWrappers re-created while they were read): the view is the one the read gives then.
+TEST(ServedApis, ADeletionStartingStopsServingAsTheReadWould) {
+  struct Crd {
+    const char* name;
+    const char* group;
+    const char* kind;
+    const char* version;
+  };
+  const std::vector<Crd> crds = {
+      {"rayclusters.ray.io", "ray.io", "RayCluster", "v1"},
+      {"rayjobs.ray.io", "ray.io", "RayJob", "v1"},
+      {"appwrappers.workload.codeflare.dev", "workload.codeflare.dev", "AppWrapper", "v1beta2"},
+      {"localqueues.kueue.x-k8s.io", "kueue.x-k8s.io", "LocalQueue", "v1beta2"},
+      {"workloads.kueue.x-k8s.io", "kueue.x-k8s.io", "Workload", "v1beta2"},
+      {"datascienceclusters.datasciencecluster.opendatahub.io", "datasciencecluster.opendatahub.io",
+       "DataScienceCluster", "v1"}};
+  // The fake cluster with every CRD, `deleting` being deleted ("" for none).
+  auto read_with = [&](const std::string& deleting) {
+    test::FakeApi fake;
+    for (const auto& c : crds) {
+      json::Document crd = doc(
+          std::string("{apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, metadata: {name: ") +
+          c.name + ", generation: 2}, spec: {group: " + c.group + ", names: {kind: " + c.kind +
+          ", plural: x}, scope: Namespaced, versions: [{name: " + c.version +
+          ", served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, "
+          "properties: {podSets: {type: array, maxItems: 8}}}}}}}]}, status: {conditions: [{type: Established, "
+          "status: 'True'}]}}");
+      if (deleting == c.name)
+        json::set(crd["metadata"], "deletionTimestamp", json::str("2026-12-03T19:30:00Z", crd.GetAllocator()),
+                  crd.GetAllocator());
+      fake.put(resources::kCrds.object_path("", c.name), crd);
+    }
+    return read_served_apis(fake.api());
+  };
+  auto all = read_with("");
+  ASSERT_TRUE(all.has_value()) << all.error().message;
+  ASSERT_TRUE(all->ray_cluster && all->ray_job && all->app_wrapper);
+  ASSERT_EQ(all->kueue_version, "v1beta2");
+  ASSERT_EQ(all->kueue_max_pod_sets, 8);
+  ASSERT_EQ(all->profile, validation::Profile::kOdh);
+  for (const auto& c : crds) {
+    auto read = read_with(c.name);
+    ASSERT_TRUE(read.has_value()) << read.error().message;
+    const ServedApis stopped = stop_serving(*all, {c.name});
+    EXPECT_EQ(stopped.ray_cluster, read->ray_cluster) << c.name;
+    EXPECT_EQ(stopped.ray_job, read->ray_job) << c.name;
+    EXPECT_EQ(stopped.app_wrapper, read->app_wrapper) << c.name;
+    EXPECT_EQ(stopped.kueue_version, read->kueue_version) << c.name;
+    EXPECT_EQ(stopped.kueue_max_pod_sets, read->kueue_max_pod_sets) << c.name;
+    EXPECT_EQ(stopped.profile, read->profile) << c.name;
+    EXPECT_EQ(stopped.generations, read->generations) << c.name;
+    EXPECT_EQ(stopped.terminating, read->terminating) << c.name;
+  }
+  EXPECT_EQ(stop_serving(*all, {"not.watched.example.com"}).generations, all->generations);
+}
+
 TEST(ServedApis, MaxPodSetsOfTheServedWorkloadCrd) {
   test::FakeApi fake;
   put_crd(fake, "workloads.kueue.x-k8s.io",
