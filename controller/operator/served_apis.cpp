@@ -147,6 +147,7 @@ ServedApis stop_serving(const ServedApis& apis, const std::set<std::string>& del
     if (name == validation::kKueueWorkloadCrdName) out.kueue_max_pod_sets = 0;
   }
   std::vector<std::string> served;
+  served.reserve(out.generations.size());
   for (const auto& [name, generation] : out.generations) served.push_back(name);
   out.profile = detect_profile(served);
   return out;
