@@ -311,6 +311,12 @@ Result<json::Document> RestClient::merge_patch(const std::string& path, const js
   return json_result(request("PATCH", target, json::dump(patch), "application/merge-patch+json"), "PATCH " + target);
 }
 
+Result<json::Document> RestClient::json_patch(const std::string& path, const json::Value& ops,
+                                              const WriteOptions& opts) {
+  std::string target = write_target(path, opts, false);
+  return json_result(request("PATCH", target, json::dump(ops), "application/json-patch+json"), "PATCH " + target);
+}
+
 Result<json::Document> RestClient::create(const std::string& collection_path, const json::Value& obj,
                                           const WriteOptions& opts) {
   std::string target = write_target(collection_path, opts, false);

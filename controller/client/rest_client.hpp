@@ -145,6 +145,10 @@ class RestClient {
   /// JSON merge patch (application/merge-patch+json).
   Result<json::Document> merge_patch(const std::string& path, const json::Value& patch, const WriteOptions& opts = {});
 
+  /// JSON patch (RFC 6902, application/json-patch+json): `ops` is the array of operations. A failed `test`
+  /// operation fails the whole patch (HTTP 422 on kube-apiserver) and nothing is written.
+  Result<json::Document> json_patch(const std::string& path, const json::Value& ops, const WriteOptions& opts = {});
+
   /// POST `obj` to a collection path.
   Result<json::Document> create(const std::string& collection_path, const json::Value& obj,
                                 const WriteOptions& opts = {});

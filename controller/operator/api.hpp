@@ -24,6 +24,10 @@ struct Api {
   std::function<Result<json::Document>(const std::string& collection_path, const json::Value& object,
                                        const client::WriteOptions& options)>
       create;
+  /// JSON patch (RFC 6902) of an object path: `ops` is the array of operations; a failed `test` writes nothing.
+  std::function<Result<json::Document>(const std::string& path, const json::Value& ops,
+                                       const client::WriteOptions& options)>
+      json_patch;
   /// DELETE of an object path; 404 is not an error.
   std::function<Result<void>(const std::string& path)> remove;
   /// DELETE of an object path only while its uid is `uid`: true when deleted by this request, false when gone or
@@ -31,7 +35,7 @@ struct Api {
   std::function<Result<bool>(const std::string& path, const std::string& uid)> remove_exactly;
 };
 
-/// An Api over a RestClient (get_json, apply, create, remove). The client must outlive the Api.
+/// An Api over a RestClient (get_json, apply, create, json_patch, remove). The client must outlive the Api.
 Api rest_api(client::RestClient& client);
 
 }  // namespace cfo::op

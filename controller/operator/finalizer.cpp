@@ -16,24 +16,52 @@ bool has_local_queue_finalizer(const json::Value& workload) {
   return false;
 }
 
-Result<void> set_local_queue_finalizer(const Api& api, const std::string& ns, const std::string& name, bool present,
-                                       const std::string& uid) {
-  const client::ResourceType& workloads = resources::kCodeFlareWorkloads;
-  json::Document body(rapidjson::kObjectType);
-  auto& a = body.GetAllocator();
-  body.AddMember("apiVersion", json::str(workloads.group + "/" + workloads.version, a), a);
-  body.AddMember("kind", "CodeFlareWorkload", a);
-  json::Value meta(rapidjson::kObjectType);
-  meta.AddMember("name", json::str(name, a), a);
-  meta.AddMember("namespace", json::str(ns, a), a);
-  if (!uid.empty()) meta.AddMember("uid", json::str(uid, a), a);
-  json::Value finalizers(rapidjson::kArrayType);
-  if (present) finalizers.PushBack(rapidjson::StringRef(workload::kLocalQueueFinalizer), a);
-  meta.AddMember("finalizers", finalizers, a);
-  body.AddMember("metadata", meta, a);
+namespace {
+json::Value patch_op(const char* op, const std::string& path, json::Value value, json::Allocator& a) {
+  json::Value o(rapidjson::kObjectType);
+  o.AddMember("op", rapidjson::StringRef(op), a);
+  o.AddMember("path", json::str(path, a), a);
+  if (!value.IsNull() || std::string_view(op) == "test") o.AddMember("value", value, a);
+  return o;
+}
+}  // namespace
+
+Result<void> set_local_queue_finalizer(const Api& api, const json::Value& workload, bool present) {
+  const json::Value* list = json::find_path(workload, "metadata.finalizers");
+  std::optional<std::size_t> at;
+  if (list && list->IsArray())
+    for (rapidjson::SizeType i = 0; i < list->Size(); ++i)
+      if ((*list)[i].IsString() && std::string_view((*list)[i].GetString()) == workload::kLocalQueueFinalizer) {
+        at = i;
+        break;
+      }
+  if (present == at.has_value()) return {};
+  json::Document ops(rapidjson::kArrayType);
+  auto& a = ops.GetAllocator();
+  const std::string uid = json::string_at(workload, "metadata.uid");
+  if (!uid.empty()) ops.PushBack(patch_op("test", "/metadata/uid", json::str(uid, a), a), a);
+  if (present) {
+    ops.PushBack(patch_op("test", "/metadata/resourceVersion",
+                          json::str(json::string_at(workload, "metadata.resourceVersion"), a), a),
+                 a);
+    if (list && list->IsArray() && !list->Empty()) {
+      ops.PushBack(patch_op("add", "/metadata/finalizers/-", json::Value(workload::kLocalQueueFinalizer, a), a), a);
+    } else {
+      json::Value one(rapidjson::kArrayType);
+      one.PushBack(json::Value(workload::kLocalQueueFinalizer, a), a);
+      ops.PushBack(patch_op("add", "/metadata/finalizers", std::move(one), a), a);
+    }
+  } else {
+    const std::string entry = "/metadata/finalizers/" + std::to_string(*at);
+    ops.PushBack(patch_op("test", entry, json::Value(workload::kLocalQueueFinalizer, a), a), a);
+    ops.PushBack(patch_op("remove", entry, json::Value(), a), a);
+  }
   client::WriteOptions wo;
   wo.field_manager = kFinalizerFieldManager;
-  auto r = api.apply(workloads.object_path(ns, name), body, wo);
+  const client::ResourceType& workloads = resources::kCodeFlareWorkloads;
+  auto r = api.json_patch(workloads.object_path(json::string_at(workload, "metadata.namespace"),
+                                                json::string_at(workload, "metadata.name")),
+                          ops, wo);
   if (!r) return std::unexpected(r.error());
   return {};
 }

@@ -12,7 +12,7 @@
 
 namespace cfo::op {
 
-/// Field manager of the finalizer entry alone, so that applying it never touches what the status writes own.
+/// Field manager of the finalizer patches.
 inline constexpr const char* kFinalizerFieldManager = "codeflare-operator-finalizer";
 /// After this long in deletion, a clean-up that keeps failing is given up and the finalizer removed anyway: a
 /// finalizer must never block a deletion forever.
@@ -21,13 +21,16 @@ inline constexpr int64_t kFinalizerGiveUpSeconds = 300;
 /// True when the workload object lists the finalizer.
 bool has_local_queue_finalizer(const json::Value& workload);
 
-/// Adds (`present` true) or removes the finalizer on CodeFlareWorkload ns/name by server-side apply with
-/// kFinalizerFieldManager (the entry is then owned by that manager only, so removing it drops it). When `uid` is
-/// set it goes into the apply as metadata.uid, a precondition: an apply never creates a missing object then (a
-/// server-side apply otherwise would, e.g. re-creating a workload that was just deleted, from a stale cache); the
-/// apiserver answers 409 Conflict ("uid mismatch") when the object is gone or was replaced.
-Result<void> set_local_queue_finalizer(const Api& api, const std::string& ns, const std::string& name, bool present,
-                                       const std::string& uid = {});
+/// Adds (`present` true) or removes the finalizer on `workload` (the CodeFlareWorkload as cached: namespace, name,
+/// uid, resourceVersion, finalizers) with a JSON patch (RFC 6902) that touches that one entry: the finalizers of
+/// others (a user's, `foregroundDeletion`) are kept. A server-side apply of the list took them away where the
+/// apiserver treats metadata.finalizers as one atomic value (kube-apiserver 1.20 for custom resources; the
+/// twenty-second user trial: another controller's finalizer stripped, a foreground deletion lost). Every patch tests
+/// metadata.uid first (a missing object is never created, a replaced one never touched); an addition also tests the
+/// resourceVersion cached (the list is then as seen: no duplicate), a removal the entry at its index. A failed test
+/// writes nothing and is an Error (HTTP 422): the caller retries from a newer cache. Nothing is sent when there is
+/// nothing to change.
+Result<void> set_local_queue_finalizer(const Api& api, const json::Value& workload, bool present);
 
 /// The LocalQueue name a workload object uses through spec.queue (localQueue, else clusterQueue); empty when none.
 std::string queue_name_of(const json::Value& workload);

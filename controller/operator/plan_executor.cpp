@@ -92,7 +92,7 @@ std::optional<std::string> finalize(const ExecutionContext& ctx, const Api& api,
     spdlog::warn("giving up the LocalQueue clean-up after {} s: {}", waited, failure);
     tell(events, ctx.workload, "Warning", "LocalQueueLeft", "Delete", failure + " (given up; the LocalQueue is left)");
   }
-  auto removed = set_local_queue_finalizer(api, ctx.ns, ctx.name, false, ctx.uid);
+  auto removed = set_local_queue_finalizer(api, ctx.workload, false);
   if (!removed && !removed.error().is_not_found() && !removed.error().is_conflict())
     return "removing the finalizer: " + removed.error().message;
   return std::nullopt;
@@ -152,7 +152,7 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
 
   // 3. The finalizer goes on before the LocalQueue it guards is created.
   if (go && plan.add_finalizer)
-    if (auto r = set_local_queue_finalizer(api, ctx.ns, ctx.name, true, ctx.uid); !r)
+    if (auto r = set_local_queue_finalizer(api, ctx.workload, true); !r)
       failed = "adding finalizer " + std::string(workload::kLocalQueueFinalizer) + ": " + r.error().message;
 
   // 4. The objects; the status then reports what was actually applied.

@@ -227,6 +227,34 @@ TEST(Lifecycle, AManagedLocalQueueGoesWithALastUserThatOnlyNamesIt) {
   ASSERT_TRUE(eventually([&] { return !get(kLocalQueues, ns, "shared-cq").has_value(); })) << operator_log();
 }
 
+// The finalizers of others stay: the operator adds and removes its own entry only (the twenty-second user trial: a
+// server-side apply of the list, which kube-apiserver 1.20 keeps as one value, stripped them and the deletion they
+// held went ahead).
+TEST(Lifecycle, TheFinalizersOfOthersAreKept) {
+  const std::string ns = unique_namespace("mlqfin");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  std::string held = cpu_workload("held", 1, "  queue: {clusterQueue: fin-cq}\n");
+  held.replace(held.find("\nspec:"), 6, "\n  finalizers: [example.com/hold]\nspec:");
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, held));
+  auto finalizers = [&] {
+    auto w = get(kWorkloads, ns, "held");
+    const json::Value* f = w ? json::find_path(*w, "metadata.finalizers") : nullptr;
+    std::string out;
+    if (f && f->IsArray())
+      for (const auto& v : f->GetArray()) out += std::string(out.empty() ? "" : ",") + v.GetString();
+    return out;
+  };
+  ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "held").has_value(); })) << operator_log();
+  EXPECT_EQ(finalizers(), "example.com/hold,codeflare.dev/managed-local-queue");
+  // Deleted: the operator's clean-up runs and its finalizer goes; the other one still holds the workload.
+  ASSERT_TRUE(api().remove(kWorkloads.object_path(ns, "held")).has_value());
+  ASSERT_TRUE(eventually([&] { return !get(kLocalQueues, ns, "fin-cq").has_value(); })) << operator_log();
+  ASSERT_TRUE(eventually([&] { return finalizers() == "example.com/hold"; })) << finalizers() << operator_log();
+  EXPECT_TRUE(get(kWorkloads, ns, "held").has_value()) << "deleted while another finalizer held it";
+  ASSERT_NO_FATAL_FAILURE(patch_spec(kWorkloads, ns, "held", "metadata: {finalizers: []}"));
+  ASSERT_TRUE(eventually([&] { return !get(kWorkloads, ns, "held").has_value(); })) << operator_log();
+}
+
 // The managed LocalQueue is remembered in the stored status (the CRD declares the field), so a workload that moves to
 // another queue releases the one it made, which then goes when nobody uses it.
 TEST(Lifecycle, AManagedLocalQueueIsReleasedWhenTheWorkloadMovesAway) {

@@ -68,6 +68,16 @@ Api FakeApi::api() {
     }
     return d;
   };
+  a.json_patch = [this](const std::string& path, const json::Value& ops,
+                        const client::WriteOptions&) -> Result<json::Document> {
+    const std::string line = "PATCH " + path;
+    log.push_back(line);
+    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    json::Document copy;
+    copy.CopyFrom(ops, copy.GetAllocator());
+    applied_.emplace_back(path, std::move(copy));
+    return json::Document(rapidjson::kObjectType);
+  };
   a.remove = [this](const std::string& path) -> Result<void> {
     const std::string line = "DELETE " + path;
     log.push_back(line);

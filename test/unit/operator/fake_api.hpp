@@ -14,7 +14,7 @@ namespace cfo::op::test {
 class FakeApi {
  public:
   /// One request as made: "GET path", "APPLY path", "CREATE collection path", "DRYRUN path" (of an apply or a
-  /// create), "DELETE path".
+  /// create), "PATCH path" (a JSON patch), "DELETE path".
   std::vector<std::string> log;
   /// What GET answers, by path (404 when absent); a CREATE of an object held here answers 409 AlreadyExists, and
   /// stores its body here otherwise (not a dry run).
@@ -26,7 +26,7 @@ class FakeApi {
   void put(const std::string& path, const json::Value& obj);
   /// The Api seam over this fake (the fake must outlive it).
   Api api();
-  /// The bodies applied or created (not dry runs) at object path `path`, in order.
+  /// The bodies applied, created (not dry runs) or JSON-patched (the operations) at object path `path`, in order.
   std::vector<json::Document> applied_to(const std::string& path) const;
   /// Number of log lines that start with `prefix`.
   std::size_t count(const std::string& prefix) const;

@@ -448,7 +448,7 @@ TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {
   EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Ok);
   EXPECT_EQ(rig.fake.log,
             (std::vector<std::string>{"DRYRUN " + std::string(kLqs), "DRYRUN " + std::string(kRc),
-                                      "APPLY " + std::string(kWl), "CREATE " + std::string(kLqs),
+                                      "PATCH " + std::string(kWl), "CREATE " + std::string(kLqs),
                                       "APPLY " + std::string(kRc), "APPLY " + std::string(kWl) + "/status"}));
   Rig refused;
   refused.kueue_version = "v1beta2";
@@ -528,11 +528,13 @@ TEST(WorkloadController, ADeletedWorkloadReleasesItsManagedLocalQueueThenItsFina
   auto result = rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::Ok) << result.error;
   EXPECT_EQ(rig.fake.log, (std::vector<std::string>{"GET " + std::string(kLq), "DELETE " + std::string(kLq),
-                                                    "APPLY " + std::string(kWl)}));
+                                                    "PATCH " + std::string(kWl)}));
   auto finalizer = rig.fake.applied_to(kWl);
   ASSERT_EQ(finalizer.size(), 1u);
-  EXPECT_EQ(json::find_path(finalizer[0], "metadata.finalizers")->Size(), 0u);
-  EXPECT_EQ(json::string_at(finalizer[0], "metadata.uid"), "uid-1");  // never lands on a new object of that name
+  EXPECT_EQ(json::dump(finalizer[0]),
+            R"([{"op":"test","path":"/metadata/uid","value":"uid-1"},)"  // never lands on a new object of that name
+            R"({"op":"test","path":"/metadata/finalizers/0","value":"codeflare.dev/managed-local-queue"},)"
+            R"({"op":"remove","path":"/metadata/finalizers/0"}])");
   EXPECT_TRUE(rig.event("Normal LocalQueueDeleted"));
 }
 
@@ -549,7 +551,7 @@ TEST(WorkloadController, ALocalQueueStillUsedByAnotherWorkloadIsKept) {
   rig.start();
   rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.count("DELETE "), 0u);
-  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kWl)), 1u);  // the finalizer still goes
+  EXPECT_EQ(rig.fake.count("PATCH " + std::string(kWl)), 1u);  // the finalizer still goes
   EXPECT_TRUE(rig.event("Normal LocalQueueKept"));
 }
 
