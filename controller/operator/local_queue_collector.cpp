@@ -6,6 +6,7 @@
 
 #include "operator/finalizer.hpp"
 #include "operator/resources.hpp"
+#include "runtime/predicates.hpp"
 #include "workload/local_queue.hpp"
 
 namespace cfo::op {
@@ -54,6 +55,12 @@ runtime::ReconcileResult collect_local_queue(const std::string& key, const Api& 
   if (!done) return runtime::ReconcileResult::failed("deleting LocalQueue " + key + ": " + done.error().message);
   if (done->deleted) spdlog::info("LocalQueueDeleted: LocalQueue {} deleted: no workload uses it any more", key);
   return runtime::ReconcileResult::ok();
+}
+
+bool local_queues_may_have_changed(const json::Value& old_workload, const json::Value& new_workload) {
+  return runtime::spec_or_metadata_changed(old_workload, new_workload) ||
+         json::string_at(old_workload, "status.queue") != json::string_at(new_workload, "status.queue") ||
+         managed_queue_of(old_workload) != managed_queue_of(new_workload);
 }
 
 runtime::KeysMapper workload_to_local_queues(LocalQueueLister local_queues) {

@@ -45,6 +45,11 @@ using LocalQueueLister = std::function<std::vector<runtime::ObjectPtr>(const std
 /// while it lives (the thirteenth user trial: deleting such a last user woke nothing, and the queue stayed).
 runtime::KeysMapper workload_to_local_queues(LocalQueueLister local_queues = {});
 
+/// The update predicate of the workload informer for the collector: the spec or metadata changed
+/// (runtime::spec_or_metadata_changed), or the LocalQueues its status records (status.queue,
+/// status.managedLocalQueue): a queue the status stops naming is looked at then, whatever path dropped it.
+bool local_queues_may_have_changed(const json::Value& old_workload, const json::Value& new_workload);
+
 /// A LocalQueue to its own key when the operator manages it (labels), else nothing.
 runtime::KeyMapper managed_local_queue_key();
 

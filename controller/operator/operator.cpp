@@ -313,7 +313,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
         runtime::InformerGroup* g = caches.local_queues.load();
         return g ? g->list(ns) : std::vector<runtime::ObjectPtr>{};
       }),
-                                runtime::spec_or_metadata_changed);
+                                local_queues_may_have_changed);
     }
     caches.workloads = &manager.add_informers(std::move(group), true);
     metrics::track_informer_cache(metrics, resources::kCodeFlareWorkloads.plural, *caches.workloads);

@@ -292,6 +292,10 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     workload::restatus(outcome, now_seen, prev_status, now);
   }
   if (const auto* blocked = std::get_if<Blocked>(&written)) {
+    // A child being replaced still runs where it ran until it is gone: the status says so, and keeps the LocalQueue
+    // it managed, released once the new child is in (the twenty-second user trial: a move that replaced the
+    // AppWrapper recorded the new queue at once, and the old one, recorded nowhere, was never deleted).
+    if (std::holds_alternative<Replacement>(blocked->blocker)) unapplied();
     if (const auto* c = std::get_if<ChildConflict>(&blocked->blocker)) {
       const std::string msg = c->kind + " " + c->name + " already exists and " + describe(c->holder) +
                               (c->holder.kind == ChildHolder::Kind::kEarlierWorkload

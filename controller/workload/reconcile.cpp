@@ -1159,7 +1159,13 @@ void restatus_unapplied(Outcome& outcome, const Observed& observed, const json::
   if (!top) return;
   keep_what_runs(in, top, previous_status);
   const std::string announced = phase_of(&outcome.status);
-  WorkloadStatus status = compute_status(in, observed, previous_status, now);
+  // A child being replaced keeps its queue, but its state says nothing of the new one (as in reconcile()).
+  Observed seen = observed;
+  if (outcome.recreate) {
+    (in.job ? seen.ray_job : seen.app_wrapper) = nullptr;
+    seen.kueue_workload = nullptr;
+  }
+  WorkloadStatus status = compute_status(in, seen, previous_status, now);
   // The phase the write would have brought is not the one the status takes (the twenty-first user trial: Suspended
   // announced for a child left running): its event is replaced by the one for the phase taken, if that changed.
   if (status.phase != announced) {

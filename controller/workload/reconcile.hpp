@@ -75,7 +75,8 @@ void restatus(Outcome& outcome, const Observed& observed, const json::Value* pre
 /// carries, and the LocalQueue managed is the one `previous_status` records (as while held). Without that, a move into
 /// another queue stopped before its write was reported as done, and the queue the child was still in, recorded
 /// nowhere, was deleted under it (the twentieth user trial). A phase event of the phase not taken is replaced by the
-/// one of the phase taken, if any. No-op when the child is absent.
+/// one of the phase taken, if any. A child being replaced (`outcome.recreate`) gives its queue, not its state. No-op
+/// when the child is absent.
 void restatus_unapplied(Outcome& outcome, const Observed& observed, const json::Value* previous_status,
                         const std::string& now);
 

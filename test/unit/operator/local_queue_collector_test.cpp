@@ -161,6 +161,24 @@ TEST(LocalQueueCollector, AQueueIsLeftToTheFinalizerOfTheWorkloadBeingDeleted) {
   EXPECT_EQ(rig.fake.count(std::string("DELETE ") + kLq), 1U) << ::testing::PrintToString(rig.fake.log);
 }
 
+// The twenty-second user trial: a status write that stops naming a queue wakes the collector for it (it is mapped
+// from the old object too); a status write that changes nothing of the queues does not.
+TEST(LocalQueueCollector, AStatusThatStopsNamingAQueueWakesIt) {
+  auto with_status = [](const std::string& status) {
+    return obj(
+        "apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata:\n  name: w\n  namespace: "
+        "team-a\n  generation: 2\nspec: {queue: {clusterQueue: rq-2}}\nstatus: " +
+        status + "\n");
+  };
+  auto before = with_status("{queue: rq-1, managedLocalQueue: rq-1, phase: Pending}");
+  EXPECT_TRUE(local_queues_may_have_changed(*before, *with_status("{queue: rq-2, managedLocalQueue: rq-2}")));
+  EXPECT_TRUE(local_queues_may_have_changed(*before, *with_status("{queue: rq-1, managedLocalQueue: rq-2}")));
+  EXPECT_FALSE(
+      local_queues_may_have_changed(*before, *with_status("{queue: rq-1, managedLocalQueue: rq-1, phase: Running}")));
+  auto keys = workload_to_local_queues()(*before);
+  EXPECT_NE(std::find(keys.begin(), keys.end(), "team-a/rq-1"), keys.end()) << "the old object names it";
+}
+
 TEST(LocalQueueCollector, SomeoneElsesLocalQueueOrNoKueueIsLeftAlone) {
   Rig unmanaged;
   unmanaged.lq = local_queue(false);

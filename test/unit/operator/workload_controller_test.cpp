@@ -515,6 +515,60 @@ TEST(WorkloadController, AnAppWrapperWhoseComponentsChangedIsReplaced) {
   EXPECT_EQ(result.requeue_after_ms, kReplaceRecheckMs);
 }
 
+// The twenty-second user trial: a queue move that replaces the AppWrapper (suspended, its components changed)
+// recorded the new queue while the AppWrapper being deleted still ran in the old one, and the old one, recorded
+// nowhere, was never deleted. The old queue is kept until the new AppWrapper is in, then released.
+TEST(WorkloadController, AReplacedChildKeepsItsQueueUntilTheNewOneIsIn) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string fin = ", finalizers: [codeflare.dev/managed-local-queue]";
+  const std::string rq1 = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/localqueues/rq-1";
+  auto managed = [](const std::string& name) {
+    return doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: " + name +
+               ", namespace: team-a, labels: {app.kubernetes.io/managed-by: codeflare-operator}}, spec: "
+               "{clusterQueue: " +
+               name + "}}");
+  };
+  Rig rig;
+  rig.kueue_version = "v1beta2";
+  rig.set_workload(
+      "{appWrapper: true, suspend: true, queue: {clusterQueue: rq-1}, workerGroups: [{name: w, replicas: 1}]}", fin);
+  rig.local_queues["team-a/rq-1"] = std::make_shared<const json::Document>(managed("rq-1"));
+  rig.fake.put(rq1, managed("rq-1"));
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  ASSERT_TRUE(rig.cache_applied_app_wrapper());
+  // The workload as the cache shows it after its status write, with `spec`.
+  auto with_last_status = [&](const std::string& spec) {
+    json::Document status = rig.last_status();
+    rig.set_workload(spec, fin);
+    json::Document wl = json::clone(*rig.workloads["team-a/demo"]);
+    json::Value st;
+    st.CopyFrom(status, wl.GetAllocator());
+    wl.AddMember("status", st, wl.GetAllocator());
+    rig.workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
+  };
+  const std::string moved =
+      "{appWrapper: true, suspend: true, queue: {clusterQueue: rq-2}, workerGroups: [{name: w, replicas: 3}]}";
+  with_last_status(moved);
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("DELETE " + std::string(kAw)), 1u) << ::testing::PrintToString(rig.fake.log);
+  EXPECT_EQ(rig.fake.count("DELETE " + rq1), 0u);
+  json::Document replacing = rig.last_status();
+  EXPECT_EQ(json::get_string(replacing, "managedLocalQueue"), "rq-1") << "the AppWrapper being deleted runs there";
+  EXPECT_EQ(json::get_string(replacing, "queue"), "rq-1");
+
+  // The AppWrapper gone: the new one goes into rq-2, created, and rq-1, used by nobody now, goes.
+  rig.children[static_cast<std::size_t>(ChildKind::kAppWrapper)].clear();
+  with_last_status(moved);
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("CREATE " + std::string(kLqs)), 1u) << ::testing::PrintToString(rig.fake.log);
+  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kAw)), 1u);
+  EXPECT_EQ(rig.fake.count("DELETE " + rq1), 1u);
+  EXPECT_EQ(json::get_string(rig.last_status(), "managedLocalQueue"), "rq-2");
+}
+
 TEST(WorkloadController, ADeletedWorkloadReleasesItsManagedLocalQueueThenItsFinalizer) {
   CFO_REQUIRE_SCHEMAS();
   Rig rig;
