@@ -64,6 +64,17 @@ void keep_applied_job_spec_hash(json::Document& status, const json::Value* prev_
     json::set(status, "jobSpecHash", json::str(*before, status.GetAllocator()), status.GetAllocator());
 }
 
+// status.managedLocalQueue as before: a first submission that failed before anything of it was written (the live read
+// of the LocalQueue, its create refused) made no queue the workload's (the twenty-second user trial: the queue of
+// someone else was recorded, then claimed with the finalizer once the workload was held).
+void keep_managed_local_queue(json::Document& status, const json::Value* prev_status) {
+  if (!status.IsObject()) return;
+  status.RemoveMember("managedLocalQueue");
+  if (auto before = prev_status ? json::get_string(*prev_status, "managedLocalQueue") : std::nullopt;
+      before && !before->empty())
+    json::set(status, "managedLocalQueue", json::str(*before, status.GetAllocator()), status.GetAllocator());
+}
+
 // The body of a status apply: the workload's identity (the uid, so that it never lands on another object of that
 // name) and the status.
 json::Document status_body(const std::string& ns, const std::string& name, const std::string& uid,
@@ -278,6 +289,8 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     const bool top_written =
         plan.top && std::find(applied_kinds.begin(), applied_kinds.end(), info(*plan.top).name) != applied_kinds.end();
     if (submitted_before && !top_written) workload::restatus_unapplied(outcome, observed, prev_status, now);
+    const bool queue_made = std::find(applied_kinds.begin(), applied_kinds.end(), "LocalQueue") != applied_kinds.end();
+    if (!submitted_before && !top_written && !queue_made) keep_managed_local_queue(outcome.status, prev_status);
   };
 
   // Conditions and events from what happened. A child created now is reported at once, as its creation's own

@@ -379,6 +379,9 @@ TEST(WorkloadController, AFirstSubmissionChecksTheManagedLocalQueueOnTheServer) 
       EXPECT_EQ(rig.condition("Ready").reason, "ApplyFailed") << c.name;
       EXPECT_NE(rig.condition("Ready").message.find(c.told), std::string::npos) << rig.condition("Ready").message;
       EXPECT_EQ(rig.condition("Queued").status, "False") << c.name;
+      // Nothing was made: the queue is not recorded as the workload's (the twenty-second user trial: recorded, it was
+      // claimed with the finalizer once the workload was held for it).
+      EXPECT_EQ(json::get_string(rig.last_status(), "managedLocalQueue"), std::nullopt) << c.name;
       if (c.live) {
         EXPECT_EQ(json::string_at(rig.fake.objects.at(kLq), "spec.clusterQueue"), "cq-evil") << c.name;
       }
