@@ -177,6 +177,8 @@ void set_not_queued(const StatusInput& in, std::vector<Condition>& conds, const 
       conds, Condition{kConditionAdmitted, "False", in.generation, "", "NotQueued", "not submitted to Kueue yet"}, now);
 }
 
+bool ended(const std::string& p) { return p == phase::kSucceeded || p == phase::kFailed; }
+
 // Queued and Admitted, while a LocalQueue is in effect.
 void set_queue_conditions(const StatusInput& in, const Readiness& r, const AdmissionView& admission,
                           std::vector<Condition>& conds, const std::string& now) {
@@ -215,6 +217,15 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
     set_not_queued(in, conds, now);
     return;
   }
+  // Its job ended and its RayJob is gone (RayJobGone, JobFinished): nothing is in the queue any more, nor waits for
+  // admission (the twenty-second user trial: Failed RayJobGone beside "submitted" and "waiting for Kueue").
+  if (in.job && !in.child_exists && ended(r.phase)) {
+    remove_condition(conds, kConditionAdmissible);
+    const std::string gone = "RayJob " + in.ray_job_name + " is gone: nothing is in LocalQueue " + *in.queue;
+    set_condition(conds, Condition{kConditionQueued, "False", in.generation, "", r.reason, gone}, now);
+    set_condition(conds, Condition{kConditionAdmitted, "False", in.generation, "", r.reason, gone}, now);
+    return;
+  }
   // Submitted to a LocalQueue that is gone (deleted since): Kueue admits nothing from it until it is back.
   if ((in.queue_missing || in.held_reason == "LocalQueueNotFound") && !admission.admitted && !past_admission) {
     remove_condition(conds, kConditionAdmissible);  // nothing is judged against a queue that is not there
@@ -251,8 +262,6 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
   }
   set_condition(conds, std::move(admitted), now);
 }
-
-bool ended(const std::string& p) { return p == phase::kSucceeded || p == phase::kFailed; }
 
 // `running`: what the children report while the spec is invalid (running_while_invalid).
 void set_job_condition(const StatusInput& in, const Readiness& r, const std::optional<Readiness>& running,

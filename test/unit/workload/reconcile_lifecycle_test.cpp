@@ -805,6 +805,24 @@ TEST(JobLifecycle, SuspendingAFinishedJobNeitherRunsItAgainNorForgetsItsEnd) {
   }
 }
 
+// The twenty-second user trial: a queued RayJob gone while it ran left "submitted to LocalQueue" and "waiting for
+// Kueue to admit it" beside phase Failed. Nothing is queued once it is gone.
+TEST(JobLifecycle, AQueuedRayJobGoneIsNoLongerQueued) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  const std::string spec = "{queue: {localQueue: team-q}, job: {entrypoint: python x.py}}";
+  JobRun run = started_job(schemas, spec, "Running");
+  json::Document d = wl(spec, 1);
+  set_status(d, job_status(1, "Running", "Running", run.hash));
+  Outcome lost = reconcile(d, Observed{}, ClusterFacts{}, schemas, kNow);
+  ASSERT_EQ(json::get_string(lost.status, "phase"), "Failed");
+  auto conds = conditions_from_json(*json::find(lost.status, "conditions"));
+  for (const char* type : {"Queued", "Admitted"}) {
+    const Condition* c = find_condition(conds, type);
+    ASSERT_TRUE(c) << type;
+    EXPECT_EQ(c->status + "/" + c->reason, "False/RayJobGone") << type << ": " << c->message;
+  }
+}
+
 TEST(JobLifecycle, ARayJobGoneWhileItRanIsNotCreatedAgain) {
   CFO_REQUIRE_SCHEMAS(schemas);
   JobRun run = started_job(schemas, "{job: {entrypoint: python x.py}}", "Running");
