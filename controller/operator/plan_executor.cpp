@@ -137,7 +137,9 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
         tell(events, ctx.workload, "Normal", "Replacing", "Delete",
              "AppWrapper " + ctx.name + " removed: spec.appWrapper is false; its RayCluster goes with it");
       waiting = true;
-    } else if (const auto* rep = std::get_if<Replacement>(&*plan.blocker)) {
+    } else if (const auto* rep = std::get_if<Replacement>(&*plan.blocker); rep && rep->already_going) {
+      waiting = true;  // told when its removal started; a second DELETE would change nothing
+    } else if (rep) {
       const ChildKindInfo& k = info(rep->child.kind);
       if (auto r = api.remove(k.type->object_path(ctx.ns, rep->child.name)); !r && !r.error().is_not_found()) {
         failed = "replacing " + std::string(k.name) + " " + rep->child.name + ": " + r.error().message;

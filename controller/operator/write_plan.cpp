@@ -85,7 +85,9 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
   const bool conflict = plan.blocker && std::holds_alternative<ChildConflict>(*plan.blocker);
   if (!plan.blocker && outcome.recreate && top) {
     const std::size_t i = static_cast<std::size_t>(top->kind);
-    if (seen.cached[i] && seen.controlled[i]) plan.blocker = Replacement{Removal{top->kind, name}};
+    if (seen.cached[i] && seen.controlled[i])
+      plan.blocker = Replacement{Removal{top->kind, name},
+                                 json::find_path(*seen.cached[i], "metadata.deletionTimestamp") != nullptr};
   }
   plan.add_finalizer = outcome.valid && outcome.needs_finalizer && !seen.has_finalizer;
   // The gate costs a request only where it can change the outcome: when something would be written before an object

@@ -73,6 +73,9 @@ struct HandOver {
 /// being deleted): it is removed first and created anew once it is gone.
 struct Replacement {
   Removal child;
+  /// The child is on its way out already (metadata.deletionTimestamp: a deletion of ours, someone's, or its CRD's):
+  /// it is waited for, not deleted again nor announced as a replacement.
+  bool already_going = false;
 };
 using Blocker = std::variant<ChildConflict, HandOver, Replacement>;
 

@@ -516,6 +516,18 @@ TEST(WorkloadController, AnAppWrapperWhoseComponentsChangedIsReplaced) {
   EXPECT_TRUE(rig.event("Normal Replacing: AppWrapper demo is replaced"));
   EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter);
   EXPECT_EQ(result.requeue_after_ms, kReplaceRecheckMs);
+  // Its deletion seen (finalizers still at work): waited for, not deleted again nor told again.
+  {
+    json::Document going = json::clone(*rig.children[static_cast<std::size_t>(ChildKind::kAppWrapper)]["team-a/demo"]);
+    json::set(going["metadata"], "deletionTimestamp", json::str("2026-12-03T00:00:00Z", going.GetAllocator()),
+              going.GetAllocator());
+    rig.set_child(ChildKind::kAppWrapper, std::move(going));
+  }
+  const std::size_t events_before = rig.events.size();
+  rig.fake.log.clear();
+  EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::RequeueAfter);
+  EXPECT_EQ(rig.fake.count("DELETE " + std::string(kAw)), 0u) << ::testing::PrintToString(rig.fake.log);
+  EXPECT_EQ(rig.events.size(), events_before);
 }
 
 // The twenty-second user trial: a queue move that replaces the AppWrapper (suspended, its components changed)

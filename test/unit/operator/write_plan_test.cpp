@@ -138,6 +138,12 @@ TEST(WritePlan, AChildThatCannotBeUpdatedIsReplacedAfterTheDryRun) {
   ASSERT_TRUE(std::holds_alternative<Replacement>(*plan.blocker));
   EXPECT_TRUE(plan.dry_run);          // the new object is judged before the old one goes
   EXPECT_EQ(plan.writes.size(), 1u);  // written even though the live one looks the same
+  EXPECT_FALSE(std::get<Replacement>(*plan.blocker).already_going);
+  // On its way out already (the twenty-second user trial: deleted again, and told as a replacement, while its CRD
+  // was deleted): waited for.
+  json::set(live["metadata"], "deletionTimestamp", json::str("2026-12-03T00:00:00Z", live.GetAllocator()),
+            live.GetAllocator());
+  EXPECT_TRUE(std::get<Replacement>(*decide(outcome, seen, "demo", true).blocker).already_going);
 }
 
 TEST(WritePlan, ChildrenOfTheOtherKindsAreRemovedAndTheFinalizerFollowsTheQueue) {
