@@ -191,7 +191,7 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
 
 std::string describe(const ServedApis& a, int max_pod_sets_flag, std::optional<validation::Profile> profile_flag) {
   const int mps = max_pod_sets_flag > 0 ? max_pod_sets_flag : a.kueue_max_pod_sets > 0 ? a.kueue_max_pod_sets : 8;
-  return std::string("RayCluster ") + (a.ray_cluster ? "served" : "NOT served") + ", RayJob " +
+  return std::string("RayCluster ") + (a.ray_cluster ? "served" : "not served") + ", RayJob " +
          (a.ray_job ? "served" : "not served") + ", AppWrapper " + (a.app_wrapper ? "served" : "not served") +
          ", Kueue API " + (a.kueue_version.empty() ? std::string("not served") : a.kueue_version) + " (MaxPodSets " +
          std::to_string(mps) +
