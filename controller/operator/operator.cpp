@@ -134,7 +134,11 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
     const bool served = row.kind == ChildKind::kRayCluster   ? apis.ray_cluster
                         : row.kind == ChildKind::kAppWrapper ? apis.app_wrapper
                                                              : apis.ray_job;
-    if (!served || caches.children[i].load()) continue;
+    // A kind whose CRD is being deleted is watched too: its objects held by finalizers still exist, and the workloads
+    // must see them (the twenty-third user trial: started during such a deletion, the operator saw no AppWrapper and
+    // created a RayCluster beside the one still running). Its objects can be listed until the CRD is gone.
+    const bool going = apis.terminating.contains(std::string(row.crd));
+    if ((!served && !going) || caches.children[i].load()) continue;
     // One child per workload, read by key when its workload reconciles: held deflated (a thirtieth of the memory).
     runtime::InformerOptions p = proto(o, *row.type, "", child_transform);
     p.pack_cache = true;

@@ -8,8 +8,9 @@
 #   2. no hot loop: over 10 s the operator sends at most a handful of requests (rest_client_requests_total);
 #   3. the AppWrapper, RayJob and Kueue CRDs (and the LocalQueue) are installed: each workload gets its child within
 #      60 s, with a Normal event saying the hold ended;
-#   4. the AppWrapper CRD is deleted: the deletion completes (the operator does not re-create what it removes) and the
-#      workload is held again.
+#   4. the AppWrapper CRD is deleted while an AppWrapper holds it with a finalizer, and the operator is restarted: it
+#      still sees that AppWrapper (no RayCluster beside it); once released, the deletion completes (the operator does
+#      not re-create what it removes) and the workload is held again.
 # Inputs:  CFO_OPERATOR_BIN, CFO_BUILD_DIR (for the control plane's state folder), UPSTREAM_CRDS, KUBECTL (optional).
 # Output:  one line per check; exit 1 when a check fails.
 set -euo pipefail
@@ -133,7 +134,31 @@ done
 # --- 4. a CRD is deleted ----------------------------------------------------------------------------------------------
 # Its objects are removed by the deletion; an operator that kept applying them (a PATCH is not refused while a CRD is
 # terminating) made the deletion never end (the nineteenth user trial). The workload is held instead.
+# An AppWrapper held by a finalizer still runs while the deletion waits: an operator started then sees it (the
+# twenty-third user trial: it did not, and a change to appWrapper: false created a RayCluster beside the running one).
+k apply -n "$ns" -f - >/dev/null <<'CFW'
+apiVersion: codeflare.dev/v1alpha1
+kind: CodeFlareWorkload
+metadata: {name: running}
+spec: {appWrapper: true}
+CFW
+child_appears appwrappers.workload.codeflare.dev running 60 || fail "running: no AppWrapper"
+k patch appwrapper running -n "$ns" --type merge -p '{"metadata":{"finalizers":["example.com/hold"]}}' >/dev/null
+k patch appwrapper running -n "$ns" --subresource=status --type merge -p '{"status":{"phase":"Running"}}' >/dev/null
 k delete crd appwrappers.workload.codeflare.dev --wait=false >/dev/null
+sleep 1
+kill -TERM "$op_pid" && wait "$op_pid" 2>/dev/null || true
+"$CFO_OPERATOR_BIN" run --kubeconfig "$kubeconfig" --namespace "$ns" --webhook-bind-address=0 \
+  --metrics-bind-address="127.0.0.1:$metrics_port" --health-probe-bind-address=0 >>"$work/op.log" 2>&1 &
+op_pid=$!
+k patch cfw running -n "$ns" --type merge -p '{"spec":{"appWrapper":false}}' >/dev/null
+sleep 5
+if k get raycluster running -n "$ns" >/dev/null 2>&1; then
+  fail "running: a RayCluster was created beside its AppWrapper still running while its CRD was deleted"
+else
+  pass "restarted during the AppWrapper CRD's deletion, the operator sees the AppWrapper still there (Ready: $(reason running))"
+fi
+k patch appwrapper running -n "$ns" --type json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
 deleted_at=$SECONDS
 deadline=$((SECONDS + 60))
 while k get crd appwrappers.workload.codeflare.dev >/dev/null 2>&1 && ((SECONDS < deadline)); do sleep 0.5; done
