@@ -26,7 +26,9 @@ json::Value patch_op(const char* op, const std::string& path, json::Value value,
 }
 }  // namespace
 
-Result<void> set_local_queue_finalizer(const Api& api, const json::Value& workload, bool present) {
+namespace {
+// One JSON patch of the finalizer entry from `workload` as given (the cache's view, or the object read again).
+Result<void> patch_finalizer(const Api& api, const json::Value& workload, bool present) {
   const json::Value* list = json::find_path(workload, "metadata.finalizers");
   std::optional<std::size_t> at;
   if (list && list->IsArray())
@@ -64,6 +66,20 @@ Result<void> set_local_queue_finalizer(const Api& api, const json::Value& worklo
                           ops, wo);
   if (!r) return std::unexpected(r.error());
   return {};
+}
+}  // namespace
+
+Result<void> set_local_queue_finalizer(const Api& api, const json::Value& workload, bool present) {
+  auto r = patch_finalizer(api, workload, present);
+  if (r || r.error().http_status != 422) return r;
+  // A test failed: the list changed since the cache saw it (another controller's finalizer came or went). Once more
+  // from the object as it is now, unless it is another object of that name (the twenty-third user trial: such a race
+  // was reported as a failed apply).
+  auto live = api.get(resources::kCodeFlareWorkloads.object_path(json::string_at(workload, "metadata.namespace"),
+                                                                 json::string_at(workload, "metadata.name")));
+  if (!live) return std::unexpected(live.error());
+  if (json::string_at(*live, "metadata.uid") != json::string_at(workload, "metadata.uid")) return r;
+  return patch_finalizer(api, *live, present);
 }
 
 std::string queue_name_of(const json::Value& workload) {

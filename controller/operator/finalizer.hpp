@@ -28,8 +28,8 @@ bool has_local_queue_finalizer(const json::Value& workload);
 /// twenty-second user trial: another controller's finalizer stripped, a foreground deletion lost). Every patch tests
 /// metadata.uid first (a missing object is never created, a replaced one never touched); an addition also tests the
 /// resourceVersion cached (the list is then as seen: no duplicate), a removal the entry at its index. A failed test
-/// writes nothing and is an Error (HTTP 422): the caller retries from a newer cache. Nothing is sent when there is
-/// nothing to change.
+/// writes nothing (HTTP 422): the object is then read once (GET) and the patch made again from it, unless its uid
+/// changed; a second failure is the Error. Nothing is sent when there is nothing to change.
 Result<void> set_local_queue_finalizer(const Api& api, const json::Value& workload, bool present);
 
 /// The LocalQueue name a workload object uses through spec.queue (localQueue, else clusterQueue); empty when none.

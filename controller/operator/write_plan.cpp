@@ -93,7 +93,10 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
   // The gate costs a request only where it can change the outcome: when something would be written before an object
   // the apiserver may still refuse (a second object, the finalizer) or removed for it (a replacement). A single
   // apply needs none: a refused apply writes nothing either, and is reported the same way.
-  const bool replacing = plan.blocker && std::holds_alternative<Replacement>(*plan.blocker);
+  // A child already on its way out is only waited for: nothing is removed or written this time, so nothing is judged
+  // (the twenty-third user trial: two dry runs every recheck while an AppWrapper's finalizers ran).
+  const auto* replacement = plan.blocker ? std::get_if<Replacement>(&*plan.blocker) : nullptr;
+  const bool replacing = replacement && !replacement->already_going;
   plan.gated = server_dry_run;
   plan.dry_run = server_dry_run && (!plan.blocker || replacing) && !plan.writes.empty() &&
                  (plan.writes.size() > 1 || plan.add_finalizer || replacing);

@@ -19,6 +19,16 @@ std::vector<json::Document> FakeApi::applied_to(const std::string& path) const {
   return out;
 }
 
+std::optional<Error> FakeApi::failure_for(const std::string& line) {
+  if (auto once = failures_once.find(line); once != failures_once.end()) {
+    Error e = once->second;
+    failures_once.erase(once);
+    return e;
+  }
+  if (auto f = failures.find(line); f != failures.end()) return f->second;
+  return std::nullopt;
+}
+
 std::size_t FakeApi::count(const std::string& prefix) const {
   std::size_t n = 0;
   for (const auto& l : log) n += l.rfind(prefix, 0) == 0;
@@ -30,7 +40,7 @@ Api FakeApi::api() {
   a.get = [this](const std::string& path) -> Result<json::Document> {
     const std::string line = "GET " + path;
     log.push_back(line);
-    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    if (auto f = failure_for(line)) return std::unexpected(*f);
     auto it = objects.find(path);
     if (it == objects.end()) return fail("not found", 404, "NotFound");
     json::Document d;
@@ -41,7 +51,7 @@ Api FakeApi::api() {
                    const client::WriteOptions& o) -> Result<json::Document> {
     const std::string line = (o.dry_run ? "DRYRUN " : "APPLY ") + path;
     log.push_back(line);
-    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    if (auto f = failure_for(line)) return std::unexpected(*f);
     json::Document d;
     d.CopyFrom(obj, d.GetAllocator());
     if (!o.dry_run) {
@@ -55,7 +65,7 @@ Api FakeApi::api() {
                     const client::WriteOptions& o) -> Result<json::Document> {
     const std::string line = (o.dry_run ? "DRYRUN " : "CREATE ") + path;
     log.push_back(line);
-    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    if (auto f = failure_for(line)) return std::unexpected(*f);
     const std::string object_path = path + "/" + json::string_at(obj, "metadata.name");
     if (objects.contains(object_path)) return fail("already exists", 409, "AlreadyExists");
     json::Document d;
@@ -72,7 +82,7 @@ Api FakeApi::api() {
                         const client::WriteOptions&) -> Result<json::Document> {
     const std::string line = "PATCH " + path;
     log.push_back(line);
-    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    if (auto f = failure_for(line)) return std::unexpected(*f);
     json::Document copy;
     copy.CopyFrom(ops, copy.GetAllocator());
     applied_.emplace_back(path, std::move(copy));
@@ -81,14 +91,14 @@ Api FakeApi::api() {
   a.remove = [this](const std::string& path) -> Result<void> {
     const std::string line = "DELETE " + path;
     log.push_back(line);
-    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    if (auto f = failure_for(line)) return std::unexpected(*f);
     objects.erase(path);
     return {};
   };
   a.remove_exactly = [this](const std::string& path, const std::string& uid) -> Result<bool> {
     const std::string line = "DELETE " + path;
     log.push_back(line);
-    if (auto f = failures.find(line); f != failures.end()) return std::unexpected(f->second);
+    if (auto f = failure_for(line)) return std::unexpected(*f);
     auto it = objects.find(path);
     if (it == objects.end() || json::string_at(it->second, "metadata.uid") != uid) return false;
     objects.erase(it);

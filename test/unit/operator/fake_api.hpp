@@ -2,6 +2,7 @@
 // A recording stand-in for the operator's Api seam (not an apiserver): objects by path, a log of every request, and
 // scripted failures. Enough to drive the controller's paths without a server.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ class FakeApi {
   std::map<std::string, json::Document> objects;
   /// Failures by request line ("APPLY /apis/...", "DRYRUN ...", "DELETE ...", "GET ..."): answered instead.
   std::map<std::string, Error> failures;
+  /// Failures answered once each, before `failures`, by request line.
+  std::map<std::string, Error> failures_once;
 
   /// Stores `yaml`'s object at `path`.
   void put(const std::string& path, const json::Value& obj);
@@ -30,6 +33,8 @@ class FakeApi {
   std::vector<json::Document> applied_to(const std::string& path) const;
   /// Number of log lines that start with `prefix`.
   std::size_t count(const std::string& prefix) const;
+  /// The scripted failure for request `line` (failures_once first, then dropped; then failures), if any.
+  std::optional<Error> failure_for(const std::string& line);
 
  private:
   std::vector<std::pair<std::string, json::Document>> applied_;

@@ -55,10 +55,34 @@ TEST(Finalizer, ARemovalTakesOnlyItsOwnEntry) {
   EXPECT_EQ(patch_for("", false), "");
 }
 
-TEST(Finalizer, AFailedTestIsAnError) {
-  FakeApi fake;
-  fake.failures[std::string("PATCH ") + kPath] = Error{"Testing value /metadata/resourceVersion failed", 422, ""};
-  auto r = set_local_queue_finalizer(fake.api(), workload_with(""), true);
+// The twenty-third user trial: a finalizer of someone else added meanwhile failed the test, and the race was reported
+// as a failed apply. The object is read once and the patch made again from it.
+TEST(Finalizer, AFailedTestIsTriedOnceMoreFromTheObjectAsItIs) {
+  const std::string patch = std::string("PATCH ") + kPath;
+  FakeApi raced;
+  raced.put(kPath, workload_with("[example.com/hold]"));
+  raced.failures_once[patch] = Error{"Testing value /metadata/resourceVersion failed", 422, ""};
+  ASSERT_TRUE(set_local_queue_finalizer(raced.api(), workload_with(""), true).has_value());
+  EXPECT_EQ(raced.log, (std::vector<std::string>{patch, std::string("GET ") + kPath, patch}));
+  auto sent = raced.applied_to(kPath);  // the patch that went through
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(json::dump(sent[0][2]),
+            R"({"op":"add","path":"/metadata/finalizers/-","value":"codeflare.dev/managed-local-queue"})")
+      << "appended to the list as it is now";
+
+  // Failing again, or another object of that name now: the error.
+  FakeApi failing;
+  failing.put(kPath, workload_with(""));
+  failing.failures[patch] = Error{"Testing value /metadata/resourceVersion failed", 422, ""};
+  auto r = set_local_queue_finalizer(failing.api(), workload_with(""), true);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().http_status, 422);
+  EXPECT_EQ(failing.count(patch), 2u);
+  FakeApi replaced;
+  json::Document other = workload_with("");
+  json::set(other["metadata"], "uid", json::str("uid-2", other.GetAllocator()), other.GetAllocator());
+  replaced.put(kPath, other);
+  replaced.failures_once[patch] = Error{"Testing value /metadata/uid failed", 422, ""};
+  EXPECT_FALSE(set_local_queue_finalizer(replaced.api(), workload_with(""), true).has_value());
+  EXPECT_EQ(replaced.count(patch), 1u) << "never patched into another object of that name";
 }

@@ -527,6 +527,7 @@ TEST(WorkloadController, AnAppWrapperWhoseComponentsChangedIsReplaced) {
   rig.fake.log.clear();
   EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::RequeueAfter);
   EXPECT_EQ(rig.fake.count("DELETE " + std::string(kAw)), 0u) << ::testing::PrintToString(rig.fake.log);
+  EXPECT_EQ(rig.fake.count("DRYRUN "), 0u) << ::testing::PrintToString(rig.fake.log);
   EXPECT_EQ(rig.events.size(), events_before);
 }
 

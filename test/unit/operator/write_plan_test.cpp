@@ -143,7 +143,9 @@ TEST(WritePlan, AChildThatCannotBeUpdatedIsReplacedAfterTheDryRun) {
   // was deleted): waited for.
   json::set(live["metadata"], "deletionTimestamp", json::str("2026-12-03T00:00:00Z", live.GetAllocator()),
             live.GetAllocator());
-  EXPECT_TRUE(std::get<Replacement>(*decide(outcome, seen, "demo", true).blocker).already_going);
+  Plan waiting = decide(outcome, seen, "demo", true);
+  EXPECT_TRUE(std::get<Replacement>(*waiting.blocker).already_going);
+  EXPECT_FALSE(waiting.dry_run) << "nothing is written while it goes: nothing to judge";
 }
 
 TEST(WritePlan, ChildrenOfTheOtherKindsAreRemovedAndTheFinalizerFollowsTheQueue) {
