@@ -516,7 +516,9 @@ std::optional<std::string> resolve_queue(const WorkloadSpec& s, const Observed& 
     // Kueue refuses any change of the queue-name label of a running job, adding one included. The queue in effect
     // (status.queue) stays the child's.
     if (current != s.queue.local_queue && runs_after_apply(s, live)) {
-      add_error(errs, "spec.queue.localQueue", "QueueChangeWhileRunning",
+      // The field that names the queue: clusterQueue when localQueue defaults to it (the twenty-third user trial).
+      const bool by_cluster_queue = s.queue.local_queue == s.queue.cluster_queue;
+      add_error(errs, by_cluster_queue ? "spec.queue.clusterQueue" : "spec.queue.localQueue", "QueueChangeWhileRunning",
                 current ? "the workload runs in LocalQueue " + *current +
                               "; Kueue does not let the queue of a running workload change (set spec.suspend: true "
                               "with the change)"

@@ -101,6 +101,10 @@ TEST(ReconcileLifecycle, ChangingTheQueueOfARunningWorkloadIsRefused) {
   Outcome out = reconcile(wl("{queue: {localQueue: q2}}"), observed, ClusterFacts{}, schemas, kNow);
   EXPECT_FALSE(out.valid);
   EXPECT_TRUE(finding(out.errors, "spec.queue.localQueue", "QueueChangeWhileRunning")) << dump(out.errors);
+  // Named by clusterQueue alone (the LocalQueue of that name): the finding names that field (the twenty-third user
+  // trial: it named spec.queue.localQueue, which the user had not written).
+  out = reconcile(wl("{queue: {clusterQueue: q2}}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_TRUE(finding(out.errors, "spec.queue.clusterQueue", "QueueChangeWhileRunning")) << dump(out.errors);
   json::Document held = yaml_doc("metadata: {labels: {kueue.x-k8s.io/queue-name: q1}}\nspec: {suspend: true}");
   observed.ray_cluster = &held;
   out = reconcile(wl("{queue: {localQueue: q2}}"), observed, ClusterFacts{}, schemas, kNow);
