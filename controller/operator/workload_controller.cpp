@@ -54,25 +54,18 @@ void mark_not_ready(json::Document& status, const std::string& reason, const std
   json::set(status, "conditions", conditions_to_json(conditions, a), a);
 }
 
-// status.jobSpecHash names the RayJob spec the operator last applied (workload::reconcile sets it for the RayJob it
-// means to apply): when the write did not happen (blocked, rejected, failed), the previous value stands.
-void keep_applied_job_spec_hash(json::Document& status, const json::Value* prev_status) {
+// String field `field` of `status` set back to its value in the previous status (removed when it had none), for what
+// a write that did not happen leaves as it was:
+// - status.jobSpecHash names the RayJob spec the operator last applied (workload::reconcile sets it for the RayJob it
+//   means to apply): when the write did not happen (blocked, rejected, failed), the previous value stands;
+// - status.managedLocalQueue: a first submission that failed before anything of it was written (the live read of the
+//   LocalQueue, its create refused) made no queue the workload's (the twenty-second user trial: the queue of someone
+//   else was recorded, then claimed with the finalizer once the workload was held).
+void keep_previous(json::Document& status, const json::Value* prev_status, const char* field) {
   if (!status.IsObject()) return;
-  status.RemoveMember("jobSpecHash");
-  if (auto before = prev_status ? json::get_string(*prev_status, "jobSpecHash") : std::nullopt;
-      before && !before->empty())
-    json::set(status, "jobSpecHash", json::str(*before, status.GetAllocator()), status.GetAllocator());
-}
-
-// status.managedLocalQueue as before: a first submission that failed before anything of it was written (the live read
-// of the LocalQueue, its create refused) made no queue the workload's (the twenty-second user trial: the queue of
-// someone else was recorded, then claimed with the finalizer once the workload was held).
-void keep_managed_local_queue(json::Document& status, const json::Value* prev_status) {
-  if (!status.IsObject()) return;
-  status.RemoveMember("managedLocalQueue");
-  if (auto before = prev_status ? json::get_string(*prev_status, "managedLocalQueue") : std::nullopt;
-      before && !before->empty())
-    json::set(status, "managedLocalQueue", json::str(*before, status.GetAllocator()), status.GetAllocator());
+  status.RemoveMember(field);
+  if (auto before = prev_status ? json::get_string(*prev_status, field) : std::nullopt; before && !before->empty())
+    json::set(status, field, json::str(*before, status.GetAllocator()), status.GetAllocator());
 }
 
 // The body of a status apply: the workload's identity (the uid, so that it never lands on another object of that
@@ -290,7 +283,8 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
         plan.top && std::find(applied_kinds.begin(), applied_kinds.end(), info(*plan.top).name) != applied_kinds.end();
     if (submitted_before && !top_written) workload::restatus_unapplied(outcome, observed, prev_status, now);
     const bool queue_made = std::find(applied_kinds.begin(), applied_kinds.end(), "LocalQueue") != applied_kinds.end();
-    if (!submitted_before && !top_written && !queue_made) keep_managed_local_queue(outcome.status, prev_status);
+    if (!submitted_before && !top_written && !queue_made)
+      keep_previous(outcome.status, prev_status, "managedLocalQueue");
   };
 
   // Conditions and events from what happened. A child created now is reported at once, as its creation's own
@@ -319,7 +313,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
           runtime::EventRecorder::Outcome::Deduplicated)
         spdlog::warn("{}", msg);
       mark_not_ready(outcome.status, "ChildConflict", msg, generation, /*not_submitted=*/true);
-      keep_applied_job_spec_hash(outcome.status, prev_status);
+      keep_previous(outcome.status, prev_status, "jobSpecHash");
     }
   } else if (const auto* r = std::get_if<ServerRejected>(&written)) {
     // Reported (error log, metric) once per generation; the retries with backoff only log at debug level.
@@ -333,13 +327,13 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     events_.record(*wl, "Warning", "ServerRejected", "Apply", msg);
     unapplied();
     mark_not_ready(outcome.status, "ServerRejected", msg, generation, /*not_submitted=*/!submitted_before);
-    keep_applied_job_spec_hash(outcome.status, prev_status);
+    keep_previous(outcome.status, prev_status, "jobSpecHash");
   } else if (const auto* f = std::get_if<RequestFailed>(&written)) {
     spdlog::warn("apply failed: {}", f->message);
     events_.record(*wl, "Warning", "ApplyFailed", "Apply", f->message);
     unapplied();
     mark_not_ready(outcome.status, "ApplyFailed", f->message, generation, /*not_submitted=*/!submitted_before);
-    keep_applied_job_spec_hash(outcome.status, prev_status);
+    keep_previous(outcome.status, prev_status, "jobSpecHash");
   }
   // Each event is also a log line at info (holds, their release, phase changes, warnings about the spec): events
   // are posted once per transition, so are these lines (none for an event the recorder drops as a repeat).
