@@ -129,7 +129,9 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
   const bool conflict = plan.blocker && std::holds_alternative<ChildConflict>(*plan.blocker);
   bool waiting = conflict;
   if (plan.blocker && !failed && !rejected) {
-    if (const auto* h = std::get_if<HandOver>(&*plan.blocker)) {
+    if (const auto* h = std::get_if<HandOver>(&*plan.blocker); h && h->already_going) {
+      waiting = true;  // told when its removal started
+    } else if (h) {
       if (auto r = api.remove(resources::kAppWrappers.object_path(ctx.ns, h->app_wrapper.name));
           !r && !r.error().is_not_found())
         failed = "removing the AppWrapper left from before: " + r.error().message;

@@ -62,7 +62,8 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
         // A RayCluster held by the AppWrapper this workload controls (spec.appWrapper turned false).
         if (seen.holder.kind == ChildHolder::Kind::kOtherController && seen.holder.controller_kind == "AppWrapper" &&
             seen.holder.controller_name == name && seen.cached[aw] && seen.controlled[aw])
-          plan.blocker = HandOver{Removal{ChildKind::kAppWrapper, name}};
+          plan.blocker = HandOver{Removal{ChildKind::kAppWrapper, name},
+                                  json::find_path(*seen.cached[aw], "metadata.deletionTimestamp") != nullptr};
         else
           plan.blocker = std::move(conflict);
         break;
@@ -88,6 +89,16 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
     if (seen.cached[i] && seen.controlled[i])
       plan.blocker = Replacement{Removal{top->kind, name},
                                  json::find_path(*seen.cached[i], "metadata.deletionTimestamp") != nullptr};
+  }
+  // A RayCluster that takes over from our AppWrapper, which is still there without one of that name (gone already, or
+  // never made): created once the AppWrapper is gone, not beside it (the twenty-fourth user trial: created in the same
+  // queue while the AppWrapper, held by a finalizer, still ran).
+  if (!plan.blocker && top && top->kind == ChildKind::kRayCluster) {
+    const std::size_t aw = static_cast<std::size_t>(ChildKind::kAppWrapper);
+    const std::size_t rc = static_cast<std::size_t>(ChildKind::kRayCluster);
+    if (seen.cached[aw] && seen.controlled[aw] && !seen.cached[rc])
+      plan.blocker = HandOver{Removal{ChildKind::kAppWrapper, name},
+                              json::find_path(*seen.cached[aw], "metadata.deletionTimestamp") != nullptr};
   }
   plan.add_finalizer = outcome.valid && outcome.needs_finalizer && !seen.has_finalizer;
   // The gate costs a request only where it can change the outcome: when something would be written before an object

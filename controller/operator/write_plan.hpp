@@ -68,6 +68,8 @@ struct ChildConflict {
 /// first (the RayCluster goes with it) and the new RayCluster applied once it is gone.
 struct HandOver {
   Removal app_wrapper;
+  /// The AppWrapper is on its way out already (metadata.deletionTimestamp): waited for, not deleted nor told again.
+  bool already_going = false;
 };
 /// The child cannot be updated in place (changed AppWrapper components, a finished RayJob run again, or one still
 /// being deleted): it is removed first and created anew once it is gone.

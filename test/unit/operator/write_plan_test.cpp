@@ -148,6 +148,27 @@ TEST(WritePlan, AChildThatCannotBeUpdatedIsReplacedAfterTheDryRun) {
   EXPECT_FALSE(waiting.dry_run) << "nothing is written while it goes: nothing to judge";
 }
 
+// The twenty-fourth user trial: appWrapper turned false while the AppWrapper, without a RayCluster of that name, was
+// held by a finalizer: the RayCluster was created beside it. It waits for the AppWrapper to go.
+TEST(WritePlan, ARayClusterTakingOverFromAnAppWrapperStillThereWaitsForIt) {
+  std::vector<json::Document> desired;
+  desired.push_back(child("RayCluster"));
+  auto outcome = outcome_with(std::move(desired));
+  json::Document aw = child("AppWrapper");
+  Observation seen;
+  seen.cached[kAw] = &aw;
+  seen.controlled[kAw] = true;
+  Plan plan = decide(outcome, seen, "demo", true);
+  ASSERT_TRUE(plan.blocker);
+  ASSERT_TRUE(std::holds_alternative<HandOver>(*plan.blocker));
+  EXPECT_FALSE(std::get<HandOver>(*plan.blocker).already_going);
+  json::set(aw["metadata"], "deletionTimestamp", json::str("2026-12-04T00:00:00Z", aw.GetAllocator()),
+            aw.GetAllocator());
+  EXPECT_TRUE(std::get<HandOver>(*decide(outcome, seen, "demo", true).blocker).already_going);
+  seen.cached[kAw] = nullptr;  // gone: the RayCluster is written
+  EXPECT_FALSE(decide(outcome, seen, "demo", true).blocker);
+}
+
 TEST(WritePlan, ChildrenOfTheOtherKindsAreRemovedAndTheFinalizerFollowsTheQueue) {
   std::vector<json::Document> desired;
   desired.push_back(child("RayCluster"));
