@@ -129,8 +129,10 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
   const bool conflict = plan.blocker && std::holds_alternative<ChildConflict>(*plan.blocker);
   bool waiting = conflict;
   if (plan.blocker && !failed && !rejected) {
-    if (const auto* h = std::get_if<HandOver>(&*plan.blocker); h && h->already_going) {
-      waiting = true;  // told when its removal started
+    const auto* h = std::get_if<HandOver>(&*plan.blocker);
+    const auto* rep = std::get_if<Replacement>(&*plan.blocker);
+    if ((h && h->already_going) || (rep && rep->already_going)) {
+      waiting = true;  // its removal started before, and was told then: a second DELETE would change nothing
     } else if (h) {
       if (auto r = api.remove(resources::kAppWrappers.object_path(ctx.ns, h->app_wrapper.name));
           !r && !r.error().is_not_found())
@@ -139,8 +141,6 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
         tell(events, ctx.workload, "Normal", "Replacing", "Delete",
              "AppWrapper " + ctx.name + " removed: spec.appWrapper is false; its RayCluster goes with it");
       waiting = true;
-    } else if (const auto* rep = std::get_if<Replacement>(&*plan.blocker); rep && rep->already_going) {
-      waiting = true;  // told when its removal started; a second DELETE would change nothing
     } else if (rep) {
       const ChildKindInfo& k = info(rep->child.kind);
       if (auto r = api.remove(k.type->object_path(ctx.ns, rep->child.name)); !r && !r.error().is_not_found()) {
