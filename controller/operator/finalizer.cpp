@@ -24,9 +24,13 @@ json::Value patch_op(const char* op, const std::string& path, json::Value value,
   if (!value.IsNull() || std::string_view(op) == "test") o.AddMember("value", value, a);
   return o;
 }
-}  // namespace
 
-namespace {
+// The object path of `workload` (a CodeFlareWorkload object).
+std::string workload_path(const json::Value& workload) {
+  return resources::kCodeFlareWorkloads.object_path(json::string_at(workload, "metadata.namespace"),
+                                                    json::string_at(workload, "metadata.name"));
+}
+
 // One JSON patch of the finalizer entry from `workload` as given (the cache's view, or the object read again).
 Result<void> patch_finalizer(const Api& api, const json::Value& workload, bool present) {
   const json::Value* list = json::find_path(workload, "metadata.finalizers");
@@ -60,10 +64,7 @@ Result<void> patch_finalizer(const Api& api, const json::Value& workload, bool p
   }
   client::WriteOptions wo;
   wo.field_manager = kFinalizerFieldManager;
-  const client::ResourceType& workloads = resources::kCodeFlareWorkloads;
-  auto r = api.json_patch(workloads.object_path(json::string_at(workload, "metadata.namespace"),
-                                                json::string_at(workload, "metadata.name")),
-                          ops, wo);
+  auto r = api.json_patch(workload_path(workload), ops, wo);
   if (!r) return std::unexpected(r.error());
   return {};
 }
@@ -75,8 +76,7 @@ Result<void> set_local_queue_finalizer(const Api& api, const json::Value& worklo
   // A test failed: the list changed since the cache saw it (another controller's finalizer came or went). Once more
   // from the object as it is now, unless it is another object of that name (the twenty-third user trial: such a race
   // was reported as a failed apply).
-  auto live = api.get(resources::kCodeFlareWorkloads.object_path(json::string_at(workload, "metadata.namespace"),
-                                                                 json::string_at(workload, "metadata.name")));
+  auto live = api.get(workload_path(workload));
   if (!live) return std::unexpected(live.error());
   if (json::string_at(*live, "metadata.uid") != json::string_at(workload, "metadata.uid")) return r;
   return patch_finalizer(api, *live, present);

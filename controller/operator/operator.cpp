@@ -84,8 +84,7 @@ void crd_transform(json::Document& crd) {
     }
   keep.AddMember("metadata", meta, a);
   keep.AddMember("served", json::Value(crd_served(crd)), a);
-  keep.AddMember("terminating",
-                 json::Value(crd_established(crd) && json::find_path(crd, "metadata.deletionTimestamp") != nullptr), a);
+  keep.AddMember("terminating", json::Value(crd_established(crd) && !crd_served(crd)), a);
   crd.Swap(keep);
 }
 
