@@ -275,10 +275,10 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     spdlog::error("reading upstream CRDs: {}", served.error().message);
     return 1;
   }
-  if (!served->ray_cluster) {
-    spdlog::error("the RayCluster CRD (rayclusters.ray.io, ray.io/v1) is not installed; install KubeRay first");
-    return 1;
-  }
+  // Every workload needs the RayCluster CRD, but the operator starts without it as it does without the others: the
+  // workloads are held (RayClusterNotInstalled) until KubeRay's CRDs are served, and a workload deleted meanwhile
+  // still has its managed LocalQueue removed. Exiting instead would crash-loop the Pod and leave those deletions
+  // waiting on our finalizer (the twenty-fourth user trial).
   for (const auto& name : kTargetCrdNames)
     if (!served->generations.count(name))
       spdlog::warn("CRD {} is not installed; workloads that need it are held until it is", name);

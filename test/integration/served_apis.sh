@@ -2,7 +2,9 @@
 # Integration test: CRDs that appear after the operator started are picked up without a restart, and until then the
 # workloads that need them are held with a clear condition instead of failing their applies in a loop.
 #
-# On a control plane of its own that starts with only the RayCluster CRD and ours:
+# On a control plane of its own that starts with only our CRD:
+#   0. the operator starts without KubeRay's RayCluster CRD (it exited before: a crash loop, the twenty-fourth user
+#      trial) and holds every workload with RayClusterNotInstalled; then the RayCluster CRD is installed;
 #   1. a workload with spec.appWrapper, one with spec.job and one naming a LocalQueue are held: Ready=False with
 #      AppWrapperNotInstalled, RayJobNotInstalled, KueueNotInstalled, and no child is created;
 #   2. no hot loop: over 10 s the operator sends at most a handful of requests (rest_client_requests_total);
@@ -41,7 +43,7 @@ crd_dir() {  # crd_dir NAME FILE... : a folder NAME in $work holding links to th
 "$CFO_HARNESS_DIR/control-plane.sh" start "$state" >/dev/null
 kubeconfig="$state/kubeconfig"
 k() { "${KUBECTL:-kubectl}" --kubeconfig "$kubeconfig" "$@"; }
-"$CFO_HARNESS_DIR/install-crds.sh" "$kubeconfig" "$(crd_dir base ray.io_rayclusters.yaml)" "$CFO_REPO_DIR/crds" >/dev/null
+"$CFO_HARNESS_DIR/install-crds.sh" "$kubeconfig" "$CFO_REPO_DIR/crds" >/dev/null
 
 ns=served-apis
 k create namespace "$ns" >/dev/null
@@ -75,6 +77,15 @@ wait_reason() {  # wait_reason NAME REASON SECONDS
     sleep 0.5
   done
 }
+
+# --- 0. no RayCluster CRD yet --------------------------------------------------------------------------------------
+for name in wrapped job queued; do
+  if wait_reason "$name" RayClusterNotInstalled 60; then pass "$name is held: RayClusterNotInstalled"
+  else fail "$name: Ready reason '$(reason "$name")', expected RayClusterNotInstalled; log: $(tail -n 5 "$work/op.log" | tr '\n' ' ')"; fi
+done
+if kill -0 "$op_pid" 2>/dev/null; then pass "the operator runs without the RayCluster CRD"
+else fail "the operator exited without the RayCluster CRD: $(tail -n 3 "$work/op.log" | tr '\n' ' ')"; fi
+"$CFO_HARNESS_DIR/install-crds.sh" "$kubeconfig" "$(crd_dir base ray.io_rayclusters.yaml)" >/dev/null
 
 # --- 1. held, with the reason -----------------------------------------------------------------------------------------
 for pair in wrapped:AppWrapperNotInstalled job:RayJobNotInstalled queued:KueueNotInstalled; do
