@@ -281,7 +281,8 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   // waiting on our finalizer (the twenty-fourth user trial).
   for (const auto& name : kTargetCrdNames)
     if (!served->generations.count(name))
-      spdlog::warn("CRD {} is not installed; workloads that need it are held until it is", name);
+      spdlog::warn("CRD {} is {}; workloads that need it are held until it is served", name,
+                   served->terminating.count(name) ? "being deleted" : "not installed");
   spdlog::info("{}", describe(*served, o.kueue_max_podsets, o.profile));
   ServedApiState apis;
   apis.set(std::make_shared<const ServedApis>(std::move(*served)));
