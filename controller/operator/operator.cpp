@@ -112,6 +112,8 @@ struct Caches {
   std::atomic<runtime::InformerGroup*> cluster_queues{nullptr}, resource_flavors{nullptr};
   std::atomic<bool> local_queues_given_up{false};  ///< the wait ended on a failing list (said once)
   KueueWorkloadIndex kueue_index;
+  /// The children the workers created, whose creation events wake nothing (own_child_writes.hpp).
+  std::shared_ptr<OwnChildWrites> own_child_writes = std::make_shared<OwnChildWrites>();
 };
 
 // Adds the caches (and what they wake) of every served kind that has none yet. Called before the manager starts and
@@ -142,7 +144,8 @@ void ensure_caches(const ServedApis& apis, const OperatorOptions& o, runtime::Ma
     runtime::InformerOptions p = proto(o, *row.type, "", child_transform);
     p.pack_cache = true;
     auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, o.namespaces);
-    for (auto* inf : group->informers()) runtime::enqueue_from(*inf, queue, child_to_workload(*caches.workloads));
+    for (auto* inf : group->informers())
+      runtime::enqueue_from(*inf, queue, child_to_workload(*caches.workloads, caches.own_child_writes));
     caches.children[i] = add(std::move(group), *row.type, true);
     spdlog::info("watching {} (CRD {})", row.name, row.crd);
   }
@@ -390,6 +393,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   runtime::EventRecorder recorder(rest, event_options);
   WorkloadCaches wcaches;
   wcaches.workloads = [&caches](const std::string& key) { return caches.workloads->get(key); };
+  wcaches.own_child_writes = caches.own_child_writes;
   for (std::size_t i = 0; i < kChildKindCount; ++i)
     wcaches.children[i] = [&caches, i](const std::string& key) -> runtime::ObjectPtr {
       runtime::InformerGroup* g = caches.children[i].load();

@@ -5,13 +5,17 @@
 
 namespace cfo::op {
 
-runtime::KeyMapper child_to_workload(const runtime::InformerGroup& workloads) {
-  return [&workloads](const json::Value& obj) -> std::optional<std::string> {
+runtime::KeyMapper child_to_workload(const runtime::InformerGroup& workloads,
+                                     std::shared_ptr<OwnChildWrites> own_writes) {
+  return [&workloads, own_writes = std::move(own_writes)](const json::Value& obj) -> std::optional<std::string> {
     const std::string ns = json::string_at(obj, "metadata.namespace");
     if (ns.empty()) return std::nullopt;
     const json::Value* labels = json::find_path(obj, "metadata.labels");
-    if (auto name = labels && labels->IsObject() ? json::get_string(*labels, kWorkloadLabel) : std::nullopt)
-      return ns + "/" + *name;
+    if (auto name = labels && labels->IsObject() ? json::get_string(*labels, kWorkloadLabel) : std::nullopt) {
+      std::string key = ns + "/" + *name;
+      if (own_writes && own_writes->is_echo(key, obj)) return std::nullopt;
+      return key;
+    }
     // Someone else's object under a workload's name: the workload it blocks (ChildConflict) goes on when it goes.
     const std::string key = ns + "/" + json::string_at(obj, "metadata.name");
     return workloads.get(key) ? std::optional<std::string>(key) : std::nullopt;

@@ -1,8 +1,10 @@
 #pragma once
 // How events on other objects map to the CodeFlareWorkloads they concern (controller-runtime's Owns() and
 // Watches() with a mapping function).
+#include <memory>
 #include <string>
 
+#include "operator/own_child_writes.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/informer_group.hpp"
 
@@ -12,7 +14,10 @@ namespace cfo::op {
 /// the workload's name, and live in its namespace. An object of a child kind without the label (someone else's) maps
 /// to the workload of `workloads` (the workload cache) with its namespace and name, whose child it blocks
 /// (ChildConflict), so that its deletion lets that workload go on at once; std::nullopt when there is none.
-runtime::KeyMapper child_to_workload(const runtime::InformerGroup& workloads);
+/// With `own_writes` (may be null): the event of a child whose version is the one our own creation of it returned
+/// maps to nothing (OwnChildWrites::is_echo): the reconcile that created it has reported it already.
+runtime::KeyMapper child_to_workload(const runtime::InformerGroup& workloads,
+                                     std::shared_ptr<OwnChildWrites> own_writes = nullptr);
 
 /// A LocalQueue to every workload of `workloads` (the workload cache) that uses it (uses_local_queue: named in
 /// spec.queue, managed, or in effect per status.queue) or names no queue (the namespace's default may change with

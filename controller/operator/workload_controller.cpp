@@ -172,6 +172,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   if (!wl) {  // deleted: owner references remove the children
     pacer_.forget(key);
     written_.forget(key);
+    if (caches_.own_child_writes) caches_.own_child_writes->forget(key);
     return runtime::ReconcileResult::ok();
   }
   wl = written_.newest(key, wl);  // our last status write, when the cache does not show it yet
@@ -218,6 +219,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   for (std::size_t i = 0; i < kChildKindCount; ++i) {
     held[i] = caches_.children[i] && served_kind[i] ? caches_.children[i](key) : nullptr;
     cached[i] = held[i].get();
+    if (caches_.own_child_writes) caches_.own_child_writes->cache_holds(key, cached[i]);
   }
   workload::Observed observed;
   observed.ray_cluster = controlled_child(cached[static_cast<std::size_t>(ChildKind::kRayCluster)], uid);
@@ -288,10 +290,11 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   };
 
   // Conditions and events from what happened. A child created now is reported at once, as its creation's own
-  // watch event will find it, so that the reconcile that event wakes writes nothing.
+  // watch event would find it; that event then wakes nothing (OwnChildWrites).
   if (const auto* applied = std::get_if<Applied>(&written); applied && applied->top) {
     workload::Observed now_seen = observed;
     const json::Value* created = &*applied->top;
+    if (caches_.own_child_writes) caches_.own_child_writes->applied(key, *created);
     const std::string kind = json::string_at(*created, "kind");
     (kind == "RayJob"       ? now_seen.ray_job
      : kind == "AppWrapper" ? now_seen.app_wrapper

@@ -15,6 +15,7 @@
 #include "operator/plan_executor.hpp"
 #include "operator/resources.hpp"
 #include "operator/served_apis.hpp"
+#include "operator/own_child_writes.hpp"
 #include "operator/written_objects.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/event_recorder.hpp"
@@ -52,6 +53,9 @@ struct WorkloadCaches {
   /// The cached Namespace by name (namespace_cache.hpp): its pod-security.kubernetes.io/enforce label is the level the
   /// generated Pod templates are judged at. Empty, or nullptr: privileged (no Pod Security check).
   CacheLookup namespace_of;
+  /// Where the reconcile records the child it created (own_child_writes.hpp), so that the child informer's event of
+  /// that creation wakes nothing; null: nothing recorded (every event wakes the workload).
+  std::shared_ptr<OwnChildWrites> own_child_writes;
 };
 
 /// Settings of the controller, filled in once from flags.

@@ -1,5 +1,7 @@
 #include "fake_api.hpp"
 
+#include "core/timestamp.hpp"
+
 namespace cfo::op::test {
 
 void FakeApi::put(const std::string& path, const json::Value& obj) {
@@ -58,6 +60,13 @@ Api FakeApi::api() {
       json::Document copy;
       copy.CopyFrom(obj, copy.GetAllocator());
       applied_.emplace_back(path, std::move(copy));
+      const std::string version = std::to_string(applied_.size());
+      versions[path] = version;
+      if (json::Value* meta = json::find(d, "metadata"); meta && meta->IsObject()) {
+        json::set(*meta, "resourceVersion", json::str(version, d.GetAllocator()), d.GetAllocator());
+        if (!json::find(*meta, "creationTimestamp"))  // as the apiserver answers: when it was made
+          json::set(*meta, "creationTimestamp", json::str(now_rfc3339(), d.GetAllocator()), d.GetAllocator());
+      }
     }
     return d;
   };

@@ -24,6 +24,10 @@ class FakeApi {
   std::map<std::string, Error> failures;
   /// Failures answered once each, before `failures`, by request line.
   std::map<std::string, Error> failures_once;
+  /// The metadata.resourceVersion the last apply (not a dry run) to each path answered with, as the apiserver gives
+  /// every write a new one: "1", "2", ... in the order of the applies. The response also carries a
+  /// metadata.creationTimestamp (now, when the body has none).
+  std::map<std::string, std::string> versions;
 
   /// Stores `yaml`'s object at `path`.
   void put(const std::string& path, const json::Value& obj);

@@ -51,6 +51,7 @@ struct Rig {
   std::map<std::string, std::shared_ptr<const json::Document>> local_queues;  // the LocalQueue cache, by key
   bool local_queues_pending = false;                                          // its first list not done yet
   ServedApiState apis;
+  std::shared_ptr<OwnChildWrites> own_child_writes = std::make_shared<OwnChildWrites>();
   std::unique_ptr<WorkloadController> controller;
 
   void start() {
@@ -78,6 +79,7 @@ struct Rig {
     caches.kueue.local_queue = [this](const std::string& key) { return lookup(local_queues, key); };
     caches.kueue.local_queues_synced = [this] { return !local_queues_pending; };
     caches.kueue.local_queues_pending = [this] { return local_queues_pending; };
+    caches.own_child_writes = own_child_writes;
     controller = std::make_unique<WorkloadController>(fake.api(), apis, recorder, std::move(caches), opts);
   }
   static std::shared_ptr<const json::Document> lookup(
@@ -154,7 +156,9 @@ TEST(WorkloadController, ANewWorkloadIsAppliedThenReportedInTwoRequests) {
   rig.set_workload("{}");
   rig.start();
   auto result = rig.controller->reconcile("team-a/demo");
-  EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::Ok) << result.error;
+  EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter) << result.error;
+  // Looked at again when KubeRay's first status would be overdue: the creation's own event wakes nothing.
+  EXPECT_GE(result.requeue_after_ms, 30'000);
   EXPECT_EQ(rig.fake.log,
             (std::vector<std::string>{"APPLY " + std::string(kRc), "APPLY " + std::string(kWl) + "/status"}));
   EXPECT_EQ(rig.condition("Valid").status, "True");
@@ -184,6 +188,51 @@ TEST(WorkloadController, AReconcileWokenByItsOwnWritesWritesNothing) {
   EXPECT_TRUE(rig.fake.log.empty()) << rig.fake.log.size() << " request(s), the first: " << rig.fake.log[0];
   // Waiting for KubeRay's first status: looked at again when it would be overdue, not polled.
   EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter);
+}
+
+// The creation event of the child a reconcile created wakes nothing: that reconcile reported it already (issue 11:
+// 2.0 reconciles per new workload before). Only that version is an echo; the child's next change wakes the workload.
+TEST(WorkloadController, TheCreationEventOfItsOwnChildWakesNothing) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{}");
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  ASSERT_EQ(rig.fake.versions.count(kRc), 1u);
+  auto rc = rig.fake.applied_to(kRc);
+  ASSERT_EQ(rc.size(), 1u);
+  json::set(rc[0]["metadata"], "resourceVersion", json::str(rig.fake.versions[kRc], rc[0].GetAllocator()),
+            rc[0].GetAllocator());
+  json::Document later;
+  later.CopyFrom(rc[0], later.GetAllocator());
+  json::set(later["metadata"], "resourceVersion", json::str("9999", later.GetAllocator()), later.GetAllocator());
+  EXPECT_FALSE(rig.own_child_writes->is_echo("team-a/demo", later)) << "KubeRay's status is news";
+  EXPECT_TRUE(rig.own_child_writes->is_echo("team-a/demo", rc[0]));
+}
+
+// A child updated (not created) is not reported by the reconcile that wrote it: its event wakes the workload, whose
+// status then follows the new child. A deleted workload keeps nothing.
+TEST(WorkloadController, AnUpdatedChildsEventWakesTheWorkload) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{}");
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  ASSERT_TRUE(rig.cache_applied_ray_cluster());
+  json::Document cached;
+  cached.CopyFrom(*rig.children[static_cast<std::size_t>(ChildKind::kRayCluster)]["team-a/demo"],
+                  cached.GetAllocator());
+  json::set(cached["metadata"], "resourceVersion", json::str(rig.fake.versions[kRc], cached.GetAllocator()),
+            cached.GetAllocator());
+  rig.set_child(ChildKind::kRayCluster, json::clone(cached));
+  rig.set_workload("{workerGroups: [{name: small-group, replicas: 3}]}");
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");  // the cache holds our creation: its entry goes
+  ASSERT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 1u) << "the change is applied";
+  EXPECT_EQ(rig.own_child_writes->size(), 0u);
+  rig.workloads.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.own_child_writes->size(), 0u);
 }
 
 TEST(WorkloadController, AChildOfSomeoneElseIsNeverTakenOver) {
@@ -330,7 +379,7 @@ TEST(WorkloadController, AManagedLocalQueueThatExistsUnseenIsNotTakenOver) {
                         "team-a, labels: {app.kubernetes.io/managed-by: codeflare-operator}}, spec: {clusterQueue: "
                         "cq-a}}"));
     racing.start();
-    EXPECT_EQ(racing.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Ok) << gate;
+    EXPECT_EQ(racing.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::RequeueAfter) << gate;
     EXPECT_EQ(racing.fake.count("APPLY " + std::string(kRc)), 1u) << gate;
     EXPECT_EQ(racing.fake.count("GET " + std::string(kLq)), gate ? 2u : 1u) << gate;
     EXPECT_NE(racing.condition("Ready").reason, "ApplyFailed") << gate;
@@ -369,7 +418,7 @@ TEST(WorkloadController, AFirstSubmissionChecksTheManagedLocalQueueOnTheServer) 
       EXPECT_EQ(rig.fake.count("GET " + std::string(kLq)), 1u) << c.name << " gate " << gate;
       EXPECT_EQ(rig.fake.count("CREATE " + std::string(kLqs)), 0u) << c.name;
       if (std::string(c.told).empty()) {
-        EXPECT_EQ(result, runtime::ReconcileResult::Kind::Ok) << c.name << " gate " << gate;
+        EXPECT_EQ(result, runtime::ReconcileResult::Kind::RequeueAfter) << c.name << " gate " << gate;
         EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 1u) << c.name << " gate " << gate;
         continue;
       }
@@ -394,7 +443,7 @@ TEST(WorkloadController, AFirstSubmissionChecksTheManagedLocalQueueOnTheServer) 
   rig.local_queues["team-a/cq-a"] = std::make_shared<const json::Document>(doc(managed));
   rig.fake.put(kLq, doc(managed));
   rig.start();
-  ASSERT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Ok);
+  ASSERT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::RequeueAfter);
   auto rc = rig.fake.applied_to(kRc);
   ASSERT_EQ(rc.size(), 1u);
   json::Document live;
@@ -448,7 +497,7 @@ TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {
   rig.kueue_version = "v1beta2";
   rig.set_workload("{queue: {clusterQueue: cq-a}}");
   rig.start();
-  EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Ok);
+  EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::RequeueAfter);
   EXPECT_EQ(rig.fake.log,
             (std::vector<std::string>{"DRYRUN " + std::string(kLqs), "DRYRUN " + std::string(kRc),
                                       "PATCH " + std::string(kWl), "CREATE " + std::string(kLqs),
