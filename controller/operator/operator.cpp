@@ -112,8 +112,9 @@ struct Caches {
   std::atomic<runtime::InformerGroup*> cluster_queues{nullptr}, resource_flavors{nullptr};
   std::atomic<bool> local_queues_given_up{false};  ///< the wait ended on a failing list (said once)
   KueueWorkloadIndex kueue_index;
-  /// The children the workers created, whose creation events wake nothing (own_child_writes.hpp).
-  std::shared_ptr<OwnChildWrites> own_child_writes = std::make_shared<OwnChildWrites>();
+  /// The children the workers create, whose creation events wake nothing (own_child_writes.hpp); set with the work
+  /// queue it wakes.
+  std::shared_ptr<OwnChildWrites> own_child_writes;
 };
 
 // Adds the caches (and what they wake) of every served kind that has none yet. Called before the manager starts and
@@ -308,6 +309,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
 
   Caches caches;
   caches.metrics = &metrics;
+  caches.own_child_writes = std::make_shared<OwnChildWrites>([queue](const std::string& key) { queue->add(key); });
   {
     // Held deflated, as the children are: each reconcile reads its workload once; lists (a LocalQueue or priority
     // class that changes, a namespace relabelled) are rare.

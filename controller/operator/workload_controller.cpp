@@ -126,6 +126,37 @@ namespace {
 const json::Value* controlled_child(const json::Value* child, const std::string& uid) {
   return child && workload::controlled_by(*child, uid) ? child : nullptr;
 }
+
+// The creation of a workload's top-level child, told to OwnChildWrites: started when the plan creates it, and always
+// ended (created, or not) once the writes are done, also when the reconcile leaves early.
+class TopChildCreation {
+ public:
+  TopChildCreation(OwnChildWrites* own, const std::string& key, const Plan& plan) : own_(own), key_(key) {
+    const bool creates = plan.top && std::any_of(plan.writes.begin(), plan.writes.end(), [&](const Write& w) {
+                           return !w.exists && w.kind == info(*plan.top).name;
+                         });
+    if (!own_ || !creates)
+      own_ = nullptr;
+    else
+      own_->creating(key_);
+  }
+  ~TopChildCreation() { end(nullptr); }
+  TopChildCreation(const TopChildCreation&) = delete;
+  TopChildCreation& operator=(const TopChildCreation&) = delete;
+  /// The writes are done: `created` is the top-level child as its creation returned it, or null.
+  void end(const json::Value* created) {
+    if (!own_) return;
+    if (created)
+      own_->created(key_, *created);
+    else
+      own_->not_created(key_);
+    own_ = nullptr;
+  }
+
+ private:
+  OwnChildWrites* own_;
+  const std::string& key_;
+};
 }  // namespace
 
 workload::ClusterFacts WorkloadController::facts_of(const json::Value& wl, const ServedApis& apis,
@@ -278,7 +309,12 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   // Whether the top-level child this plan writes was there before (submitted): a failed write leaves it as it was.
   const bool submitted_before =
       plan.top && controlled_child(cached[static_cast<std::size_t>(*plan.top)], uid) != nullptr;
+  TopChildCreation creation(caches_.own_child_writes.get(), key, plan);
   const WriteOutcome written = execute(plan, ctx, api_, events_);
+  {
+    const auto* applied = std::get_if<Applied>(&written);
+    creation.end(applied && applied->top ? &*applied->top : nullptr);
+  }
   // A failed write that left the submitted child as it was: the status tells what the child carries, not the spec.
   auto unapplied = [&] {
     const bool top_written =
@@ -294,7 +330,6 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   if (const auto* applied = std::get_if<Applied>(&written); applied && applied->top) {
     workload::Observed now_seen = observed;
     const json::Value* created = &*applied->top;
-    if (caches_.own_child_writes) caches_.own_child_writes->applied(key, *created);
     const std::string kind = json::string_at(*created, "kind");
     (kind == "RayJob"       ? now_seen.ray_job
      : kind == "AppWrapper" ? now_seen.app_wrapper

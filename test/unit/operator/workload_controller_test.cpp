@@ -51,7 +51,9 @@ struct Rig {
   std::map<std::string, std::shared_ptr<const json::Document>> local_queues;  // the LocalQueue cache, by key
   bool local_queues_pending = false;                                          // its first list not done yet
   ServedApiState apis;
-  std::shared_ptr<OwnChildWrites> own_child_writes = std::make_shared<OwnChildWrites>();
+  std::vector<std::string> woken;  // keys OwnChildWrites woke
+  std::shared_ptr<OwnChildWrites> own_child_writes =
+      std::make_shared<OwnChildWrites>([this](const std::string& key) { woken.push_back(key); });
   std::unique_ptr<WorkloadController> controller;
 
   void start() {
