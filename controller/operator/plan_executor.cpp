@@ -134,12 +134,15 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
     if ((h && h->already_going) || (rep && rep->already_going)) {
       waiting = true;  // its removal started before, and was told then: a second DELETE would change nothing
     } else if (h) {
-      if (auto r = api.remove(resources::kAppWrappers.object_path(ctx.ns, h->app_wrapper.name));
-          !r && !r.error().is_not_found())
-        failed = "removing the AppWrapper left from before: " + r.error().message;
+      const ChildKindInfo& old = info(h->old_child.kind);
+      const std::string now_as = with_article(plan.top ? info(*plan.top).name : "another kind");
+      if (auto r = api.remove(old.type->object_path(ctx.ns, h->old_child.name)); !r && !r.error().is_not_found())
+        failed = "removing the " + std::string(old.name) + " left from before: " + r.error().message;
       else
         tell(events, ctx.workload, "Normal", "Replacing", "Delete",
-             "AppWrapper " + ctx.name + " removed: spec.appWrapper is false; its RayCluster goes with it");
+             std::string(old.name) + " " + h->old_child.name + " removed: the workload now runs as " + now_as +
+                 (h->old_child.kind == ChildKind::kAppWrapper ? " (the AppWrapper's RayCluster goes with it)" : "") +
+                 ", created once it is gone");
       waiting = true;
     } else if (rep) {
       const ChildKindInfo& k = info(rep->child.kind);
@@ -183,8 +186,10 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
       spdlog::info("{} {} {}", w.exists ? "updated" : "created", w.kind, w.name);
     }
 
-  // 5. A child of another kind left from before spec.appWrapper or spec.job changed is ours to remove.
-  if (!failed && !rejected && !conflict)
+  // 5. A child of another kind left from before spec.appWrapper or spec.job changed is ours to remove: only when the
+  // writes went ahead (the twenty-fifth user trial: during a HandOver's wait it was deleted and told "Replaced" again
+  // on every recheck).
+  if (go && !failed)
     for (const auto& s : plan.stale) {
       const ChildKindInfo& k = info(s.kind);
       auto removed = api.remove(k.type->object_path(ctx.ns, s.name));

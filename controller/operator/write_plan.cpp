@@ -90,16 +90,17 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
       plan.blocker = Replacement{Removal{top->kind, name},
                                  json::find_path(*seen.cached[i], "metadata.deletionTimestamp") != nullptr};
   }
-  // A RayCluster that takes over from our AppWrapper, which is still there without one of that name (gone already, or
-  // never made): created once the AppWrapper is gone, not beside it (the twenty-fourth user trial: created in the same
-  // queue while the AppWrapper, held by a finalizer, still ran).
-  if (!plan.blocker && top && top->kind == ChildKind::kRayCluster) {
-    const std::size_t aw = static_cast<std::size_t>(ChildKind::kAppWrapper);
-    const std::size_t rc = static_cast<std::size_t>(ChildKind::kRayCluster);
-    if (seen.cached[aw] && seen.controlled[aw] && !seen.cached[rc])
-      plan.blocker = HandOver{Removal{ChildKind::kAppWrapper, name},
-                              json::find_path(*seen.cached[aw], "metadata.deletionTimestamp") != nullptr};
-  }
+  // A child of the new kind, not made yet, takes over from our child of another kind still there: created once that
+  // one is gone, not beside it (the twenty-fourth user trial: a RayCluster created in the same queue while the
+  // AppWrapper, held by a finalizer, still ran; the twenty-fifth: the same for every other kind change).
+  if (!plan.blocker && top && !seen.cached[static_cast<std::size_t>(top->kind)])
+    for (const auto& row : child_kinds()) {
+      const std::size_t i = static_cast<std::size_t>(row.kind);
+      if (row.kind == top->kind || !seen.cached[i] || !seen.controlled[i]) continue;
+      plan.blocker =
+          HandOver{Removal{row.kind, name}, json::find_path(*seen.cached[i], "metadata.deletionTimestamp") != nullptr};
+      break;
+    }
   plan.add_finalizer = outcome.valid && outcome.needs_finalizer && !seen.has_finalizer;
   // The gate costs a request only where it can change the outcome: when something would be written before an object
   // the apiserver may still refuse (a second object, the finalizer) or removed for it (a replacement). A single

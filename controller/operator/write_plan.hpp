@@ -64,11 +64,13 @@ struct ChildConflict {
   std::string kind, name;
   ChildHolder holder;
 };
-/// spec.appWrapper turned false: the AppWrapper this workload controls still holds the RayCluster; it is removed
-/// first (the RayCluster goes with it) and the new RayCluster applied once it is gone.
+/// spec.job or spec.appWrapper changed the kind of the top-level child: the child of the old kind this workload
+/// controls is removed first (for an AppWrapper, the RayCluster it holds goes with it), and the child of the new kind
+/// created once it is gone, never beside it (the twenty-fourth and twenty-fifth user trials: created beside an old
+/// child held by a finalizer, in the same queue).
 struct HandOver {
-  Removal app_wrapper;
-  /// The AppWrapper is on its way out already (metadata.deletionTimestamp): waited for, not deleted nor told again.
+  Removal old_child;
+  /// The old child is on its way out already (metadata.deletionTimestamp): waited for, not deleted nor told again.
   bool already_going = false;
 };
 /// The child cannot be updated in place (changed AppWrapper components, a finished RayJob run again, or one still
@@ -89,7 +91,8 @@ using Blocker = std::variant<ChildConflict, HandOver, Replacement>;
 ///  2. a HandOver or a Replacement removes its object; a blocker then stops steps 3, 4 and 6;
 ///  3. the finalizer is added (`add_finalizer`) before the LocalQueue it guards is created;
 ///  4. `writes` are applied;
-///  5. `stale` children of the other kinds are removed (not under a ChildConflict);
+///  5. `stale` children of the other kinds are removed (only when nothing blocked the writes: a HandOver removed its
+///     child in step 2 already);
 ///  6. `release_local_queue` is deleted when no other workload uses it;
 ///  7. with `drop_finalizer`, the managed LocalQueue is cleaned up and the finalizer removed.
 struct Plan {

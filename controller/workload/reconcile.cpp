@@ -480,8 +480,10 @@ void warn_resize_requeues(const WorkloadSpec& s, const json::Value& desired, con
 }
 
 // Turning spec.job or spec.appWrapper on or off changes the kind of the top-level child: the child of the old kind is
-// deleted once the new one is made, which stops what it runs. Refused while that child runs, as a running
-// AppWrapper's change is, unless the same change suspends the workload; a child that is suspended or has ended goes.
+// deleted before the new one is made, which stops what it runs. Refused while that child runs, as a running
+// AppWrapper's change is, unless the same change suspends the workload; a child that is suspended, has ended or is
+// being deleted already goes (the twenty-fifth user trial: refused on unsuspending while the old child's deletion,
+// started by the suspended change, waited for a finalizer).
 void check_kind_change_while_running(const Workload& w, const Observed& observed, FieldErrors& errs) {
   const WorkloadSpec& s = w.spec;
   if (s.suspend) return;
@@ -490,7 +492,8 @@ void check_kind_change_while_running(const Workload& w, const Observed& observed
                                                              {kAppWrapperKind, observed.app_wrapper},
                                                              {kRayClusterKind, observed.ray_cluster}};
   for (const auto& [kind, obj] : live) {
-    if (std::string_view(kind) == wanted || !obj || !controlled_by(*obj, w.uid) || suspended(obj) || child_ended(obj))
+    if (std::string_view(kind) == wanted || !obj || !controlled_by(*obj, w.uid) || suspended(obj) || child_ended(obj) ||
+        json::find_path(*obj, "metadata.deletionTimestamp"))
       continue;
     add_error(errs, s.job || std::string_view(kind) == kRayJobKind ? "spec.job" : "spec.appWrapper",
               "ChildKindChangeWhileRunning",

@@ -582,6 +582,48 @@ TEST(WorkloadController, AnAppWrapperWhoseComponentsChangedIsReplaced) {
   EXPECT_EQ(rig.events.size(), events_before);
 }
 
+// The twenty-fifth user trial: a kind change (suspended, as asked) waits for the old child, which a finalizer holds:
+// it was deleted again and told "Replaced" on every recheck, and unsuspending meanwhile marked the spec invalid
+// (ChildKindChangeWhileRunning for a child already being deleted). One DELETE and one Replacing event, then a wait.
+TEST(WorkloadController, AKindChangeWaitsForTheOldChildOnce) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{workerGroups: [{name: w, replicas: 1}]}");
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  ASSERT_TRUE(rig.cache_applied_ray_cluster());
+  rig.set_workload("{appWrapper: true, suspend: true, workerGroups: [{name: w, replicas: 1}]}");
+  rig.fake.log.clear();
+  auto result = rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("DELETE " + std::string(kRc)), 1u) << ::testing::PrintToString(rig.fake.log);
+  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kAw)), 0u) << "the AppWrapper is not made beside the RayCluster";
+  EXPECT_TRUE(rig.event("Normal Replacing: RayCluster demo removed: the workload now runs as an AppWrapper"))
+      << ::testing::PrintToString(rig.events);
+  EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter);
+  {  // its deletion seen, held by someone's finalizer
+    json::Document going = json::clone(*rig.children[static_cast<std::size_t>(ChildKind::kRayCluster)]["team-a/demo"]);
+    json::set(going["metadata"], "deletionTimestamp", json::str("2026-12-04T00:00:00Z", going.GetAllocator()),
+              going.GetAllocator());
+    rig.set_child(ChildKind::kRayCluster, std::move(going));
+  }
+  for (const char* spec : {"{appWrapper: true, suspend: true, workerGroups: [{name: w, replicas: 1}]}",
+                           "{appWrapper: true, workerGroups: [{name: w, replicas: 1}]}"}) {  // then unsuspended
+    rig.set_workload(spec);
+    const std::size_t events_before = rig.events.size();
+    rig.fake.log.clear();
+    EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::RequeueAfter) << spec;
+    EXPECT_EQ(rig.fake.count("DELETE "), 0u) << spec << ": " << ::testing::PrintToString(rig.fake.log);
+    EXPECT_EQ(rig.fake.count("APPLY " + std::string(kAw)), 0u) << spec;
+    EXPECT_EQ(rig.events.size(), events_before) << spec << ": " << ::testing::PrintToString(rig.events);
+    EXPECT_EQ(rig.condition("Valid").status, "True") << spec << ": " << rig.condition("Valid").message;
+  }
+  // Gone: the AppWrapper is made.
+  rig.children[static_cast<std::size_t>(ChildKind::kRayCluster)].clear();
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kAw)), 1u) << ::testing::PrintToString(rig.fake.log);
+}
+
 // The twenty-second user trial: a queue move that replaces the AppWrapper (suspended, its components changed)
 // recorded the new queue while the AppWrapper being deleted still ran in the old one, and the old one, recorded
 // nowhere, was never deleted. The old queue is kept until the new AppWrapper is in, then released.

@@ -117,7 +117,7 @@ TEST(WritePlan, OurAppWrapperHoldingTheClusterIsHandedOver) {
   Plan plan = decide(outcome, seen, "demo", true);
   ASSERT_TRUE(plan.blocker);
   ASSERT_TRUE(std::holds_alternative<HandOver>(*plan.blocker));
-  EXPECT_EQ(std::get<HandOver>(*plan.blocker).app_wrapper.kind, ChildKind::kAppWrapper);
+  EXPECT_EQ(std::get<HandOver>(*plan.blocker).old_child.kind, ChildKind::kAppWrapper);
   EXPECT_FALSE(plan.dry_run);
   // ...but not an AppWrapper of another workload.
   seen.controlled[kAw] = false;
@@ -169,6 +169,47 @@ TEST(WritePlan, ARayClusterTakingOverFromAnAppWrapperStillThereWaitsForIt) {
   EXPECT_FALSE(decide(outcome, seen, "demo", true).blocker);
 }
 
+// The twenty-fifth user trial: every other kind change created the new child at once, beside the old one held by a
+// finalizer (RayCluster -> AppWrapper in the same queue, RayCluster -> RayJob, RayJob -> RayCluster). Each waits for
+// the old child; once the new one exists, a child of another kind still there is only removed (stale).
+TEST(WritePlan, EveryKindChangeWaitsForTheOldChildToGo) {
+  constexpr std::size_t kRj = static_cast<std::size_t>(ChildKind::kRayJob);
+  struct Case {
+    const char* to;
+    std::size_t old_index;
+    const char* old_kind;
+    ChildKind old;
+  };
+  for (const Case& c : {Case{"AppWrapper", kRc, "RayCluster", ChildKind::kRayCluster},
+                        Case{"RayJob", kRc, "RayCluster", ChildKind::kRayCluster},
+                        Case{"RayCluster", kRj, "RayJob", ChildKind::kRayJob},
+                        Case{"RayJob", kAw, "AppWrapper", ChildKind::kAppWrapper},
+                        Case{"AppWrapper", kRj, "RayJob", ChildKind::kRayJob}}) {
+    std::vector<json::Document> desired;
+    desired.push_back(child(c.to));
+    auto outcome = outcome_with(std::move(desired));
+    json::Document old = child(c.old_kind);
+    Observation seen;
+    seen.cached[c.old_index] = &old;
+    seen.controlled[c.old_index] = true;
+    Plan plan = decide(outcome, seen, "demo", true);
+    ASSERT_TRUE(plan.blocker) << c.old_kind << " -> " << c.to;
+    ASSERT_TRUE(std::holds_alternative<HandOver>(*plan.blocker)) << c.old_kind << " -> " << c.to;
+    EXPECT_EQ(std::get<HandOver>(*plan.blocker).old_child.kind, c.old) << c.old_kind << " -> " << c.to;
+    EXPECT_FALSE(plan.dry_run) << "nothing is written while it waits";
+    // The new child exists already (made before this rule, or by hand meanwhile): the old one is only removed.
+    const ChildKindInfo* to = child_kind_named(c.to);
+    ASSERT_NE(to, nullptr);
+    json::Document made = child(c.to);
+    seen.cached[static_cast<std::size_t>(to->kind)] = &made;
+    seen.controlled[static_cast<std::size_t>(to->kind)] = true;
+    plan = decide(outcome, seen, "demo", true);
+    EXPECT_FALSE(plan.blocker) << c.old_kind << " -> " << c.to;
+    ASSERT_EQ(plan.stale.size(), 1u) << c.old_kind << " -> " << c.to;
+    EXPECT_EQ(plan.stale[0].kind, c.old);
+  }
+}
+
 TEST(WritePlan, ChildrenOfTheOtherKindsAreRemovedAndTheFinalizerFollowsTheQueue) {
   std::vector<json::Document> desired;
   desired.push_back(child("RayCluster"));
@@ -176,9 +217,12 @@ TEST(WritePlan, ChildrenOfTheOtherKindsAreRemovedAndTheFinalizerFollowsTheQueue)
   outcome.needs_finalizer = true;
   outcome.release_local_queue = "old-queue";
   json::Document aw = child("AppWrapper");
+  json::Document rc = child("RayCluster");
   Observation seen;
   seen.cached[kAw] = &aw;
   seen.controlled[kAw] = true;
+  seen.cached[kRc] = &rc;  // the RayCluster exists already (made before the AppWrapper was gone)
+  seen.controlled[kRc] = true;
   Plan plan = decide(outcome, seen, "demo", true);
   ASSERT_EQ(plan.stale.size(), 1u);
   EXPECT_EQ(plan.stale[0].kind, ChildKind::kAppWrapper);
