@@ -34,13 +34,6 @@ void patch_status(const ResourceType& t, const std::string& ns, const std::strin
   ASSERT_TRUE(r.has_value()) << r.error().message;
 }
 
-void patch_spec(const ResourceType& t, const std::string& ns, const std::string& name, const std::string& yaml) {
-  client::WriteOptions wo;
-  wo.field_manager = "someone-else";
-  auto r = api().merge_patch(t.object_path(ns, name), from_yaml(yaml), wo);
-  ASSERT_TRUE(r.has_value()) << r.error().message;
-}
-
 std::string phase_of(const std::string& ns, const std::string& name) {
   auto w = get(kWorkloads, ns, name);
   if (!w) return "<absent>";

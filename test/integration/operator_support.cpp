@@ -55,6 +55,13 @@ json::Document from_yaml(const std::string& text) {
   return std::move((*docs)[0]);
 }
 
+void patch_spec(const ResourceType& t, const std::string& ns, const std::string& name, const std::string& yaml) {
+  client::WriteOptions wo;
+  wo.field_manager = "someone-else";
+  auto r = api().merge_patch(t.object_path(ns, name), from_yaml(yaml), wo);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+}
+
 std::string unique_namespace(const std::string& prefix) {
   static std::mt19937 rng(std::random_device{}());
   return prefix + "-" + std::to_string(rng() % 100000);

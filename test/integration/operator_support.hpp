@@ -38,6 +38,10 @@ std::string unique_namespace(const std::string& prefix);
 /// Creates a namespace (fatal test failure on error).
 void create_namespace(const std::string& ns);
 
+/// Merge-patches object `name` with `yaml` (its spec, metadata or both) as field manager "someone-else", as another
+/// client would; fatal test failure on error.
+void patch_spec(const ResourceType& t, const std::string& ns, const std::string& name, const std::string& yaml);
+
 /// GET of one object; std::nullopt when absent or on error.
 std::optional<json::Document> get(const ResourceType& t, const std::string& ns, const std::string& name);
 

@@ -186,3 +186,40 @@ TEST(Operator, SwitchingToAppWrapperRemovesTheBareRayCluster) {
   ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "flip").has_value() && !get(kAppWrappers, ns, "flip"); }))
       << operator_log();
 }
+
+// The twenty-fifth user trial: with a finalizer holding the RayCluster (as KubeRay's or any controller's may), the
+// switch to an AppWrapper created it beside the RayCluster being deleted, and the RayCluster was deleted again every
+// recheck. The AppWrapper comes once the RayCluster is gone; one DELETE and one Replacing event meanwhile.
+TEST(Operator, AKindChangeWaitsForTheOldChildHeldByAFinalizer) {
+  const std::string ns = unique_namespace("handover");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("held", 1)));
+  ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "held").has_value(); })) << operator_log();
+  ASSERT_NO_FATAL_FAILURE(patch_spec(kRayClusters, ns, "held", "metadata: {finalizers: [example.com/hold]}"));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("held", 1, "  appWrapper: true\n  suspend: true\n")));
+  ASSERT_TRUE(eventually([&] {
+    auto rc = get(kRayClusters, ns, "held");
+    return rc && json::find_path(*rc, "metadata.deletionTimestamp") != nullptr;
+  })) << operator_log();
+  std::this_thread::sleep_for(std::chrono::seconds(5));  // two rechecks of the wait
+  EXPECT_FALSE(get(kAppWrappers, ns, "held").has_value()) << "created beside the RayCluster still held";
+  std::string valid;
+  auto w = get(kWorkloads, ns, "held");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(condition_status(*w, "Valid", &valid), "True") << valid;
+  // Unsuspended while it waits: still valid (the RayCluster is being deleted, it does not count as running).
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("held", 1, "  appWrapper: true\n")));
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  w = get(kWorkloads, ns, "held");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(condition_status(*w, "Valid", &valid), "True") << valid;
+  // Each removal is logged with its event: one (its deletionTimestamp above), however many rechecks (the log's tail).
+  const std::string log = operator_log();
+  const std::string removal = "Replacing: RayCluster held removed";
+  std::size_t removals = 0;
+  for (std::size_t at = log.find(removal); at != std::string::npos; at = log.find(removal, at + 1)) ++removals;
+  EXPECT_LE(removals, 1u) << log;
+  ASSERT_NO_FATAL_FAILURE(patch_spec(kRayClusters, ns, "held", "metadata: {finalizers: []}"));
+  ASSERT_TRUE(eventually([&] { return get(kAppWrappers, ns, "held").has_value() && !get(kRayClusters, ns, "held"); }))
+      << operator_log();
+}
