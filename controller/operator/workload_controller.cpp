@@ -341,6 +341,16 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     // it managed, released once the new child is in (the twenty-second user trial: a move that replaced the
     // AppWrapper recorded the new queue at once, and the old one, recorded nowhere, was never deleted).
     if (std::holds_alternative<Replacement>(blocked->blocker)) unapplied();
+    // A kind change waiting for the old child: the status says so, not "<new kind> is not created yet" (the
+    // twenty-fifth user trial).
+    if (const auto* h = std::get_if<HandOver>(&blocked->blocker); h && plan.top) {
+      const std::string old_kind(info(h->old_child.kind).name), new_kind(info(*plan.top).name);
+      mark_not_ready(outcome.status, "Replacing",
+                     old_kind + " " + h->old_child.name +
+                         " is being deleted (its finalizers may hold it a while); the " + new_kind +
+                         " that replaces it is created once it is gone",
+                     generation);
+    }
     if (const auto* c = std::get_if<ChildConflict>(&blocked->blocker)) {
       const std::string msg = c->kind + " " + c->name + " already exists and " + describe(c->holder) +
                               (c->holder.kind == ChildHolder::Kind::kEarlierWorkload

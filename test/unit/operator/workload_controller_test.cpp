@@ -599,6 +599,10 @@ TEST(WorkloadController, AKindChangeWaitsForTheOldChildOnce) {
   EXPECT_EQ(rig.fake.count("APPLY " + std::string(kAw)), 0u) << "the AppWrapper is not made beside the RayCluster";
   EXPECT_TRUE(rig.event("Normal Replacing: RayCluster demo removed: the workload now runs as an AppWrapper"))
       << ::testing::PrintToString(rig.events);
+  EXPECT_EQ(rig.condition("Ready").reason, "Replacing") << rig.condition("Ready").message;
+  EXPECT_EQ(rig.condition("Ready").message,
+            "RayCluster demo is being deleted (its finalizers may hold it a while); the AppWrapper that replaces it is "
+            "created once it is gone");
   EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter);
   {  // its deletion seen, held by someone's finalizer
     json::Document going = json::clone(*rig.children[static_cast<std::size_t>(ChildKind::kRayCluster)]["team-a/demo"]);
