@@ -628,6 +628,47 @@ TEST(WorkloadController, AKindChangeWaitsForTheOldChildOnce) {
   EXPECT_EQ(rig.fake.count("APPLY " + std::string(kAw)), 1u) << ::testing::PrintToString(rig.fake.log);
 }
 
+// The twenty-sixth user trial: a kind change to a RayJob recorded the RayJob's spec hash while it waited for the old
+// child, and the next reconcile took the RayJob never made for one gone before its end (Failed, RayJobGone).
+TEST(WorkloadController, AKindChangeToARayJobRecordsNoRunWhileItWaits) {
+  CFO_REQUIRE_SCHEMAS();
+  Rig rig;
+  rig.set_workload("{workerGroups: [{name: w, replicas: 1}]}");
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  ASSERT_TRUE(rig.cache_applied_ray_cluster());
+  const std::string job = "{suspend: true, job: {entrypoint: 'python -c 1'}, workerGroups: [{name: w, replicas: 1}]}";
+  // The workload as the apiserver holds it: this spec, and the status last written.
+  auto with_last_status = [&] {
+    rig.set_workload(job);
+    json::Document wl = json::clone(*rig.workloads["team-a/demo"]);
+    json::Document st = rig.last_status();
+    wl.AddMember("status", json::Value(st, wl.GetAllocator()), wl.GetAllocator());
+    rig.workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
+  };
+  rig.set_workload(job);
+  rig.controller->reconcile("team-a/demo");  // the RayCluster is removed
+  {
+    json::Document going = json::clone(*rig.children[static_cast<std::size_t>(ChildKind::kRayCluster)]["team-a/demo"]);
+    json::set(going["metadata"], "deletionTimestamp", json::str("2026-12-04T00:00:00Z", going.GetAllocator()),
+              going.GetAllocator());
+    rig.set_child(ChildKind::kRayCluster, std::move(going));
+  }
+  for (int i = 0; i < 2; ++i) {
+    with_last_status();
+    rig.controller->reconcile("team-a/demo");
+    EXPECT_EQ(json::string_at(rig.last_status(), "jobSpecHash"), "") << "recheck " << i;
+    EXPECT_NE(json::string_at(rig.last_status(), "phase"), "Failed") << rig.condition("Ready").message;
+  }
+  rig.children[static_cast<std::size_t>(ChildKind::kRayCluster)].clear();  // gone
+  with_last_status();
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("APPLY /apis/ray.io/v1/namespaces/team-a/rayjobs/demo"), 1u)
+      << ::testing::PrintToString(rig.fake.log) << rig.condition("Ready").message;
+  EXPECT_NE(json::string_at(rig.last_status(), "jobSpecHash"), "");
+}
+
 // The twenty-second user trial: a queue move that replaces the AppWrapper (suspended, its components changed)
 // recorded the new queue while the AppWrapper being deleted still ran in the old one, and the old one, recorded
 // nowhere, was never deleted. The old queue is kept until the new AppWrapper is in, then released.
