@@ -349,7 +349,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
                      old_kind + " " + h->old_child.name +
                          " is being deleted (its finalizers may hold it a while); the " + new_kind +
                          " that replaces it is created once it is gone",
-                     generation);
+                     generation, /*not_submitted=*/true);
       // Nothing of the new child ran: a RayJob's record is the previous one (the twenty-sixth user trial: the hash of
       // the RayJob not made yet was recorded, and the next reconcile took it as a RayJob gone before its end).
       keep_previous(outcome.status, prev_status, "jobSpecHash");
