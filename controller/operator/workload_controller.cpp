@@ -350,9 +350,12 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
                          " is being deleted (its finalizers may hold it a while); the " + new_kind +
                          " that replaces it is created once it is gone",
                      generation, /*not_submitted=*/true);
-      // Nothing of the new child ran: a RayJob's record is the previous one (the twenty-sixth user trial: the hash of
-      // the RayJob not made yet was recorded, and the next reconcile took it as a RayJob gone before its end).
-      keep_previous(outcome.status, prev_status, "jobSpecHash");
+      // No RayJob run is on record while a kind change waits: not the new child's, not made yet (the twenty-sixth
+      // user trial: its hash was recorded, and the next reconcile took it for a RayJob gone before its end), nor the
+      // old one's, which this change deletes (the twenty-seventh: going back to the same job while the old RayJob
+      // was still held then read as that RayJob lost, and none was made). Without a finalizer the new child is made
+      // at once and clears the record the same way.
+      outcome.status.RemoveMember("jobSpecHash");
     }
     if (const auto* c = std::get_if<ChildConflict>(&blocked->blocker)) {
       const std::string msg = c->kind + " " + c->name + " already exists and " + describe(c->holder) +

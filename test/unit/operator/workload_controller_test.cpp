@@ -669,6 +669,55 @@ TEST(WorkloadController, AKindChangeToARayJobRecordsNoRunWhileItWaits) {
   EXPECT_NE(json::string_at(rig.last_status(), "jobSpecHash"), "");
 }
 
+// The twenty-seventh user trial: RayJob -> RayCluster while a finalizer held the RayJob, then back to the same job
+// before it was gone: the old RayJob's record was kept through the wait, and once it went it read as a RayJob lost
+// before its end (Failed, RayJobGone), and none was made.
+TEST(WorkloadController, BackToTheSameJobWhileTheOldRayJobIsHeldMakesItAgain) {
+  CFO_REQUIRE_SCHEMAS();
+  constexpr const char* kRj = "/apis/ray.io/v1/namespaces/team-a/rayjobs/demo";
+  const std::string job = "{suspend: true, job: {entrypoint: 'python -c 1'}, workerGroups: [{name: w, replicas: 1}]}";
+  const std::string cluster = "{suspend: true, workerGroups: [{name: w, replicas: 1}]}";
+  Rig rig;
+  auto as_stored = [&](const std::string& spec) {  // the workload as the apiserver holds it: spec and last status
+    rig.set_workload(spec);
+    json::Document wl = json::clone(*rig.workloads["team-a/demo"]);
+    json::Document st = rig.last_status();
+    wl.AddMember("status", json::Value(st, wl.GetAllocator()), wl.GetAllocator());
+    rig.workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
+  };
+  rig.set_workload(job);
+  rig.start();
+  rig.controller->reconcile("team-a/demo");
+  auto made = rig.fake.applied_to(kRj);
+  ASSERT_EQ(made.size(), 1u);
+  ASSERT_NE(json::string_at(rig.last_status(), "jobSpecHash"), "");
+  rig.set_child(ChildKind::kRayJob, json::clone(made[0]));
+  json::Document held = json::clone(made[0]);
+  json::set(held["metadata"], "deletionTimestamp", json::str("2026-12-04T00:00:00Z", held.GetAllocator()),
+            held.GetAllocator());
+  as_stored(cluster);
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");  // the RayJob is removed; a finalizer holds it
+  ASSERT_EQ(rig.fake.count("DELETE " + std::string(kRj)), 1u) << ::testing::PrintToString(rig.fake.log);
+  rig.set_child(ChildKind::kRayJob, std::move(held));
+  as_stored(cluster);
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(json::string_at(rig.last_status(), "jobSpecHash"), "") << "the RayJob this change deletes";
+  for (int i = 0; i < 2; ++i) {  // back to the same job while it is held
+    as_stored(job);
+    rig.controller->reconcile("team-a/demo");
+    EXPECT_NE(json::string_at(rig.last_status(), "phase"), "Failed") << rig.condition("Ready").message;
+  }
+  rig.children[static_cast<std::size_t>(ChildKind::kRayJob)].clear();  // gone
+  as_stored(job);
+  rig.fake.log.clear();
+  rig.controller->reconcile("team-a/demo");
+  EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRj)), 1u)
+      << ::testing::PrintToString(rig.fake.log) << " " << rig.condition("Ready").reason << ": "
+      << rig.condition("Ready").message;
+  EXPECT_NE(json::string_at(rig.last_status(), "phase"), "Failed");
+}
+
 // The twenty-second user trial: a queue move that replaces the AppWrapper (suspended, its components changed)
 // recorded the new queue while the AppWrapper being deleted still ran in the old one, and the old one, recorded
 // nowhere, was never deleted. The old queue is kept until the new AppWrapper is in, then released.
