@@ -95,6 +95,14 @@ struct Rig {
             "uid: uid-1, generation: 1" +
             extra_meta + "}, spec: " + spec + "}"));
   }
+  // The workload as the apiserver holds it after the last status write: `spec` (and `extra_meta`), and that status.
+  void set_workload_as_written(const std::string& spec, const std::string& extra_meta = "") {
+    set_workload(spec, extra_meta);
+    json::Document wl = json::clone(*workloads["team-a/demo"]);
+    json::Document st = last_status();
+    wl.AddMember("status", json::Value(st, wl.GetAllocator()), wl.GetAllocator());
+    workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
+  }
   void set_child(ChildKind kind, json::Document obj) {
     children[static_cast<std::size_t>(kind)]["team-a/demo"] = std::make_shared<json::Document>(std::move(obj));
   }
@@ -638,14 +646,6 @@ TEST(WorkloadController, AKindChangeToARayJobRecordsNoRunWhileItWaits) {
   rig.controller->reconcile("team-a/demo");
   ASSERT_TRUE(rig.cache_applied_ray_cluster());
   const std::string job = "{suspend: true, job: {entrypoint: 'python -c 1'}, workerGroups: [{name: w, replicas: 1}]}";
-  // The workload as the apiserver holds it: this spec, and the status last written.
-  auto with_last_status = [&] {
-    rig.set_workload(job);
-    json::Document wl = json::clone(*rig.workloads["team-a/demo"]);
-    json::Document st = rig.last_status();
-    wl.AddMember("status", json::Value(st, wl.GetAllocator()), wl.GetAllocator());
-    rig.workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
-  };
   rig.set_workload(job);
   rig.controller->reconcile("team-a/demo");  // the RayCluster is removed
   {
@@ -655,13 +655,13 @@ TEST(WorkloadController, AKindChangeToARayJobRecordsNoRunWhileItWaits) {
     rig.set_child(ChildKind::kRayCluster, std::move(going));
   }
   for (int i = 0; i < 2; ++i) {
-    with_last_status();
+    rig.set_workload_as_written(job);
     rig.controller->reconcile("team-a/demo");
     EXPECT_EQ(json::string_at(rig.last_status(), "jobSpecHash"), "") << "recheck " << i;
     EXPECT_NE(json::string_at(rig.last_status(), "phase"), "Failed") << rig.condition("Ready").message;
   }
   rig.children[static_cast<std::size_t>(ChildKind::kRayCluster)].clear();  // gone
-  with_last_status();
+  rig.set_workload_as_written(job);
   rig.fake.log.clear();
   rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.count("APPLY /apis/ray.io/v1/namespaces/team-a/rayjobs/demo"), 1u)
@@ -678,13 +678,6 @@ TEST(WorkloadController, BackToTheSameJobWhileTheOldRayJobIsHeldMakesItAgain) {
   const std::string job = "{suspend: true, job: {entrypoint: 'python -c 1'}, workerGroups: [{name: w, replicas: 1}]}";
   const std::string cluster = "{suspend: true, workerGroups: [{name: w, replicas: 1}]}";
   Rig rig;
-  auto as_stored = [&](const std::string& spec) {  // the workload as the apiserver holds it: spec and last status
-    rig.set_workload(spec);
-    json::Document wl = json::clone(*rig.workloads["team-a/demo"]);
-    json::Document st = rig.last_status();
-    wl.AddMember("status", json::Value(st, wl.GetAllocator()), wl.GetAllocator());
-    rig.workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
-  };
   rig.set_workload(job);
   rig.start();
   rig.controller->reconcile("team-a/demo");
@@ -695,21 +688,21 @@ TEST(WorkloadController, BackToTheSameJobWhileTheOldRayJobIsHeldMakesItAgain) {
   json::Document held = json::clone(made[0]);
   json::set(held["metadata"], "deletionTimestamp", json::str("2026-12-04T00:00:00Z", held.GetAllocator()),
             held.GetAllocator());
-  as_stored(cluster);
+  rig.set_workload_as_written(cluster);
   rig.fake.log.clear();
   rig.controller->reconcile("team-a/demo");  // the RayJob is removed; a finalizer holds it
   ASSERT_EQ(rig.fake.count("DELETE " + std::string(kRj)), 1u) << ::testing::PrintToString(rig.fake.log);
   rig.set_child(ChildKind::kRayJob, std::move(held));
-  as_stored(cluster);
+  rig.set_workload_as_written(cluster);
   rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(json::string_at(rig.last_status(), "jobSpecHash"), "") << "the RayJob this change deletes";
   for (int i = 0; i < 2; ++i) {  // back to the same job while it is held
-    as_stored(job);
+    rig.set_workload_as_written(job);
     rig.controller->reconcile("team-a/demo");
     EXPECT_NE(json::string_at(rig.last_status(), "phase"), "Failed") << rig.condition("Ready").message;
   }
   rig.children[static_cast<std::size_t>(ChildKind::kRayJob)].clear();  // gone
-  as_stored(job);
+  rig.set_workload_as_written(job);
   rig.fake.log.clear();
   rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRj)), 1u)
@@ -740,19 +733,9 @@ TEST(WorkloadController, AReplacedChildKeepsItsQueueUntilTheNewOneIsIn) {
   rig.start();
   rig.controller->reconcile("team-a/demo");
   ASSERT_TRUE(rig.cache_applied_app_wrapper());
-  // The workload as the cache shows it after its status write, with `spec`.
-  auto with_last_status = [&](const std::string& spec) {
-    json::Document status = rig.last_status();
-    rig.set_workload(spec, fin);
-    json::Document wl = json::clone(*rig.workloads["team-a/demo"]);
-    json::Value st;
-    st.CopyFrom(status, wl.GetAllocator());
-    wl.AddMember("status", st, wl.GetAllocator());
-    rig.workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
-  };
   const std::string moved =
       "{appWrapper: true, suspend: true, queue: {clusterQueue: rq-2}, workerGroups: [{name: w, replicas: 3}]}";
-  with_last_status(moved);
+  rig.set_workload_as_written(moved, fin);
   rig.fake.log.clear();
   rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.count("DELETE " + std::string(kAw)), 1u) << ::testing::PrintToString(rig.fake.log);
@@ -763,7 +746,7 @@ TEST(WorkloadController, AReplacedChildKeepsItsQueueUntilTheNewOneIsIn) {
 
   // The AppWrapper gone: the new one goes into rq-2, created, and rq-1, used by nobody now, goes.
   rig.children[static_cast<std::size_t>(ChildKind::kAppWrapper)].clear();
-  with_last_status(moved);
+  rig.set_workload_as_written(moved, fin);
   rig.fake.log.clear();
   rig.controller->reconcile("team-a/demo");
   EXPECT_EQ(rig.fake.count("CREATE " + std::string(kLqs)), 1u) << ::testing::PrintToString(rig.fake.log);
