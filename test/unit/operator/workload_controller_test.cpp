@@ -106,7 +106,8 @@ struct Rig {
   void set_child(ChildKind kind, json::Document obj) {
     children[static_cast<std::size_t>(kind)]["team-a/demo"] = std::make_shared<json::Document>(std::move(obj));
   }
-  // The RayCluster the controller applied, put in its cache as the apiserver would hold it (with a creation time):
+  // The RayCluster the controller applied, put in its cache as the apiserver would hold it (with a creation time and
+  // the resourceVersion its apply answered with):
   // its watch event has come. False (a failed assertion) when there was not exactly one apply of it.
   bool cache_applied_ray_cluster() {
     auto rc = fake.applied_to(kRc);
@@ -115,6 +116,8 @@ struct Rig {
     json::Document live;
     live.CopyFrom(rc[0], live.GetAllocator());
     json::set(live["metadata"], "creationTimestamp", json::str(now_rfc3339(), live.GetAllocator()),
+              live.GetAllocator());
+    json::set(live["metadata"], "resourceVersion", json::str(fake.versions[kRc], live.GetAllocator()),
               live.GetAllocator());
     set_child(ChildKind::kRayCluster, std::move(live));
     return true;
@@ -186,13 +189,7 @@ TEST(WorkloadController, AReconcileWokenByItsOwnWritesWritesNothing) {
   rig.controller->reconcile("team-a/demo");
   // What the apiserver would now hold: the applied RayCluster, and the workload with the status written.
   ASSERT_TRUE(rig.cache_applied_ray_cluster());
-  json::Document wl;
-  wl.CopyFrom(*rig.workloads["team-a/demo"], wl.GetAllocator());
-  json::Document status = rig.last_status();
-  json::Value st;
-  st.CopyFrom(status, wl.GetAllocator());
-  wl.AddMember("status", st, wl.GetAllocator());
-  rig.workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
+  rig.set_workload_as_written("{}");
   rig.fake.log.clear();
   auto result = rig.controller->reconcile("team-a/demo");
   EXPECT_TRUE(rig.fake.log.empty()) << rig.fake.log.size() << " request(s), the first: " << rig.fake.log[0];
@@ -229,12 +226,6 @@ TEST(WorkloadController, AnUpdatedChildsEventWakesTheWorkload) {
   rig.start();
   rig.controller->reconcile("team-a/demo");
   ASSERT_TRUE(rig.cache_applied_ray_cluster());
-  json::Document cached;
-  cached.CopyFrom(*rig.children[static_cast<std::size_t>(ChildKind::kRayCluster)]["team-a/demo"],
-                  cached.GetAllocator());
-  json::set(cached["metadata"], "resourceVersion", json::str(rig.fake.versions[kRc], cached.GetAllocator()),
-            cached.GetAllocator());
-  rig.set_child(ChildKind::kRayCluster, json::clone(cached));
   rig.set_workload("{workerGroups: [{name: small-group, replicas: 3}]}");
   rig.fake.log.clear();
   rig.controller->reconcile("team-a/demo");  // the cache holds our creation: its entry goes
