@@ -64,19 +64,14 @@ Result<void> for_each_value(const std::string& name, std::string_view text,
   return outcome;
 }
 
-// A CRD file's CRDs through the cache (crd_cache.hpp): `each` gets every CRD of the file, descriptions stripped,
+// A CRD file's CRDs through the cache (crd_cache.hpp): the array of every CRD of the file, descriptions stripped,
 // from the cache entry when there is one, else parsed from the file, and then stored. A file the cache cannot key
 // (or with no cache folder) is read as it is.
-Result<void> for_each_crd(const std::string& file, const std::string& cache_dir,
-                          const std::function<Result<void>(const json::Value&)>& each) {
+Result<json::Document> crds_of_file(const std::string& file, const std::string& cache_dir) {
   const std::optional<std::string> key =
       cache_dir.empty() || file.ends_with(".json") ? std::nullopt : crd_cache_key(file);
   if (key)
-    if (auto cached = read_crd_cache(cache_dir, *key)) {
-      for (const auto& crd : cached->GetArray())
-        if (auto r = each(crd); !r) return r;
-      return {};
-    }
+    if (auto cached = read_crd_cache(cache_dir, *key)) return std::move(*cached);
   auto text = read_file(file);
   if (!text) return std::unexpected(text.error());
   json::Document found(rapidjson::kArrayType);
@@ -85,21 +80,18 @@ Result<void> for_each_crd(const std::string& file, const std::string& cache_dir,
     json::Value crd;
     crd.CopyFrom(doc, found.GetAllocator());
     strip_descriptions(crd);
-    if (auto judged = each(crd); !judged) return judged;
     found.PushBack(crd, found.GetAllocator());
     return {};
   });
-  if (!r) return r;
+  if (!r) return std::unexpected(r.error());
   if (key) write_crd_cache(cache_dir, *key, found);
-  return {};
+  return found;
 }
 
 }  // namespace
 
-Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths, const CrdNeeds& needs,
-                                           const std::string& cache_dir) {
-  LoadedCrds out;
-  int added = 0;
+Result<FoundCrds> read_crds(const std::vector<std::string>& paths, const std::string& cache_dir) {
+  FoundCrds out;
   for (const auto& p : paths) {
     std::error_code ec;
     std::string path = p;
@@ -113,25 +105,45 @@ Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths
     auto files = crd_files(path);
     if (!files) return std::unexpected(files.error());
     for (const auto& file : *files) {
-      auto r = for_each_crd(file, cache_dir, [&](const json::Value& doc) -> Result<void> {
+      auto crds = crds_of_file(file, cache_dir);
+      if (!crds) return std::unexpected(crds.error());
+      for (const auto& doc : crds->GetArray()) {
         if (json::string_at(doc, "metadata.name") == validation::kKueueWorkloadCrdName)
-          out.kueue_max_pod_sets = validation::kueue_max_pod_sets_of(doc);
-        ++added;
+          out.loaded.kueue_max_pod_sets = validation::kueue_max_pod_sets_of(doc);
         const std::string group = json::string_at(doc, "spec.group");
         const std::string kind = json::string_at(doc, "spec.names.kind");
         if (const json::Value* versions = json::find_path(doc, "spec.versions"); versions && versions->IsArray())
           for (const auto& v : versions->GetArray())
             if (json::get_bool(v, "served").value_or(true))
-              out.available_kinds.push_back(group + "/" + json::get_string(v, "name").value_or("") + "/" + kind);
-        if (!needs.wants(group, kind)) return {};
-        if (auto added_crd = out.schemas.add_crd(doc); !added_crd) return fail(file + ": " + added_crd.error().message);
-        return {};
-      });
-      if (!r) return std::unexpected(r.error());
+              out.loaded.available_kinds.push_back(group + "/" + json::get_string(v, "name").value_or("") + "/" + kind);
+      }
+      if (!crds->Empty()) out.files.push_back({file, std::move(*crds)});
     }
   }
-  if (added == 0) return fail("no CustomResourceDefinition found in the --crds inputs");
+  if (out.files.empty()) return fail("no CustomResourceDefinition found in the --crds inputs");
   return out;
+}
+
+Result<void> add_wanted_crds(FoundCrds& found, const CrdNeeds& needs) {
+  std::set<std::pair<std::string, std::string>> added_now;
+  for (const auto& [file, crds] : found.files)
+    for (const auto& doc : crds.GetArray()) {
+      std::pair<std::string, std::string> kind{json::string_at(doc, "spec.group"),
+                                               json::string_at(doc, "spec.names.kind")};
+      if (!needs.wants(kind.first, kind.second) || found.added_kinds.contains(kind)) continue;
+      if (auto added = found.loaded.schemas.add_crd(doc); !added) return fail(file + ": " + added.error().message);
+      added_now.insert(std::move(kind));
+    }
+  found.added_kinds.insert(added_now.begin(), added_now.end());
+  return {};
+}
+
+Result<LoadedCrds> load_schemas_from_files(const std::vector<std::string>& paths, const CrdNeeds& needs,
+                                           const std::string& cache_dir) {
+  auto found = read_crds(paths, cache_dir);
+  if (!found) return std::unexpected(found.error());
+  if (auto r = add_wanted_crds(*found, needs); !r) return std::unexpected(r.error());
+  return std::move(found->loaded);
 }
 
 std::optional<std::string> bundled_crds_path(std::string* looked_at) {

@@ -3,10 +3,12 @@
 // the binary. (The controller reads them from the apiserver: operator/served_apis.hpp.)
 #include <optional>
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/json.hpp"
 #include "validation/schema_set.hpp"
 
 namespace cfo::cmd {
@@ -28,6 +30,27 @@ struct LoadedCrds {
   /// reads the served CRD the same way); 0 when no Workload CRD is among them or it states none.
   int kueue_max_pod_sets = 0;
 };
+
+/// The CRDs found in the --crds inputs, read but not yet compiled: load_schemas_from_files in two steps, so that an
+/// offline run reads them (and compiles what every run needs) while it reads its inputs.
+struct FoundCrds {
+  struct File {
+    std::string name;
+    json::Document crds;  ///< an array of the file's CRDs, descriptions stripped
+  };
+  std::vector<File> files;  ///< the files that hold a CRD, in the order they are read
+  LoadedCrds loaded;        ///< available_kinds and kueue_max_pod_sets of every CRD; the schemas added so far
+  std::set<std::pair<std::string, std::string>> added_kinds;  ///< {group, kind} whose CRDs are in loaded.schemas
+};
+
+/// The first step of load_schemas_from_files: reads every CRD of `paths` (same layout, cache and errors), lists the
+/// kinds they serve and Kueue's MaxPodSets, and compiles nothing.
+Result<FoundCrds> read_crds(const std::vector<std::string>& paths, const std::string& cache_dir = {});
+
+/// The second step: adds to found.loaded.schemas every CRD whose group and kind `needs` wants and that an earlier call
+/// did not add (so it may be called once per set of needs; where two files define a kind, the later one wins as
+/// in one call). Errors: a wanted CRD that is malformed, as "<file>: <reason>".
+Result<void> add_wanted_crds(FoundCrds& found, const CrdNeeds& needs);
 
 /// Loads the CustomResourceDefinitions found in the given files or folders (a folder that holds no CRD but has an
 /// `upstream/` subfolder, like the project's UPSTREAM_CRDS layout, is read through that subfolder) whose group and

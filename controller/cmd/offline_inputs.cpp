@@ -1,5 +1,6 @@
 #include "cmd/offline_inputs.hpp"
 
+#include <future>
 #include <iostream>
 
 #include "cmd/crd_cache.hpp"
@@ -121,10 +122,23 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   if (!profile) return fail_with("--profile must be vanilla or odh, not \"" + args.get("profile") + "\"", true);
   auto crds = schema_paths(args);
   if (!crds) return fail_with(crds.error().message, false);
+  // The CRDs are read, and the RayCluster schema (which every run needs: crd_needs_of) compiled, on a thread of their
+  // own while the inputs are read and converted; the other kinds the inputs lead to are added after that.
+  auto early_crds = std::async(std::launch::async, [&crds, cache_dir = crd_cache_dir(args)]() -> Result<FoundCrds> {
+    auto found = read_crds(*crds, cache_dir);
+    if (!found) return found;
+    if (auto r = add_wanted_crds(*found, CrdNeeds{false, {{"ray.io", "RayCluster"}}}); !r)
+      return std::unexpected(r.error());
+    found->loaded.schemas.build("ray.io/v1", "RayCluster");
+    return found;
+  });
   auto docs = read_inputs(args.all("filename"), ReadOptions{OnYamlError::kAsEntry, args.flag("recursive")});
+  auto found = early_crds.get();
   if (!docs) return fail_with("-f: " + docs.error().message, false);
-  auto loaded = load_schemas_from_files(*crds, crd_needs_of(docs->docs), crd_cache_dir(args));
-  if (!loaded) return fail_with("--crds: " + loaded.error().message, false);
+  if (!found) return fail_with("--crds: " + found.error().message, false);
+  if (auto r = add_wanted_crds(*found, crd_needs_of(docs->docs)); !r)
+    return fail_with("--crds: " + r.error().message, false);
+  LoadedCrds* loaded = &found->loaded;
   if (!docs->skipped_files.empty()) {
     std::cerr << command << ": note: " << docs->skipped_files.size()
               << " file(s) of the folders given are not read (not .yaml, .yml or .json):";

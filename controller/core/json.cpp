@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "core/ascii.hpp"
 #include "core/field_error.hpp"
 
 namespace cfo {
@@ -15,7 +16,7 @@ namespace {
 bool plain_key(std::string_view k) {
   if (k.empty()) return false;
   for (char c : k)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
+    if (!(ascii::is_alnum(c) || c == '_' || c == '-')) return false;
   return true;
 }
 }  // namespace
@@ -138,7 +139,7 @@ std::string pointer_to_path(std::string_view pointer) {
       }
     }
     bool numeric = !seg.empty();
-    for (char c : seg) numeric = numeric && std::isdigit(static_cast<unsigned char>(c));
+    for (char c : seg) numeric = numeric && ascii::is_digit(c);
     if (numeric)
       out += "[" + seg + "]";
     else

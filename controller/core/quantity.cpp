@@ -1,16 +1,19 @@
 #include "core/quantity.hpp"
 
 #include <algorithm>
-#include <cctype>
+
+#include "core/ascii.hpp"
 
 namespace cfo {
 
 namespace {
 constexpr __int128 kMax = (static_cast<__int128>(1) << 126);
 
+// v *= f (f >= 0), refused when |v * f| would pass kMax; no 128-bit division (a hot path: every quantity of a Pod).
 bool mul(__int128& v, __int128 f) {
-  if (v != 0 && (f > kMax / (v < 0 ? -v : v))) return false;
-  v *= f;
+  __int128 product = 0;
+  if (__builtin_mul_overflow(v, f, &product) || product > kMax || product < -kMax) return false;
+  v = product;
   return true;
 }
 }  // namespace
@@ -27,12 +30,12 @@ Result<Quantity> Quantity::parse(std::string_view s) {
   bool neg = false;
   if (s[i] == '+' || s[i] == '-') neg = s[i++] == '-';
   std::string int_digits, frac_digits;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) int_digits += s[i++];
+  while (i < s.size() && ascii::is_digit(s[i])) int_digits += s[i++];
   bool dot = false;
   if (i < s.size() && s[i] == '.') {
     dot = true;
     ++i;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) frac_digits += s[i++];
+    while (i < s.size() && ascii::is_digit(s[i])) frac_digits += s[i++];
   }
   if (int_digits.empty() && frac_digits.empty()) return bad();
   if (dot && int_digits.empty() && frac_digits.empty()) return bad();
@@ -102,7 +105,7 @@ Result<Quantity> Quantity::parse(std::string_view s) {
     bool eneg = false;
     if (j < suf.size() && (suf[j] == '+' || suf[j] == '-')) eneg = suf[j++] == '-';
     std::string ed;
-    while (j < suf.size() && std::isdigit(static_cast<unsigned char>(suf[j]))) ed += suf[j++];
+    while (j < suf.size() && ascii::is_digit(suf[j])) ed += suf[j++];
     // The CRD pattern also allows a fractional exponent, which apimachinery then rejects; so do we.
     if (ed.empty() || j != suf.size() || ed.size() > 4) return bad();
     exp10 = std::stoi(ed) * (eneg ? -1 : 1);

@@ -933,6 +933,13 @@ std::vector<CelRuleInfo> SchemaSet::unsupported_cel_rules(RulesOf which) const {
   return out;
 }
 
+bool SchemaSet::build(const std::string& api_version, const std::string& kind) const {
+  auto it = impl_->entries.find({api_version, kind});
+  if (it == impl_->entries.end()) return false;
+  it->second.compiled.ensure_built();
+  return true;
+}
+
 bool SchemaSet::has_pod_spec() const { return impl_->pod_spec != nullptr; }
 
 FieldErrors SchemaSet::validate_pod_spec(const json::Value& pod_spec) const {

@@ -100,6 +100,11 @@ class SchemaSet {
   /// where they are (inside allOf/anyOf/oneOf/not) and rules with `optionalOldSelf`.
   std::vector<CelRuleInfo> unsupported_cel_rules(RulesOf which = RulesOf::kAllKinds) const;
 
+  /// Compiles now the schema of `api_version` and `kind` ("ray.io/v1", "RayCluster"), which validate() would
+  /// otherwise compile on first use of the kind (the offline commands compile the RayCluster schema while they read
+  /// their inputs). Returns false when that kind is not loaded. Safe to call more than once, and from any thread.
+  bool build(const std::string& api_version, const std::string& kind) const;
+
   /// The list of "<apiVersion>/<Kind>" held, for messages.
   std::vector<std::string> kinds() const;
 

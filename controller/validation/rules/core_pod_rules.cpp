@@ -14,6 +14,7 @@
 #include <charconv>
 #include <limits>
 
+#include "core/ascii.hpp"
 #include "core/names.hpp"
 #include "core/yaml.hpp"
 #include "validation/rules/core_pod.hpp"
@@ -92,8 +93,8 @@ std::vector<std::string> chdir_prefix(std::string_view v) {
 
 std::vector<std::string> is_env_var_name(std::string_view v) {
   std::vector<std::string> out;
-  bool ok = !v.empty() && !std::isdigit(static_cast<unsigned char>(v[0]));
-  for (char c : v) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_');
+  bool ok = !v.empty() && !ascii::is_digit(v[0]);
+  for (char c : v) ok = ok && (ascii::is_alnum(c) || c == '-' || c == '.' || c == '_');
   if (!ok) out.emplace_back("must consist of letters, digits, '_', '-' or '.', and must not start with a digit");
   auto more = chdir_prefix(v);
   out.insert(out.end(), more.begin(), more.end());
@@ -112,7 +113,7 @@ std::vector<std::string> is_config_map_key(std::string_view v) {
   std::vector<std::string> out;
   if (v.size() > 253) out.emplace_back("must be no more than 253 characters");
   bool ok = !v.empty();
-  for (char c : v) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_');
+  for (char c : v) ok = ok && (ascii::is_alnum(c) || c == '-' || c == '.' || c == '_');
   if (!ok) out.emplace_back("a valid config key must consist of letters, digits, '-', '_' or '.'");
   auto more = chdir_prefix(v);
   out.insert(out.end(), more.begin(), more.end());
@@ -121,7 +122,7 @@ std::vector<std::string> is_config_map_key(std::string_view v) {
 
 std::vector<std::string> is_http_header_name(std::string_view v) {
   bool ok = !v.empty();
-  for (char c : v) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-');
+  for (char c : v) ok = ok && (ascii::is_alnum(c) || c == '-');
   if (ok) return {};
   return {"a valid HTTP header name consists of letters, digits or '-'"};
 }
@@ -138,7 +139,7 @@ std::vector<std::string> is_valid_ip(std::string_view v) {
       if (part.empty() || part.size() > 3) return false;
       int n = 0;
       for (char c : part) {
-        if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+        if (!ascii::is_digit(c)) return false;
         n = n * 10 + (c - '0');
       }
       if (n > 255) return false;

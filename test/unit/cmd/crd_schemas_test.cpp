@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 
 #include "cmd/input_files.hpp"
 #include "cmd/judge_inputs.hpp"
@@ -68,4 +69,34 @@ TEST(CrdNeeds, OnlyTheNeededCrdsAreCompiledAndEveryOneIsListed) {
   auto all = load_schemas_from_files({crds});
   ASSERT_TRUE(all.has_value());
   EXPECT_TRUE(all->schemas.has("ray.io/v1", "RayJob"));
+}
+
+TEST(CrdNeeds, TheCrdsAreReadOnceAndAddedKindByKind) {
+  const char* crds = std::getenv("UPSTREAM_CRDS");
+  if (!crds || !*crds) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRDs are needed";
+  auto found = read_crds({crds});
+  ASSERT_TRUE(found.has_value()) << found.error().message;
+  EXPECT_FALSE(found->loaded.schemas.has("ray.io/v1", "RayCluster")) << "reading compiles nothing";
+  EXPECT_TRUE(lists(found->loaded.available_kinds, "ray.io/v1/RayJob")) << "every CRD read is listed";
+  EXPECT_GT(found->loaded.kueue_max_pod_sets, 0);
+  // What an offline run does before it knows its inputs, then with them: the second call adds only what is new.
+  ASSERT_TRUE(add_wanted_crds(*found, CrdNeeds{false, {{"ray.io", "RayCluster"}}}).has_value());
+  EXPECT_TRUE(found->loaded.schemas.has("ray.io/v1", "RayCluster"));
+  EXPECT_FALSE(found->loaded.schemas.has("ray.io/v1", "RayJob"));
+  ASSERT_TRUE(add_wanted_crds(*found, crd_needs_of(documents_of_text(
+                                          "in.yaml", "apiVersion: ray.io/v1\nkind: RayJob\nmetadata: {name: j}\n")))
+                  .has_value());
+  EXPECT_TRUE(found->loaded.schemas.has("ray.io/v1", "RayJob"));
+  EXPECT_TRUE(found->loaded.schemas.has("ray.io/v1", "RayCluster"));
+  EXPECT_FALSE(found->loaded.schemas.has("workload.codeflare.dev/v1beta2", "AppWrapper"));
+  EXPECT_EQ(found->added_kinds, (Kinds{{"ray.io", "RayCluster"}, {"ray.io", "RayJob"}}));
+}
+
+TEST(CrdNeeds, AFolderWithoutCrdsIsAnError) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "cfo-crd-schemas-test-empty";
+  std::filesystem::create_directories(dir);
+  auto found = read_crds({dir.string()});
+  ASSERT_FALSE(found.has_value());
+  EXPECT_NE(found.error().message.find("no CustomResourceDefinition"), std::string::npos) << found.error().message;
+  std::filesystem::remove_all(dir);
 }

@@ -1,4 +1,5 @@
 // SchemaSet: loading CRDs and the structural-schema semantics layered on RapidJSON's validator.
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -195,6 +196,28 @@ TEST(SchemaSetLoad, AddCrdRejectsOtherObjects) {
   EXPECT_NE(r.error().message.find("v1beta1"), std::string::npos);
   json::Document not_object(rapidjson::kArrayType);
   EXPECT_FALSE(set.add_crd(not_object).has_value());
+}
+
+TEST(SchemaSetLoad, BuildCompilesOneKindBeforeItsFirstUse) {
+  SchemaSet set;
+  ASSERT_TRUE(set.add_crd(example_crd("Widget", "spec: {type: object}",
+                                      "x-kubernetes-validations: [{rule: 'has(self.spec)', message: needs a spec}]"))
+                  .has_value());
+  ASSERT_TRUE(set.add_crd(example_crd("Gadget", "spec: {type: object}",
+                                      "x-kubernetes-validations: [{rule: 'has(self.spec)', message: needs a spec}]"))
+                  .has_value());
+  using RulesOf = SchemaSet::RulesOf;
+  EXPECT_TRUE(set.cel_rules(RulesOf::kUsedKinds).empty()) << "nothing is compiled before its first use";
+  EXPECT_FALSE(set.build("example.com/v1", "Gizmo")) << "a kind not loaded";
+  ASSERT_TRUE(set.build("example.com/v1", "Widget"));
+  const auto built = set.cel_rules(RulesOf::kUsedKinds);
+  ASSERT_EQ(built.size(), 1u) << "only Widget's schema is compiled";
+  EXPECT_EQ(built[0].kind, "Widget");
+  EXPECT_TRUE(set.build("example.com/v1", "Widget")) << "a second call finds it built";
+  // The compiled schema judges as one compiled on first use does.
+  const FieldErrors errs = set.validate(yaml1("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"));
+  EXPECT_TRUE(std::any_of(errs.begin(), errs.end(), [](const FieldError& e) { return e.rule.starts_with("cel:"); }))
+      << describe(errs);
 }
 
 TEST(SchemaSetLoad, VersionWithoutSchemaIsNamed) {
