@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/json.hpp"
@@ -192,6 +193,35 @@ TEST(ObjectPacker, UnpacksWhatItPackedAndRefusesOtherBytes) {
   EXPECT_EQ(json::dump(*plain.unpack(plain.pack(*parsed(ray_cluster(5))))), json::dump(*parsed(ray_cluster(5))));
   // Only the last 32 KiB of a long dictionary are kept (deflate's window).
   EXPECT_EQ(ObjectPacker(std::string(40000, 'x')).dictionary().size(), ObjectPacker::kMaxDictionaryBytes);
+}
+
+// The packer keeps its zlib streams between calls: a stream that a truncated blob left half-way, or one another thread
+// used meanwhile, packs and unpacks the next objects as a fresh one would.
+TEST(ObjectPacker, KeptStreamsServeTheNextCallsOnAnyThread) {
+  const ObjectPacker packer(ray_cluster(0));
+  const std::string blob = packer.pack(*parsed(ray_cluster(2)));
+  EXPECT_FALSE(packer.unpack(blob.substr(0, blob.size() - 3))) << "truncated";
+  EXPECT_FALSE(packer.unpack(blob.substr(0, 4) + std::string(blob.size() - 4, '\x7f'))) << "not deflate";
+  for (int round = 0; round < 3; ++round) {
+    ObjectPtr back = packer.unpack(blob);
+    ASSERT_TRUE(back) << "after a failed unpack, round " << round;
+    EXPECT_EQ(json::dump(*back), json::dump(*parsed(ray_cluster(2))));
+    EXPECT_EQ(packer.pack(*parsed(ray_cluster(2))), blob) << "a reused stream packs as a fresh one";
+  }
+  std::vector<std::string> failures(4);
+  {
+    std::vector<std::jthread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 50; ++i) {
+          const int k = t * 100 + i;
+          ObjectPtr original = parsed(ray_cluster(k));
+          ObjectPtr back = packer.unpack(packer.pack(*original));
+          if (!back || json::dump(*back) != json::dump(*original)) failures[t] += " " + std::to_string(k);
+        }
+      });
+  }
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
 }
 
 // A packed store holds a fifth or less of what the same objects take as documents, and hands them back whole.
