@@ -23,14 +23,21 @@ bool is_crd(const json::Value& doc) {
 namespace {
 
 // The files a --crds path names: the file itself, or a folder's .yaml, .yml and .json files (not its sub-folders), in
-// name order.
+// name order. Such a file that cannot be opened as a regular file (a broken or looping symbolic link) is an error
+// that names it, as in a folder of -f.
 Result<std::vector<std::string>> crd_files(const std::string& path) {
   std::error_code ec;
   if (!fs::is_directory(path, ec)) return std::vector<std::string>{path};
   std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(path, ec)) {
-    const std::string ext = e.path().extension().string();
-    if (e.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml" || ext == ".json")) out.push_back(e.path().string());
+  fs::directory_iterator it(path, ec);
+  for (const fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
+    const fs::path& file = it->path();
+    const std::string ext = file.extension().string();
+    if (ext != ".yaml" && ext != ".yml" && ext != ".json") continue;
+    std::error_code file_ec;
+    const bool regular = fs::is_regular_file(file, file_ec);  // through a symbolic link
+    if (file_ec) return fail(file.string() + ": " + file_ec.message());
+    if (regular) out.push_back(file.string());
   }
   if (ec) return fail("cannot list " + path + ": " + ec.message());
   std::sort(out.begin(), out.end());
@@ -97,9 +104,14 @@ Result<FoundCrds> read_crds(const std::vector<std::string>& paths, const std::st
     std::string path = p;
     if (fs::is_directory(p, ec) && fs::is_directory(fs::path(p) / "upstream", ec)) {
       // The UPSTREAM_CRDS layout: read the originals, unless the folder itself holds CRDs.
+      // A .yaml entry that is not a folder counts (a broken link too: crd_files then names it).
       bool has_yaml = false;
-      for (const auto& e : fs::directory_iterator(p, ec))
-        has_yaml = has_yaml || (e.is_regular_file() && e.path().extension() == ".yaml");
+      fs::directory_iterator it(p, ec);
+      for (const fs::directory_iterator end; !ec && it != end && !has_yaml; it.increment(ec)) {
+        std::error_code entry_ec;
+        has_yaml = it->path().extension() == ".yaml" && !fs::is_directory(it->path(), entry_ec);
+      }
+      if (ec) return fail("cannot list " + p + ": " + ec.message());
       if (!has_yaml) path = (fs::path(p) / "upstream").string();
     }
     auto files = crd_files(path);

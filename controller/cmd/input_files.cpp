@@ -1,6 +1,7 @@
 #include "cmd/input_files.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
@@ -87,27 +88,30 @@ constexpr std::size_t kMaxConversionThreads = 8;
 // number of (non-empty) documents. An error as yaml::for_each_document's.
 Result<void> convert_part(const std::string& name, const std::shared_ptr<const std::string>& text,
                           std::string_view part, const yaml::TextPart& begin, std::vector<InputDocument>& out,
-                          std::size_t& documents) {
+                          std::size_t& documents, std::atomic<std::size_t>* stream_alias_nodes = nullptr) {
   // Each document is kept in a block sized to it as soon as it is converted (yaml::for_each_document), so that a
   // file of many small objects is never held at RapidJSON's 64 KiB a document.
   documents = 0;
-  return yaml::for_each_document(part, [&](json::Document& d, const yaml::DocumentStart& start) {
-    const std::size_t i = documents++;
-    const std::size_t first = out.size();
-    if (is_list(d)) {
-      add_value(name, i, {}, d, out);
-    } else {
-      InputDocument entry;
-      entry.file = name;
-      entry.index = i;
-      entry.doc = json::compact_copy(d, entry.pool);
-      out.push_back(std::move(entry));
-    }
-    for (std::size_t k = first; k < out.size(); ++k) {
-      out[k].text = text;
-      out[k].start = yaml::DocumentStart{start.line_offset + begin.offset, start.line + begin.line - 1};
-    }
-  });
+  return yaml::for_each_document(
+      part,
+      [&](json::Document& d, const yaml::DocumentStart& start) {
+        const std::size_t i = documents++;
+        const std::size_t first = out.size();
+        if (is_list(d)) {
+          add_value(name, i, {}, d, out);
+        } else {
+          InputDocument entry;
+          entry.file = name;
+          entry.index = i;
+          entry.doc = json::compact_copy(d, entry.pool);
+          out.push_back(std::move(entry));
+        }
+        for (std::size_t k = first; k < out.size(); ++k) {
+          out[k].text = text;
+          out[k].start = yaml::DocumentStart{start.line_offset + begin.offset, start.line + begin.line - 1};
+        }
+      },
+      stream_alias_nodes);
 }
 
 // The entries of a large stream converted a part per thread, in order; nullopt when it is not split (one part) or a
@@ -124,6 +128,7 @@ std::optional<std::vector<InputDocument>> convert_in_parallel(const std::string&
     bool ok = false;
   };
   std::vector<Converted> converted(parts.size());
+  std::atomic<std::size_t> alias_nodes{0};  // kMaxAliasNodes is a limit of the file, not of a part
   {
     std::vector<std::jthread> threads;
     for (std::size_t p = 0; p < parts.size(); ++p) {
@@ -131,7 +136,8 @@ std::optional<std::vector<InputDocument>> convert_in_parallel(const std::string&
       const std::string_view part = std::string_view(*text).substr(parts[p].offset, end - parts[p].offset);
       threads.emplace_back([&, p, part] {
         converted[p].ok =
-            convert_part(name, text, part, parts[p], converted[p].entries, converted[p].documents).has_value();
+            convert_part(name, text, part, parts[p], converted[p].entries, converted[p].documents, &alias_nodes)
+                .has_value();
       });
     }
   }

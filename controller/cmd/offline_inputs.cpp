@@ -1,5 +1,7 @@
 #include "cmd/offline_inputs.hpp"
 
+#include <algorithm>
+#include <exception>
 #include <future>
 #include <iostream>
 
@@ -123,16 +125,25 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   auto crds = schema_paths(args);
   if (!crds) return fail_with(crds.error().message, false);
   // The CRDs are read, and the RayCluster schema (which every run needs: crd_needs_of) compiled, on a thread of their
-  // own while the inputs are read and converted; the other kinds the inputs lead to are added after that.
-  auto early_crds = std::async(std::launch::async, [&crds, cache_dir = crd_cache_dir(args)]() -> Result<FoundCrds> {
-    auto found = read_crds(*crds, cache_dir);
-    if (!found) return found;
-    if (auto r = add_wanted_crds(*found, CrdNeeds{false, {{"ray.io", "RayCluster"}}}); !r)
-      return std::unexpected(r.error());
-    found->loaded.schemas.build("ray.io/v1", "RayCluster");
-    return found;
-  });
-  auto docs = read_inputs(args.all("filename"), ReadOptions{OnYamlError::kAsEntry, args.flag("recursive")});
+  // own while the inputs are read and converted; the other kinds the inputs lead to are added after that. Inputs on
+  // stdin are read first (`--crds /dev/stdin` would race them for the same pipe), as before.
+  const auto files = args.all("filename");
+  const bool stdin_input = std::find(files.begin(), files.end(), "-") != files.end();
+  auto early_crds =
+      std::async(stdin_input ? std::launch::deferred : std::launch::async,
+                 [&crds, cache_dir = crd_cache_dir(args)]() -> Result<FoundCrds> {
+                   try {
+                     auto found = read_crds(*crds, cache_dir);
+                     if (!found) return found;
+                     if (auto r = add_wanted_crds(*found, CrdNeeds{false, {{"ray.io", "RayCluster"}}}); !r)
+                       return std::unexpected(r.error());
+                     found->loaded.schemas.build("ray.io/v1", "RayCluster");
+                     return found;
+                   } catch (const std::exception& e) {  // e.g. std::filesystem_error, std::bad_alloc
+                     return fail(e.what());
+                   }
+                 });
+  auto docs = read_inputs(files, ReadOptions{OnYamlError::kAsEntry, args.flag("recursive")});
   auto found = early_crds.get();
   if (!docs) return fail_with("-f: " + docs.error().message, false);
   if (!found) return fail_with("--crds: " + found.error().message, false);

@@ -3,6 +3,7 @@
 #include <yaml.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -173,6 +174,8 @@ struct Parser {
   /// Nodes copied by alias expansion in this stream; capped so that nested aliases ("billion laughs") cannot
   /// exhaust memory.
   std::size_t alias_nodes = 0;
+  /// The count shared by the parts of a stream converted apart (for_each_document), or null.
+  std::atomic<std::size_t>* stream_alias_nodes = nullptr;
 
   ~Parser() {
     if (have_event) yaml_event_delete(&ev);
@@ -261,7 +264,9 @@ struct Parser {
                          " refers to a node that contains it (a recursive structure, which JSON cannot hold)");
         if (it == anchors.end()) return fail_at(here(), "YAML alias *" + name + " has no anchor, at ");
         alias_nodes += it->second.nodes;
-        if (alias_nodes > kMaxAliasNodes)
+        const std::size_t counted =
+            stream_alias_nodes ? stream_alias_nodes->fetch_add(it->second.nodes) + it->second.nodes : alias_nodes;
+        if (counted > kMaxAliasNodes)
           return fail_at(here(), "YAML aliases expand to more than " + std::to_string(kMaxAliasNodes) + " nodes, at ",
                          "; refusing the document (nested aliases can multiply its size)");
         out.CopyFrom(it->second.value, a);
@@ -473,12 +478,14 @@ Result<std::vector<json::Document>> to_json(std::string_view text) {
 }
 
 Result<void> for_each_document(std::string_view text,
-                               const std::function<void(json::Document&, const DocumentStart&)>& each) {
+                               const std::function<void(json::Document&, const DocumentStart&)>& each,
+                               std::atomic<std::size_t>* stream_alias_nodes) {
   if (text.size() > kMaxStreamBytes)
     return fail("YAML text of " + std::to_string(text.size()) + " bytes is larger than " + mib(kMaxStreamBytes) +
                 " (the limit per file)");
   Parser ps;
   ps.text = text;
+  ps.stream_alias_nodes = stream_alias_nodes;
   if (!yaml_parser_initialize(&ps.p)) return fail("cannot initialise the YAML parser");
   yaml_parser_set_input_string(&ps.p, reinterpret_cast<const unsigned char*>(text.data()), text.size());
   DocumentStart line_cursor;  // the start of a line at or before the next document's

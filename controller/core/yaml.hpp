@@ -1,5 +1,6 @@
 #pragma once
 // The one place where YAML enters or leaves the project. Everything inside works on JSON (RapidJSON).
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -47,8 +48,12 @@ struct DocumentStart {
 /// converted (it may move it away), and where it begins, so that a caller keeping a compact form of each
 /// (json::compact_copy) never holds the whole stream's documents at full size. Errors as to_json's; documents before
 /// an error were already given.
+/// `stream_alias_nodes`: the count of nodes copied by aliases that the parts of one stream converted apart
+/// (split_documents) share, so that kMaxAliasNodes holds for the stream and not for each part; null for a whole
+/// stream.
 Result<void> for_each_document(std::string_view text,
-                               const std::function<void(json::Document&, const DocumentStart&)>& each);
+                               const std::function<void(json::Document&, const DocumentStart&)>& each,
+                               std::atomic<std::size_t>* stream_alias_nodes = nullptr);
 
 /// Where a part of a YAML stream begins: its byte offset in the stream and its first line (1-based).
 struct TextPart {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "cmd/input_files.hpp"
 #include "cmd/judge_inputs.hpp"
@@ -99,4 +100,34 @@ TEST(CrdNeeds, AFolderWithoutCrdsIsAnError) {
   ASSERT_FALSE(found.has_value());
   EXPECT_NE(found.error().message.find("no CustomResourceDefinition"), std::string::npos) << found.error().message;
   std::filesystem::remove_all(dir);
+}
+
+// A CRD folder with a link that leads nowhere, or to itself, is an error that names the link, whatever order the
+// folder lists its entries in (the twenty-ninth user trial: exit 0 or 2 by the order, and an uncaught
+// std::filesystem_error next to an upstream/ sub-folder).
+TEST(CrdNeeds, ABrokenOrLoopingLinkAmongTheCrdsIsNamed) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "cfo-crd-schemas-test-links";
+  fs::remove_all(root);
+  const std::string crd =
+      "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.dev}\n"
+      "spec:\n  group: example.dev\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n"
+      "  - name: v1\n    served: true\n    storage: true\n    schema: {openAPIV3Schema: {type: object}}\n";
+  for (const char* name : {"a-first", "m-middle", "z-last"}) {
+    const fs::path dir = root / name;
+    fs::create_directories(dir);
+    std::ofstream(dir / "widgets.yaml") << crd;
+    fs::create_symlink("/nonexistent/crd.yaml", dir / (std::string(name) + ".yaml"));
+    auto found = read_crds({dir.string()});
+    ASSERT_FALSE(found.has_value()) << name;
+    EXPECT_NE(found.error().message.find(std::string(name) + ".yaml"), std::string::npos) << found.error().message;
+  }
+  const fs::path layout = root / "layout";
+  fs::create_directories(layout / "upstream");
+  std::ofstream(layout / "upstream" / "widgets.yaml") << crd;
+  fs::create_symlink("loop.yaml", layout / "loop.yaml");
+  auto looping = read_crds({layout.string()});
+  ASSERT_FALSE(looping.has_value());
+  EXPECT_NE(looping.error().message.find("loop.yaml"), std::string::npos) << looping.error().message;
+  fs::remove_all(root);
 }

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "core/json.hpp"
 #include "core/yaml.hpp"
@@ -142,6 +143,25 @@ TEST(Yaml, RefusesAliasBombs) {
   auto docs = yaml::to_json(text);
   ASSERT_FALSE(docs.has_value());
   EXPECT_NE(docs.error().message.find("aliases expand"), std::string::npos) << docs.error().message;
+}
+
+// Parts of one stream converted apart share one count of the nodes aliases copy: each part alone is within the
+// limit, the second one passes it for the stream.
+TEST(Yaml, PartsOfAStreamShareTheAliasLimit) {
+  std::string list = "[";
+  for (int i = 0; i < 1000; ++i) list += i ? ",0" : "0";
+  list += "]";
+  std::string part;
+  for (int i = 0; i < 300; ++i) part += "---\na: &x " + list + "\nb: *x\n";  // about 300,300 copied nodes
+  auto none = [](json::Document&, const yaml::DocumentStart&) {};
+  EXPECT_TRUE(yaml::for_each_document(part, none).has_value()) << "one part alone";
+  std::atomic<std::size_t> stream_nodes{0};
+  EXPECT_TRUE(yaml::for_each_document(part, none, &stream_nodes).has_value());
+  EXPECT_TRUE(yaml::for_each_document(part, none, &stream_nodes).has_value());
+  EXPECT_TRUE(yaml::for_each_document(part, none, &stream_nodes).has_value());
+  auto fourth = yaml::for_each_document(part, none, &stream_nodes);
+  ASSERT_FALSE(fourth.has_value()) << "four parts copy about 1,201,200 nodes";
+  EXPECT_NE(fourth.error().message.find("aliases expand"), std::string::npos) << fourth.error().message;
 }
 
 // A node that contains an alias to itself is a cycle, which JSON cannot hold: told as such, not as a missing anchor.

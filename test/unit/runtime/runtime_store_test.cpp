@@ -211,6 +211,7 @@ TEST(ObjectPacker, KeptStreamsServeTheNextCallsOnAnyThread) {
   std::vector<std::string> failures(4);
   {
     std::vector<std::jthread> threads;
+    threads.reserve(4);
     for (int t = 0; t < 4; ++t)
       threads.emplace_back([&, t] {
         for (int i = 0; i < 50; ++i) {
