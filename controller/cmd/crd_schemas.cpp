@@ -78,7 +78,12 @@ Result<json::Document> crds_of_file(const std::string& file, const std::string& 
   const std::optional<std::string> key =
       cache_dir.empty() || file.ends_with(".json") ? std::nullopt : crd_cache_key(file);
   if (key)
-    if (auto cached = read_crd_cache(cache_dir, *key)) return std::move(*cached);
+    if (auto cached = read_crd_cache(cache_dir, *key)) {
+      // An entry edited by hand into something else (no CRD, or an object that is not one) is a miss.
+      const auto& crds = cached->GetArray();
+      if (!crds.Empty() && std::all_of(crds.begin(), crds.end(), [](const json::Value& c) { return is_crd(c); }))
+        return std::move(*cached);
+    }
   auto text = read_file(file);
   if (!text) return std::unexpected(text.error());
   json::Document found(rapidjson::kArrayType);

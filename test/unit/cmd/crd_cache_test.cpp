@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "cmd/crd_schemas.hpp"
 #include "core/yaml.hpp"
@@ -45,6 +46,12 @@ struct TempDir {
 };
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 std::vector<fs::path> entries(const fs::path& cache) {
   std::vector<fs::path> out;
@@ -126,6 +133,28 @@ TEST(CrdCache, ABrokenEntryOrAnUnwritableFolderIsAMiss) {
   const fs::path fresh = tmp.path / "fresh";
   EXPECT_FALSE(load_schemas_from_files({bad.string()}, {}, fresh.string()).has_value());
   EXPECT_TRUE(entries(fresh).empty());
+}
+
+// An entry edited by hand that still parses but holds no CRD, or something else than CRDs, is a miss: the file is
+// read again (the twenty-ninth user trial: `crds: [{"a": 1}]` left the kind without a schema, silently).
+TEST(CrdCache, AnEntryThatHoldsNoCrdIsAMiss) {
+  TempDir tmp;
+  const fs::path file = tmp.path / "widgets.yaml";
+  write(file, crd_yaml("Widget"));
+  const fs::path cache = tmp.path / "cache";
+  ASSERT_TRUE(load_schemas_from_files({file.string()}, {}, cache.string()).has_value());
+  auto stored = entries(cache);
+  ASSERT_EQ(stored.size(), 1u);
+  auto entry = json::parse(read_text(stored[0]));
+  ASSERT_TRUE(entry.has_value());
+  const std::string key = json::get_string(*entry, "key").value_or("");
+  for (const std::string crds : {"[{\"a\": 1}]", "[]"}) {
+    write(stored[0], "{\"key\": " + json::dump(json::Value(rapidjson::StringRef(key.data(), key.size()))) +
+                         ", \"crds\": " + crds + "}");
+    auto loaded = load_schemas_from_files({file.string()}, {}, cache.string());
+    ASSERT_TRUE(loaded.has_value()) << crds << ": " << loaded.error().message;
+    EXPECT_TRUE(loaded->schemas.has("example.dev/v1", "Widget")) << crds;
+  }
 }
 
 TEST(CrdCache, TheFolderFollowsTheFlagThenXdgThenHome) {
