@@ -9,6 +9,7 @@
 #include "validation/schema_regex.hpp"  // <rapidjson/schema.h> with RE2 checking every `pattern`
 
 #include <algorithm>
+#include <iterator>
 #include <atomic>
 #include <cstring>
 #include <deque>
@@ -115,6 +116,15 @@ Result<void> prepare_schema(Value& node, const std::string& where, PrepareContex
 
   Value* type = json::find(node, "type");
   if (type && !type->IsString()) return fail(where + ".type: must be a string");
+  // apiextensions-apiserver ValidateCustomResourceDefinitionOpenAPISchema: the OpenAPI types, or none (with
+  // x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields).
+  if (type) {
+    const std::string t = string_of(*type);
+    static constexpr std::string_view kTypes[] = {"", "array", "boolean", "integer", "number", "object", "string"};
+    if (std::find(std::begin(kTypes), std::end(kTypes), t) == std::end(kTypes))
+      return fail(where + ".type: " + dq(t) +
+                  " is not a type kube-apiserver accepts (array, boolean, integer, number, object or string)");
+  }
 
   if (Value* props = json::find(node, "properties")) {
     if (!props->IsObject()) return fail(where + ".properties: must be a map of schemas");

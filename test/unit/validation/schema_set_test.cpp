@@ -220,6 +220,18 @@ TEST(SchemaSetLoad, BuildCompilesOneKindBeforeItsFirstUse) {
       << describe(errs);
 }
 
+// A schema type outside OpenAPI's is refused with the CRD, as kube-apiserver refuses it, rather than blamed on every
+// object judged against it (the twenty-ninth user trial: `type: strnig` gave "must be of type strnig, found string").
+TEST(SchemaSetLoad, ATypeThatIsNotAnOpenApiTypeIsRefused) {
+  SchemaSet set;
+  auto r = set.add_crd(example_crd("Widget", "spec: {type: object, properties: {size: {type: strnig}}}"));
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("properties.spec.properties.size.type"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("strnig"), std::string::npos) << r.error().message;
+  for (const char* t : {"array", "boolean", "integer", "number", "object", "string"})
+    EXPECT_TRUE(set.add_crd(example_crd("Widget", std::string("spec: {type: ") + t + "}")).has_value()) << t;
+}
+
 TEST(SchemaSetLoad, VersionWithoutSchemaIsNamed) {
   SchemaSet set;
   auto crd = yaml1(R"(
