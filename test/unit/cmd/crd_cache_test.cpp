@@ -109,7 +109,7 @@ TEST(CrdCache, AFileParsedOnceIsReadFromItsEntryWhileItIsUnchanged) {
   EXPECT_FALSE(third->schemas.has("example.dev/v1", "Gadget"));
 }
 
-TEST(CrdCache, ABrokenEntryOrAnUnwritableFolderIsAMiss) {
+TEST(CrdCache, ABrokenOrForeignEntryOrAnUnwritableFolderIsAMiss) {
   TempDir tmp;
   const fs::path file = tmp.path / "widgets.yaml";
   write(file, crd_yaml("Widget"));
@@ -121,6 +121,18 @@ TEST(CrdCache, ABrokenEntryOrAnUnwritableFolderIsAMiss) {
   auto after_broken = load_schemas_from_files({file.string()}, {}, cache.string());
   ASSERT_TRUE(after_broken.has_value()) << after_broken.error().message;
   EXPECT_TRUE(after_broken->schemas.has("example.dev/v1", "Widget"));
+  // An entry edited by hand that still parses but holds no CRD, or something else than CRDs, is a miss too (the
+  // twenty-ninth user trial: `crds: [{"a": 1}]` left the kind without a schema, silently).
+  auto entry = json::parse(read_text(stored[0]));
+  ASSERT_TRUE(entry.has_value()) << "the miss stored the entry again";
+  const std::string key = json::get_string(*entry, "key").value_or("");
+  for (const std::string crds : {"[{\"a\": 1}]", "[]"}) {
+    write(stored[0], "{\"key\": " + json::dump(json::Value(rapidjson::StringRef(key.data(), key.size()))) +
+                         ", \"crds\": " + crds + "}");
+    auto loaded = load_schemas_from_files({file.string()}, {}, cache.string());
+    ASSERT_TRUE(loaded.has_value()) << crds << ": " << loaded.error().message;
+    EXPECT_TRUE(loaded->schemas.has("example.dev/v1", "Widget")) << crds;
+  }
   // A cache "folder" that is a file: nothing can be stored, the CRDs load all the same.
   const fs::path not_a_folder = tmp.path / "plain-file";
   write(not_a_folder, "x");
@@ -133,28 +145,6 @@ TEST(CrdCache, ABrokenEntryOrAnUnwritableFolderIsAMiss) {
   const fs::path fresh = tmp.path / "fresh";
   EXPECT_FALSE(load_schemas_from_files({bad.string()}, {}, fresh.string()).has_value());
   EXPECT_TRUE(entries(fresh).empty());
-}
-
-// An entry edited by hand that still parses but holds no CRD, or something else than CRDs, is a miss: the file is
-// read again (the twenty-ninth user trial: `crds: [{"a": 1}]` left the kind without a schema, silently).
-TEST(CrdCache, AnEntryThatHoldsNoCrdIsAMiss) {
-  TempDir tmp;
-  const fs::path file = tmp.path / "widgets.yaml";
-  write(file, crd_yaml("Widget"));
-  const fs::path cache = tmp.path / "cache";
-  ASSERT_TRUE(load_schemas_from_files({file.string()}, {}, cache.string()).has_value());
-  auto stored = entries(cache);
-  ASSERT_EQ(stored.size(), 1u);
-  auto entry = json::parse(read_text(stored[0]));
-  ASSERT_TRUE(entry.has_value());
-  const std::string key = json::get_string(*entry, "key").value_or("");
-  for (const std::string crds : {"[{\"a\": 1}]", "[]"}) {
-    write(stored[0], "{\"key\": " + json::dump(json::Value(rapidjson::StringRef(key.data(), key.size()))) +
-                         ", \"crds\": " + crds + "}");
-    auto loaded = load_schemas_from_files({file.string()}, {}, cache.string());
-    ASSERT_TRUE(loaded.has_value()) << crds << ": " << loaded.error().message;
-    EXPECT_TRUE(loaded->schemas.has("example.dev/v1", "Widget")) << crds;
-  }
 }
 
 TEST(CrdCache, TheFolderFollowsTheFlagThenXdgThenHome) {
