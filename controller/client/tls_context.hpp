@@ -13,7 +13,8 @@ namespace cfo::client {
 
 /// Builds a client TLS context: TLS 1.2 or newer; the peer is verified against `ca_pem` (one or more PEM
 /// certificates; the system trust store when empty) unless `insecure_skip_verify`; a client certificate chain and
-/// private key (PEM, any key type OpenSSL reads) are presented when both are non-empty.
+/// private key (PEM, any key type OpenSSL reads) are presented when both are non-empty. Connections release their
+/// record buffers while idle (SSL_MODE_RELEASE_BUFFERS).
 /// Errors name the bad input: "certificate authority: ...", "client certificate: ...", "client key: ...".
 Result<std::shared_ptr<boost::asio::ssl::context>> make_tls_context(const std::string& ca_pem,
                                                                     bool insecure_skip_verify,

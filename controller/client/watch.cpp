@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "client/line_splitter.hpp"
@@ -30,7 +31,9 @@ namespace http = beast::http;
 
 namespace {
 
-constexpr std::size_t kReadChunkBytes = std::size_t{64} * 1024;
+/// One TLS record holds at most 16 KiB of plaintext, so a larger read buffer would never fill; each open watch
+/// holds one for as long as it runs.
+constexpr std::size_t kReadChunkBytes = std::size_t{16} * 1024;
 /// How much of an error body is kept for the Status message.
 constexpr std::size_t kMaxErrorBodyBytes = std::size_t{1024} * 1024;
 
@@ -58,6 +61,7 @@ struct Opening {
   std::optional<Result<void>> final;  // set: return this
   AttemptOutcome outcome;             // otherwise: what the refusal looked like
   Result<void> refusal;               // and the error to return if it is not retried
+  bool reused = false;                // it went over a kept-alive connection from the pool
 };
 
 }  // namespace
@@ -94,25 +98,31 @@ Result<void> RestClient::watch(const std::string& target, const std::function<bo
   if (auto checked = check_target(target); !checked) return fail(what + ": " + checked.error().message);
   const std::chrono::milliseconds idle_limit = watch_idle_limit(target, impl.timeouts.watch_idle_timeout_ms);
 
-  // One opening: connect, send, read the header; stream the body when the answer is 2xx.
-  auto open_and_stream = [&]() -> Opening {
+  // One opening: connect (or take the kept-alive connection a list just gave back), send, read the header; stream
+  // the body when the answer is 2xx. `reuse` false: a new connection.
+  auto open_and_stream = [&](bool reuse) -> Opening {
     Opening out;
     auto prepared = impl.prepare(what, target);
     if (!prepared) return {std::unexpected(prepared.error())};
 
-    // Declaration order matters: the registrations are removed first, then the connection closes, then the
-    // io_context (with any posted, never-run close handler) goes away.
-    asio::io_context ioc;
-    TlsConnection conn(ioc, *prepared->tls);
+    // Declaration order matters: the registrations are removed first, then the connection closes, then its
+    // io_context (with any posted, never-run close handler) goes away. A watch keeps its connection to the end:
+    // the stream is never handed back, since a body cut short leaves it unusable.
+    std::unique_ptr<PooledConnection> pc = reuse ? impl.take_idle(prepared->tls) : nullptr;
+    out.reused = pc != nullptr;
+    if (!pc) pc = std::make_unique<PooledConnection>(prepared->tls);
+    asio::io_context& ioc = pc->ioc;
+    TlsConnection& conn = pc->conn;
     // The stop callbacks run on the stopping thread: they only post, and the close runs here, between steps.
     auto close_here = [&conn, &ioc] { asio::post(ioc, [&conn] { conn.close(); }); };
     ScopedStopCallback on_call_stop(&stop, close_here);
     ScopedStopCallback on_client_stop(client_stop, close_here);
     if (any_stop()) return {Result<void>{}};
 
-    if (auto opened = conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms);
-        !opened)
-      return {any_stop() ? Result<void>{} : Result<void>(fail(what + ": " + opened.error().message))};
+    if (!out.reused)
+      if (auto opened = conn.open(*impl.url, !impl.cfg.insecure_skip_tls_verify, impl.timeouts.connect_timeout_ms);
+          !opened)
+        return {any_stop() ? Result<void>{} : Result<void>(fail(what + ": " + opened.error().message))};
     if (any_stop()) return {Result<void>{}};
 
     auto& stream = conn.stream();
@@ -183,7 +193,11 @@ Result<void> RestClient::watch(const std::string& target, const std::function<bo
 
   for (int retries_done = 0;; ++retries_done) {
     if (any_stop() || !impl.throttle(&stop, client_stop)) return {};
-    Opening opening = open_and_stream();
+    Opening opening = open_and_stream(/*reuse=*/true);
+    // A kept-alive connection the server had closed while idle fails before any answer: the watch opens again at
+    // once on a new connection, as Go's transport does, without counting a retry.
+    if (!opening.final && opening.reused && opening.outcome.connection_dropped && opening.outcome.status == 0)
+      opening = open_and_stream(/*reuse=*/false);
     if (opening.final) return std::move(*opening.final);
     auto delay = retry_delay("GET", "", opening.outcome, retries_done, impl.options.retry);
     if (!delay) return std::move(opening.refusal);

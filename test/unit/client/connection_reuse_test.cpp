@@ -5,6 +5,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/stream_traits.hpp>
 
+#include <openssl/ssl.h>
+
 #include "client/rest_client.hpp"
 #include "client/server_url.hpp"
 #include "client/tls_connection.hpp"
@@ -73,4 +75,12 @@ TEST_F(ConnectionReuse, ConnectionsAreOpenedWithTcpNoDelay) {
   boost::asio::socket_base::keep_alive keepalive;
   boost::beast::get_lowest_layer(conn.stream()).socket().get_option(keepalive);
   EXPECT_TRUE(keepalive.value());
+}
+
+// Connections free OpenSSL's record buffers while they wait (a watch between events, a kept connection in the pool):
+// SSL_MODE_RELEASE_BUFFERS on the context every connection is made from.
+TEST_F(ConnectionReuse, ConnectionsReleaseTheirRecordBuffersWhileIdle) {
+  auto tls = make_tls_context(ca.cert_pem(), false, "", "");
+  ASSERT_TRUE(tls.has_value()) << tls.error().message;
+  EXPECT_NE(SSL_CTX_get_mode((*tls)->native_handle()) & SSL_MODE_RELEASE_BUFFERS, 0);
 }

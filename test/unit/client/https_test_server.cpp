@@ -75,7 +75,10 @@ std::function<void(ServerExchange&)> answer_in_order(std::vector<CannedResponse>
   return [shared, next](ServerExchange& x) {
     const std::size_t n = std::min(next->fetch_add(1), shared->size() - 1);
     const CannedResponse& r = (*shared)[n];
-    if (!r.drop) x.respond(r.status, r.body, r.headers);
+    if (r.drop)
+      x.close_connection();
+    else
+      x.respond(r.status, r.body, r.headers);
   };
 }
 
@@ -158,6 +161,7 @@ void HttpsTestServer::serve(tcp::socket socket) {
     }
     ServerExchange exchange(stream, std::move(rec), stopping_, keep_alive_);
     handler_(exchange);
+    if (exchange.closing()) break;
   } while (keep_alive_ && !stopping_.load());
   // Send close_notify without waiting for the client's, then close the socket.
   SSL_shutdown(stream.native_handle());

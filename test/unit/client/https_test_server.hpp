@@ -49,12 +49,16 @@ class ServerExchange {
   void end_chunked();
   /// Blocks until the client closes the connection (true), `max_ms` passes or the server stops (false).
   bool wait_for_client_close(std::chrono::milliseconds max_ms);
+  /// Ends the connection after this exchange, even on a keep-alive server (with nothing sent: the client sees it drop).
+  void close_connection() { closing_ = true; }
+  bool closing() const { return closing_; }
 
  private:
   Stream& stream_;
   RecordedRequest request_;
   const std::atomic<bool>& stopping_;
   bool keep_alive_;
+  bool closing_ = false;
 };
 
 /// One canned answer of the test server.
@@ -62,7 +66,7 @@ struct CannedResponse {
   unsigned status = 200;
   std::string body = "{}";
   std::vector<std::pair<std::string, std::string>> headers;
-  /// Close the connection without answering (the client sees the connection drop).
+  /// Close the connection without answering (the client sees the connection drop), on a keep-alive server too.
   bool drop = false;
 };
 

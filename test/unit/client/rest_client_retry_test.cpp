@@ -219,6 +219,61 @@ TEST_F(RestClientPolicy, OnlyTheOpeningOfAWatchIsRetried) {
   EXPECT_EQ(waits(), (std::vector<std::chrono::nanoseconds>{2s}));
 }
 
+// An informer lists, then watches: the watch goes over the connection the list gave back to the pool (one TCP
+// connection and one TLS handshake for both, as Go's transport does), and keeps it to the end of its stream.
+TEST_F(RestClientPolicy, AWatchGoesOverTheConnectionAListGaveBack) {
+  const std::string event = R"({"type":"ADDED","object":{"n":1}})";
+  HttpsTestServer server(serving, answer_in_order({ok(R"({"kind":"PodList","items":[]})"), ok(event + "\n")}), {},
+                         /*keep_alive=*/true);
+  RestClient client(config_for(server), options());
+  ASSERT_TRUE(client.get_json("/api/v1/pods").has_value());
+  StopToken stop;
+  std::vector<std::string> lines;
+  auto r = client.watch(
+      "/api/v1/pods?watch=1",
+      [&](std::string_view l) {
+        lines.emplace_back(l);
+        return true;
+      },
+      stop);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(lines, (std::vector<std::string>{event}));
+  EXPECT_EQ(server.requests().size(), 2u);
+  EXPECT_EQ(server.connections_served(), 1);
+  // The watch did not give its connection back: the next request opens a new one.
+  ASSERT_TRUE(client.get_json("/api/v1/pods").has_value());
+  EXPECT_EQ(server.connections_served(), 2);
+}
+
+// A kept connection that the server closed while it sat idle fails the watch before any answer: the watch opens
+// again at once on a new connection, without a retry's wait and without counting one.
+TEST_F(RestClientPolicy, AWatchOnAKeptConnectionTheServerClosedOpensANewOneAtOnce) {
+  const std::string event = R"({"type":"ADDED","object":{"n":1}})";
+  CannedResponse drop;
+  drop.drop = true;
+  HttpsTestServer server(serving, answer_in_order({ok(R"({"kind":"PodList","items":[]})"), drop, ok(event + "\n")}), {},
+                         /*keep_alive=*/true);
+  RestClientOptions o = options();
+  o.retry.max_retries = 0;
+  RestClient client(config_for(server), o);
+  ASSERT_TRUE(client.get_json("/api/v1/pods").has_value());
+  RetryRecorder retries;
+  StopToken stop;
+  std::vector<std::string> lines;
+  auto r = client.watch(
+      "/api/v1/pods?watch=1",
+      [&](std::string_view l) {
+        lines.emplace_back(l);
+        return true;
+      },
+      stop);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(lines, (std::vector<std::string>{event}));
+  EXPECT_EQ(server.connections_served(), 2);
+  EXPECT_TRUE(waits().empty());
+  EXPECT_TRUE(retries.told.empty());
+}
+
 TEST_F(RestClientPolicy, AWatchRefusedForGoodIsAnError) {
   HttpsTestServer server(serving, answer_in_order({{403, R"({"kind":"Status","reason":"Forbidden","code":403})", {}}}));
   RestClient client(config_for(server), options());
