@@ -99,6 +99,16 @@ void strip_schema_descriptions(json::Value& crd) {
       if (json::Value* schema = json::find(v, "schema")) strip(*schema, false);
 }
 
+bool keep_versions_in_use(json::Value& crd) {
+  json::Value* spec = json::find(crd, "spec");
+  json::Value* versions = spec ? json::find(*spec, "versions") : nullptr;
+  if (!versions || !versions->IsArray()) return false;
+  if (json::get_string(*spec, "group").value_or("") == "ray.io")
+    for (auto it = versions->Begin(); it != versions->End();)
+      it = json::get_string(*it, "name").value_or("") == "v1" ? it + 1 : versions->Erase(it);
+  return !versions->Empty();
+}
+
 Result<ServedApis> read_served_apis(const Api& api) {
   ServedApis out;
   auto schemas = std::make_shared<validation::SchemaSet>();
@@ -124,6 +134,7 @@ Result<ServedApis> read_served_apis(const Api& api) {
     }
     if (name == kLocalQueuesCrd)
       out.kueue_version = serves(*crd, "v1beta2") ? "v1beta2" : serves(*crd, "v1beta1") ? "v1beta1" : "";
+    if (!keep_versions_in_use(*crd)) continue;
     strip_schema_descriptions(*crd);
     if (auto r = schemas->add_crd(*crd); !r) return fail("CRD " + name + ": " + r.error().message);
   }

@@ -19,7 +19,8 @@ namespace cfo::op {
 
 /// One consistent view of the served APIs. Immutable once published.
 struct ServedApis {
-  /// The schemas of the served CRDs of kTargetCrdNames (descriptions dropped).
+  /// The schemas of the served CRDs of kTargetCrdNames (descriptions dropped; of ray.io's, v1 only: see
+  /// keep_versions_in_use).
   std::shared_ptr<const validation::SchemaSet> schemas;
   bool ray_cluster = false;
   bool app_wrapper = false;
@@ -77,6 +78,11 @@ bool crd_served(const json::Value& crd);
 /// Removes every `description` of a CRD's schemas (keeping properties named "description"): they are the bulk of a
 /// CRD and validation never reads them.
 void strip_schema_descriptions(json::Value& crd);
+
+/// Removes the versions of a CRD that the operator neither writes nor judges: of ray.io's kinds every version but v1
+/// (the children it generates, and what its guard webhooks are registered for). KubeRay's v1alpha1 schemas of
+/// RayCluster and RayJob are about 1 MiB once parsed, and nothing reads them. Returns whether a version is left.
+bool keep_versions_in_use(json::Value& crd);
 
 /// The published view, shared by the reconcile workers and the refresher. Thread-safe.
 class ServedApiState {

@@ -51,6 +51,38 @@ TEST(ServedApis, ReadServedApisTellsTheProfileAndWatchesItsCrds) {
   for (const auto& n : kOdhCrdNames) EXPECT_NE(std::find(watched.begin(), watched.end(), n), watched.end()) << n;
 }
 
+// Of KubeRay's CRDs only ray.io/v1 is compiled: the operator generates v1 and its guard webhooks are registered for
+// v1; a v1alpha1 schema (about 1 MiB parsed) would only hold memory. A CRD that serves v1alpha1 alone compiles nothing
+// and is no error; other groups keep every served version.
+TEST(ServedApis, OfKubeRaysVersionsOnlyV1IsCompiled) {
+  auto ray_crd = [](const std::string& versions) {
+    return doc(
+        "{apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, metadata: {name: "
+        "rayclusters.ray.io, generation: 1}, spec: {group: ray.io, names: {kind: RayCluster, plural: "
+        "rayclusters}, scope: Namespaced, versions: [" +
+        versions + "]}, status: {conditions: [{type: Established, status: 'True'}]}}");
+  };
+  const std::string v1 = "{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}";
+  const std::string v1alpha1 =
+      "{name: v1alpha1, served: true, storage: false, schema: {openAPIV3Schema: {type: object}}}";
+  test::FakeApi fake;
+  fake.put(resources::kCrds.object_path("", "rayclusters.ray.io"), ray_crd(v1alpha1 + ", " + v1));
+  put_crd(fake, "appwrappers.workload.codeflare.dev");  // example.com/v1 Thing
+  auto both = read_served_apis(fake.api());
+  ASSERT_TRUE(both.has_value()) << both.error().message;
+  EXPECT_TRUE(both->schemas->has("ray.io/v1", "RayCluster"));
+  EXPECT_FALSE(both->schemas->has("ray.io/v1alpha1", "RayCluster"));
+  EXPECT_TRUE(both->ray_cluster);
+  EXPECT_TRUE(both->schemas->has("example.com/v1", "Thing")) << "another group keeps its versions";
+
+  fake.put(resources::kCrds.object_path("", "rayclusters.ray.io"), ray_crd(v1alpha1));
+  auto old = read_served_apis(fake.api());
+  ASSERT_TRUE(old.has_value()) << old.error().message;
+  EXPECT_FALSE(old->ray_cluster);
+  EXPECT_FALSE(old->schemas->has("ray.io/v1alpha1", "RayCluster"));
+  EXPECT_TRUE(old->generations.count("rayclusters.ray.io")) << "still served, and watched for a change";
+}
+
 // A CRD being deleted is not served: a server-side apply (not refused then) would re-create the objects its deletion
 // removes, and the deletion would never end (the nineteenth user trial: 230 AppWrappers re-created in 10 minutes).
 TEST(ServedApis, ACrdBeingDeletedIsNotServed) {
