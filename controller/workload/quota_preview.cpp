@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <iterator>
+#include <ranges>
 
 #include "workload/labels.hpp"
 #include "workload/pod_types.hpp"
@@ -194,6 +197,91 @@ struct Builder {
 
 std::string quantity_text(const Quantity& q) { return Quantity::format_nanos(q.nanos()); }
 
+namespace {
+
+/// A non-negative whole number of any size, in base-1e9 limbs (least significant first): the exact total of
+/// quantities whose product with a Pod count leaves 128 bits (999999999Pi of memory times 2^31 - 1 Pods).
+struct BigNanos {
+  static constexpr uint64_t kBase = 1'000'000'000;
+  std::vector<uint32_t> limbs;
+
+  static BigNanos of(unsigned __int128 v) {
+    BigNanos b;
+    for (; v > 0; v /= kBase) b.limbs.push_back(static_cast<uint32_t>(v % kBase));
+    return b;
+  }
+  void times(uint64_t k) {
+    unsigned __int128 carry = 0;
+    for (auto& l : limbs) {
+      carry += static_cast<unsigned __int128>(l) * k;
+      l = static_cast<uint32_t>(carry % kBase);
+      carry /= kBase;
+    }
+    for (; carry > 0; carry /= kBase) limbs.push_back(static_cast<uint32_t>(carry % kBase));
+  }
+  void plus(const BigNanos& o) {
+    uint64_t carry = 0;
+    for (std::size_t i = 0; i < o.limbs.size() || carry > 0; ++i) {
+      if (i == limbs.size()) limbs.push_back(0);
+      carry += uint64_t{limbs[i]} + (i < o.limbs.size() ? o.limbs[i] : 0);
+      limbs[i] = static_cast<uint32_t>(carry % kBase);
+      carry /= kBase;
+    }
+  }
+  /// As a decimal quantity: the digits with the largest of n, u, m, "", k, M, G, T, P, E their trailing zeros allow.
+  std::string text() const {
+    std::string digits;
+    for (const uint32_t limb : std::ranges::reverse_view(limbs)) {
+      std::string part = std::to_string(limb);
+      if (!digits.empty()) part.insert(0, 9 - part.size(), '0');
+      digits += part;
+    }
+    if (digits.empty()) return "0";
+    static constexpr const char* kSuffixes[] = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
+    std::size_t step = 0;  // thousands dropped from the nano-units
+    while (step + 1 < std::size(kSuffixes) && digits.size() > 3 && digits.ends_with("000")) {
+      digits.resize(digits.size() - 3);
+      ++step;
+    }
+    return digits + kSuffixes[step];
+  }
+};
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> totals(const std::vector<PodSetQuota>& pod_sets) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::vector<std::string> names;  // first-seen order
+  for (const auto& ps : pod_sets)
+    for (const auto& [n, q] : ps.requests)
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  for (const auto& name : names) {
+    Nanos sum = 0;
+    bool fits = true;
+    bool negative = false;
+    BigNanos big;
+    for (const auto& ps : pod_sets)
+      for (const auto& [n, q] : ps.requests) {
+        if (n != name) continue;
+        Nanos product = 0;
+        if (q.nanos() < 0 || ps.count < 0) negative = true;
+        if (fits && (__builtin_mul_overflow(q.nanos(), Nanos{ps.count}, &product) ||
+                     __builtin_add_overflow(sum, product, &sum)))
+          fits = false;
+        if (q.nanos() >= 0 && ps.count >= 0) {
+          BigNanos term = BigNanos::of(static_cast<unsigned __int128>(q.nanos()));
+          term.times(static_cast<uint64_t>(ps.count));
+          big.plus(term);
+        }
+      }
+    if (fits)
+      out.emplace_back(name, Quantity::format_nanos(sum));
+    else if (!negative)  // a negative request is an error reported elsewhere; its total is not told
+      out.emplace_back(name, big.text());
+  }
+  return out;
+}
+
 QuotaPreview quota_preview(const json::Value& child) {
   Builder b;
   const std::string kind = json::get_string(child, "kind").value_or("");
@@ -228,11 +316,7 @@ QuotaPreview quota_preview(const json::Value& child) {
         if (const json::Value* inner = json::find_path(c, "template.spec"); inner && inner->IsObject())
           b.cluster(*inner, c, name, false);
   }
-  Amounts total;
-  for (const auto& ps : b.out.pod_sets)
-    for (const auto& [n, q] : ps.requests) total.add(n, q.nanos() * ps.count);
-  for (const auto& [n, v] : total.items)
-    if (auto q = Quantity::parse(Quantity::format_nanos(v))) b.out.total.emplace_back(n, *q);
+  b.out.total = totals(b.out.pod_sets);
   return b.out;
 }
 
@@ -251,7 +335,7 @@ json::Value QuotaPreview::pod_sets_json(json::Allocator& a) const {
 
 json::Value QuotaPreview::total_json(json::Allocator& a) const {
   json::Value o(rapidjson::kObjectType);
-  for (const auto& [n, q] : total) o.AddMember(json::str(n, a), json::str(quantity_text(q), a), a);
+  for (const auto& [n, q] : total) o.AddMember(json::str(n, a), json::str(q, a), a);
   return o;
 }
 

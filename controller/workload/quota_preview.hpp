@@ -21,7 +21,9 @@ struct PodSetQuota {
 /// Every PodSet and the total per resource (each PodSet's requests times its count).
 struct QuotaPreview {
   std::vector<PodSetQuota> pod_sets;
-  std::vector<std::pair<std::string, Quantity>> total;
+  /// Resource name -> the sum over PodSets of requests x count, as quantity text: exact however large (beyond what a
+  /// Quantity holds, a decimal quantity with the largest suffix up to E that its digits allow).
+  std::vector<std::pair<std::string, std::string>> total;
 
   bool empty() const { return pod_sets.empty(); }
   /// status.podSets: [{name, count, requests: {resource: "quantity"}}].
@@ -29,6 +31,10 @@ struct QuotaPreview {
   /// status.totalRequests: {resource: "quantity"}.
   json::Value total_json(json::Allocator& a) const;
 };
+
+/// QuotaPreview::total of `pod_sets`, resources in first-seen order. A resource with a negative request is left out
+/// when its total leaves a Quantity's range (the negative request is an error of its own).
+std::vector<std::pair<std::string, std::string>> totals(const std::vector<PodSetQuota>& pod_sets);
 
 /// The PodSets Kueue makes of `child` (a RayCluster, RayJob or AppWrapper as generated), following Kueue v0.19.2:
 ///  - RayCluster and a RayJob's rayClusterSpec (jobs/raycluster/common.go BuildPodSets): "head" (1 Pod; with

@@ -347,7 +347,9 @@ QuotaPreview quota_from_status(const json::Value* status) {
     q.pod_sets.push_back(PodSetQuota{json::get_string(ps, "name").value_or(""),
                                      static_cast<int32_t>(json::get_int(ps, "count").value_or(0)),
                                      quantities(json::find(ps, "requests"))});
-  q.total = quantities(json::find(*status, "totalRequests"));
+  if (const json::Value* total = json::find(*status, "totalRequests"); total && total->IsObject())
+    for (const auto& r : total->GetObject())
+      if (r.value.IsString()) q.total.emplace_back(r.name.GetString(), r.value.GetString());
   return q;
 }
 

@@ -19,7 +19,9 @@ std::string describe(const QuotaPreview& q) {
   };
   std::string out;
   for (const auto& ps : q.pod_sets) out += ps.name + " x" + std::to_string(ps.count) + " " + list(ps.requests) + "; ";
-  return out + "total " + list(q.total);
+  std::string total;
+  for (const auto& [n, v] : q.total) total += (total.empty() ? "" : " ") + n + "=" + v;
+  return out + "total {" + total + "}";
 }
 
 std::string preview_of(const std::string& spec, const validation::SchemaSet& schemas) {
@@ -43,6 +45,24 @@ TEST(QuotaPreview, HeadAndGroupsWithTheirCounts) {
   EXPECT_EQ(json::get_int(at(*sets, {1}), "count"), 2);
   EXPECT_EQ(json::string_at(at(*sets, {1}), "requests.memory"), "3G");
   EXPECT_EQ(json::string_at(out.status, "totalRequests.cpu"), "3");
+}
+
+// A total beyond what a Quantity holds (999999999Pi of memory for each of 2^31 - 1 Pods is 2.4e33 bytes, 2.4e42
+// nano-units) is told exactly, not left out (the thirtieth user trial: totalRequests lost its memory key).
+TEST(QuotaPreview, ATotalTooLargeForAQuantityIsToldExactly) {
+  auto q = [](const char* text) { return *Quantity::parse(text); };
+  std::vector<PodSetQuota> sets{{"head", 1, {{"cpu", q("1")}, {"memory", q("2G")}}},
+                                {"w", 2147483647, {{"cpu", q("99999999999")}, {"memory", q("999999999Pi")}}}};
+  auto total = totals(sets);
+  ASSERT_EQ(total.size(), 2u);
+  EXPECT_EQ(total[0], (std::pair<std::string, std::string>{"cpu", "214748364697852516354"}));
+  EXPECT_EQ(total[1], (std::pair<std::string, std::string>{"memory", "2417851635685506804466371557430272"}));
+  // Round totals beyond the range keep a suffix: 1000E of memory for each of 10^9 Pods.
+  auto round = totals({{"w", 1000000000, {{"memory", q("1000E")}}}});
+  ASSERT_EQ(round.size(), 1u);
+  EXPECT_EQ(round[0].second, "1000000000000E");
+  // A negative request (an error of its own) has no total once the sum leaves the range.
+  EXPECT_TRUE(totals({{"a", 2147483647, {{"memory", q("999999999Pi")}}}, {"b", 1, {{"memory", q("-1")}}}}).empty());
 }
 
 TEST(QuotaPreview, AcceleratorsAndGroupNamesInLowerCase) {
