@@ -29,6 +29,15 @@ ns=demo
 wait_s="${CFO_DEMO_WAIT_SECONDS:-60}"
 keep_running="${CFO_DEMO_KEEP_RUNNING:-1}"
 
+# One `make run` per build folder: a second one would replace the first one's control plane (every start gives an
+# empty cluster, so the objects made there would be lost) and either one's Ctrl-C would stop the other's (the thirtieth
+# user trial). The lock is this script's alone (children get fd 8 closed), so it goes when the script ends, however.
+exec 8>"$build/run.lock"
+if ! flock -n 8; then
+  cfo_die "another \`make run\` of this build folder is running (its control plane: $state); use that one (its KUBECONFIG
+  line is in its summary) or stop it with Ctrl-C first. Starting here would empty its cluster."
+fi
+
 operator_pid=""
 cleanup() {
   local rc=$?
@@ -38,7 +47,7 @@ cleanup() {
     kill -KILL "$operator_pid" 2>/dev/null || true
     cfo_log "stopped the operator (log: $oplog)"
   fi
-  "$CFO_HARNESS_DIR/control-plane.sh" stop "$state" || true
+  "$CFO_HARNESS_DIR/control-plane.sh" stop "$state" 8>&- || true
   exit "$rc"
 }
 trap cleanup EXIT
@@ -54,8 +63,8 @@ on_signal() {
 }
 trap on_signal INT TERM
 
-"$CFO_HARNESS_DIR/control-plane.sh" start "$state"
-"$CFO_HARNESS_DIR/install-crds.sh" "$state/kubeconfig" >/dev/null
+"$CFO_HARNESS_DIR/control-plane.sh" start "$state" 8>&-
+"$CFO_HARNESS_DIR/install-crds.sh" "$state/kubeconfig" >/dev/null 8>&-
 export KUBECONFIG="$state/kubeconfig"
 k() { "${KUBECTL:-kubectl}" "$@"; }
 
@@ -66,7 +75,7 @@ metrics_addr="127.0.0.1:${ports[0]}"
 probe_addr="127.0.0.1:${ports[1]}"
 run_args=(run --kubeconfig "$KUBECONFIG" --webhook-bind-address=0 --metrics-bind-address="$metrics_addr"
   --health-probe-bind-address="$probe_addr")
-"$operator" "${run_args[@]}" </dev/null >"$oplog" 2>&1 &
+"$operator" "${run_args[@]}" </dev/null >"$oplog" 2>&1 8>&- &
 operator_pid=$!
 cfo_log "operator running (pid $operator_pid, log $oplog)"
 

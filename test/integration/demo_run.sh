@@ -6,7 +6,8 @@
 #      the rows README shows (NAME to WORKERS; AGE differs from run to run);
 #   2. while it waits, the printed KUBECONFIG reaches the control plane and the operator still reconciles: a new
 #      workload applied from outside gets a status;
-#   3. SIGTERM (Ctrl-C in a terminal) stops it with exit status 0: the operator and the control plane are gone
+#   3. a second run of the same build folder is refused while it waits, and the first one's cluster keeps its objects;
+#   4. SIGTERM (Ctrl-C in a terminal) stops it with exit status 0: the operator and the control plane are gone
 #      afterwards.
 # Inputs:  CFO_BUILD_DIR (the build folder with controller/cmd/codeflare-operator), UPSTREAM_CRDS (optional, as for
 #          make run), KUBECTL (optional).
@@ -67,6 +68,14 @@ until [[ -n "$(k get cfw demo-try-it -n demo -o jsonpath='{.status.observedGener
   sleep 1
 done
 echo "ok   a workload applied from another terminal is reconciled"
+
+# A second `make run` of the same build folder is refused while this one runs: starting would empty this one's cluster.
+second_rc=0
+second="$(CFO_DEMO_KEEP_RUNNING=0 timeout 300 "$CFO_HARNESS_DIR/run-demo.sh" "$build" 2>&1)" || second_rc=$?
+((second_rc != 0)) || fail "a second run-demo.sh of the same build folder started"
+grep -q 'another `make run` of this build folder is running' <<<"$second" || fail "the second run said: $second"
+k get cfw demo-try-it -n demo >/dev/null 2>&1 || fail "the second run-demo.sh emptied the first one's cluster"
+echo "ok   a second make run of the same build folder is refused and leaves the first one's cluster alone"
 
 # The metrics address the summary names (a free loopback port, not :8080) serves the operator's metrics.
 metrics_url="$(grep -o 'http://127.0.0.1:[0-9]*/metrics' "$out" | head -n1)"
