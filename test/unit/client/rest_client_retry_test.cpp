@@ -60,6 +60,18 @@ class RestClientPolicy : public ::testing::Test {
   }
 };
 
+/// Watches /api/v1/pods to the end of its stream, every line into `lines`; the watch's result.
+Result<void> watch_lines(RestClient& client, std::vector<std::string>& lines) {
+  StopToken stop;
+  return client.watch(
+      "/api/v1/pods?watch=1",
+      [&](std::string_view l) {
+        lines.emplace_back(l);
+        return true;
+      },
+      stop);
+}
+
 // Records what the retry observer is told while it lives ("<what> | <reason> | dropped | <delay> ms | retry <n>").
 struct RetryRecorder {
   std::vector<std::string> told;
@@ -204,15 +216,8 @@ TEST_F(RestClientPolicy, OnlyTheOpeningOfAWatchIsRetried) {
     x.end_chunked();
   });
   RestClient client(config_for(server), options());
-  StopToken stop;
   std::vector<std::string> lines;
-  auto r = client.watch(
-      "/api/v1/pods?watch=1",
-      [&](std::string_view l) {
-        lines.emplace_back(l);
-        return true;
-      },
-      stop);
+  auto r = watch_lines(client, lines);
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(lines, (std::vector<std::string>{R"({"type":"ADDED","object":{"n":1}})"}));
   EXPECT_EQ(server.requests().size(), 2u);
@@ -227,15 +232,8 @@ TEST_F(RestClientPolicy, AWatchGoesOverTheConnectionAListGaveBack) {
                          /*keep_alive=*/true);
   RestClient client(config_for(server), options());
   ASSERT_TRUE(client.get_json("/api/v1/pods").has_value());
-  StopToken stop;
   std::vector<std::string> lines;
-  auto r = client.watch(
-      "/api/v1/pods?watch=1",
-      [&](std::string_view l) {
-        lines.emplace_back(l);
-        return true;
-      },
-      stop);
+  auto r = watch_lines(client, lines);
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(lines, (std::vector<std::string>{event}));
   EXPECT_EQ(server.requests().size(), 2u);
@@ -258,15 +256,8 @@ TEST_F(RestClientPolicy, AWatchOnAKeptConnectionTheServerClosedOpensANewOneAtOnc
   RestClient client(config_for(server), o);
   ASSERT_TRUE(client.get_json("/api/v1/pods").has_value());
   RetryRecorder retries;
-  StopToken stop;
   std::vector<std::string> lines;
-  auto r = client.watch(
-      "/api/v1/pods?watch=1",
-      [&](std::string_view l) {
-        lines.emplace_back(l);
-        return true;
-      },
-      stop);
+  auto r = watch_lines(client, lines);
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(lines, (std::vector<std::string>{event}));
   EXPECT_EQ(server.connections_served(), 2);
