@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cmd/commands.hpp"
+#include "cmd/malloc_tunables.hpp"
 
 namespace {
 constexpr const char* kUsage =
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   std::string sub = argv[1];
+  if (sub == "render" || sub == "validate") cfo::cmd::reexec_with_offline_malloc_tunables(argv);
   if (sub == "render") return cfo::cmd::render_command(argc, argv, 2);
   if (sub == "validate") return cfo::cmd::validate_command(argc, argv, 2);
   if (sub == "run") return cfo::cmd::run_command(argc, argv, 2);

@@ -1,0 +1,67 @@
+// The offline commands' re-execution with glibc's heap tunables (cmd/malloc_tunables.hpp).
+#include "cmd/malloc_tunables.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace cfo::cmd;
+
+namespace {
+constexpr const char* kProbeVariable = "CFO_MALLOC_TUNABLES_PROBE";
+}
+
+// Not a check of its own: the process the re-execution starts runs only this test, which writes the GLIBC_TUNABLES it
+// was started with into the file the parent named.
+TEST(MallocTunablesProbe, WritesTheVariableItSees) {
+  const char* out = std::getenv(kProbeVariable);
+  if (out == nullptr) GTEST_SKIP() << "run by MallocTunables.AnOfflineCommandRunsAgainWithThemSet";
+  const char* seen = std::getenv("GLIBC_TUNABLES");
+  std::ofstream(out) << (seen ? seen : "<unset>");
+}
+
+TEST(MallocTunables, AnOfflineCommandRunsAgainWithThemSet) {
+  std::string probe = (std::filesystem::temp_directory_path() / "cfo-malloc-tunables-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::unsetenv("GLIBC_TUNABLES");
+    ::setenv(kProbeVariable, probe.c_str(), 1);
+    std::string self = "unit_cmd", filter = "--gtest_filter=MallocTunablesProbe.*";
+    char* argv[] = {self.data(), filter.data(), nullptr};
+    reexec_with_offline_malloc_tunables(argv);
+    ::_exit(3);  // it returned: not re-executed
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0) << "3: the function returned instead of re-executing";
+  std::ifstream in(probe);
+  std::stringstream seen;
+  seen << in.rdbuf();
+  std::filesystem::remove(probe);
+  EXPECT_EQ(seen.str(), kOfflineMallocTunables);
+}
+
+TEST(MallocTunables, AVariableSetAlreadyIsLeftAsItIsWithoutARestart) {
+  const char* before = std::getenv("GLIBC_TUNABLES");
+  const std::string saved = before ? before : "";
+  ::setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=1", 1);
+  char self[] = "unit_cmd";
+  char* argv[] = {self, nullptr};
+  reexec_with_offline_malloc_tunables(argv);  // returns: a re-execution would run the whole suite again
+  EXPECT_STREQ(std::getenv("GLIBC_TUNABLES"), "glibc.malloc.arena_max=1");
+  if (before)
+    ::setenv("GLIBC_TUNABLES", saved.c_str(), 1);
+  else
+    ::unsetenv("GLIBC_TUNABLES");
+}
