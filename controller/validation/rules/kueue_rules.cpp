@@ -700,6 +700,13 @@ std::string namespace_of(const json::Value& obj) {
   return meta ? string_at(*meta, "namespace").value_or("") : "";
 }
 
+// Why a reference to a `kind` the objects given do not hold is an error: they hold objects of that kind, so they are
+// taken to be all of them (a closed set); a reader who knows the object is on the cluster learns how to say so.
+std::string closed_set_note(const std::string& kind) {
+  return " (the objects given hold " + kind + "s, so they are taken to be all of them; give this file on its own, " +
+         "without them, when it is on the cluster already)";
+}
+
 // Kueue LocalQueue controller: a LocalQueue whose ClusterQueue does not exist stays inactive, and its workloads are
 // never admitted.
 void LocalQueueClusterQueueExists(const json::Value& lq, const std::set<std::string>& cluster_queues,
@@ -708,7 +715,8 @@ void LocalQueueClusterQueueExists(const json::Value& lq, const std::set<std::str
   auto cq = spec ? string_at(*spec, "clusterQueue") : std::nullopt;
   if (cq && !cq->empty() && !cluster_queues.contains(*cq))
     sink.error("spec.clusterQueue", "LocalQueueClusterQueueExists", kController,
-               "ClusterQueue " + dq(*cq) + " is not among the objects given, so this LocalQueue stays inactive");
+               "ClusterQueue " + dq(*cq) + " is not among the objects given, so this LocalQueue stays inactive" +
+                   closed_set_note("ClusterQueue"));
 }
 
 // Kueue ClusterQueue controller: a ClusterQueue that names a missing ResourceFlavor is inactive.
@@ -719,7 +727,8 @@ void ClusterQueueFlavorExists(const json::Value& cq, const std::set<std::string>
     auto name = string_at(fl, "name");
     if (name && !flavors.contains(*name))
       sink.error(fp + ".name", "ClusterQueueFlavorExists", kController,
-                 "ResourceFlavor " + dq(*name) + " is not among the objects given, so the ClusterQueue stays inactive");
+                 "ResourceFlavor " + dq(*name) + " is not among the objects given, so the ClusterQueue stays inactive" +
+                     closed_set_note("ResourceFlavor"));
   });
 }
 
@@ -734,7 +743,8 @@ void QueueNameExists(const json::Value& job, const std::multimap<std::string, st
     if (ns.empty() || it->second.empty() || it->second == ns) return;
   sink.error(label_path(kQueueNameLabel), "QueueNameExists", kController,
              "LocalQueue " + dq(*q) + " is not among the objects given" +
-                 (ns.empty() ? "" : " in namespace " + dq(ns)) + ", so the workload is never admitted");
+                 (ns.empty() ? "" : " in namespace " + dq(ns)) + ", so the workload is never admitted" +
+                 closed_set_note("LocalQueue"));
 }
 
 // Kueue jobframework reconciler (ExtractPriority): a missing WorkloadPriorityClass stops the Workload from being made.
@@ -742,7 +752,8 @@ void PriorityClassExists(const json::Value& job, const std::set<std::string>& cl
   auto pc = label_of(job, kPriorityClassLabel);
   if (pc && !pc->empty() && !classes.contains(*pc))
     sink.error(label_path(kPriorityClassLabel), "PriorityClassExists", kController,
-               "WorkloadPriorityClass " + dq(*pc) + " is not among the objects given, so no Workload is created");
+               "WorkloadPriorityClass " + dq(*pc) + " is not among the objects given, so no Workload is created" +
+                   closed_set_note("WorkloadPriorityClass"));
 }
 
 }  // namespace

@@ -293,6 +293,13 @@ TEST(KueueRules, ReferencesWithinAClosedSet) {
   EXPECT_TRUE(has(bad[1], kF0 + ".name", "ClusterQueueFlavorExists")) << describe(bad[1]);
   EXPECT_TRUE(has(bad[2], "spec.clusterQueue", "LocalQueueClusterQueueExists")) << describe(bad[2]);
   EXPECT_TRUE(has(bad[3], kQueue, "QueueNameExists")) << describe(bad[3]);
+  // Each says why the reference must resolve among the objects given, and how to judge a file whose object is on the
+  // cluster (the thirtieth user trial was blamed for a LocalQueue the folder did not hold).
+  EXPECT_NE(describe(bad[3]).find("the objects given hold LocalQueues, so they are taken to be all of them"),
+            std::string::npos)
+      << describe(bad[3]);
+  EXPECT_NE(describe(bad[2]).find("the objects given hold ClusterQueues"), std::string::npos) << describe(bad[2]);
+  EXPECT_NE(describe(bad[1]).find("the objects given hold ResourceFlavors"), std::string::npos) << describe(bad[1]);
 
   auto single = validate_set(schemas, {&wrong_cq});
   EXPECT_EQ(error_count(single[0]), 0u) << "a single object is not a closed set\n" << describe(single[0]);
