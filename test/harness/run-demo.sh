@@ -18,6 +18,10 @@
 set -euo pipefail
 # shellcheck source=test/harness/lib.sh
 source "$(dirname "$0")/lib.sh"
+# `make run | tee log`: Ctrl-C ends tee too, and the next line written would kill this script by SIGPIPE before it
+# stopped anything (etcd was left running: the thirtieth user trial). Ignored, a write to the closed pipe fails
+# instead, and the clean-up below goes on without its output.
+trap '' PIPE
 
 (($# == 1)) || { sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 build="$(cd "$1" && pwd)"
@@ -41,13 +45,17 @@ fi
 operator_pid=""
 cleanup() {
   local rc=$?
+  set +e # a message that cannot be written (its reader gone) must not end the clean-up
   if [[ -n "$operator_pid" ]] && kill -0 "$operator_pid" 2>/dev/null; then
     kill -TERM "$operator_pid" 2>/dev/null || true
     for _ in $(seq 100); do kill -0 "$operator_pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$operator_pid" 2>/dev/null || true
     cfo_log "stopped the operator (log: $oplog)"
   fi
-  "$CFO_HARNESS_DIR/control-plane.sh" stop "$state" 8>&- || true
+  # Its messages go to a file first, so that it finishes however this script's output fares.
+  "$CFO_HARNESS_DIR/control-plane.sh" stop "$state" 8>&- >"$build/run-stop.log" 2>&1
+  cat "$build/run-stop.log" >&2 2>/dev/null
+  rm -f "$build/run-stop.log"
   exit "$rc"
 }
 trap cleanup EXIT
@@ -56,7 +64,7 @@ trap cleanup EXIT
 waiting=0
 on_signal() {
   if [[ "$waiting" == 1 ]]; then
-    echo "Stopping the operator and the control plane (asked to)."
+    echo "Stopping the operator and the control plane (asked to)." || true
     exit 0
   fi
   exit 130

@@ -8,7 +8,7 @@
 #      workload applied from outside gets a status;
 #   3. a second run of the same build folder is refused while it waits, and the first one's cluster keeps its objects;
 #   4. SIGTERM (Ctrl-C in a terminal) stops it with exit status 0: the operator and the control plane are gone
-#      afterwards.
+#      afterwards, also when what read its output went first (`make run 2>&1 | tee log`, where Ctrl-C ends tee too).
 # Inputs:  CFO_BUILD_DIR (the build folder with controller/cmd/codeflare-operator), UPSTREAM_CRDS (optional, as for
 #          make run), KUBECTL (optional).
 # Output:  one line per check; exit 1 when a check fails.
@@ -18,17 +18,23 @@ source "$(dirname "$0")/../harness/lib.sh"
 
 build="${CFO_BUILD_DIR:?CFO_BUILD_DIR must name the build folder}"
 out="$(mktemp)"
-demo_pid=""
+pipe="$(mktemp -u)"
+demo_pid="" reader_pid=""
 cleanup() {
   if [[ -n "$demo_pid" ]] && kill -0 "$demo_pid" 2>/dev/null; then kill -TERM "$demo_pid" 2>/dev/null || true; fi
+  if [[ -n "$reader_pid" ]]; then kill "$reader_pid" 2>/dev/null || true; fi
   wait 2>/dev/null || true
   "$CFO_HARNESS_DIR/control-plane.sh" stop "$build/run-control-plane" >/dev/null 2>&1 || true
-  rm -f "$out"
+  rm -f "$out" "$pipe"
 }
 trap cleanup EXIT
 fail() { echo "FAIL $*"; echo "----- demo output"; cat "$out"; exit 1; }
 
-"$CFO_HARNESS_DIR/run-demo.sh" "$build" >"$out" 2>&1 &
+# Its output goes through a pipe to a reader of its own, as `make run 2>&1 | tee log` sends it to tee (check 4).
+mkfifo "$pipe"
+cat "$pipe" >"$out" &
+reader_pid=$!
+"$CFO_HARNESS_DIR/run-demo.sh" "$build" >"$pipe" 2>&1 &
 demo_pid=$!
 deadline=$((SECONDS + 300))
 until grep -q "keep running; press Ctrl-C" "$out"; do
@@ -83,6 +89,10 @@ metrics_url="$(grep -o 'http://127.0.0.1:[0-9]*/metrics' "$out" | head -n1)"
 curl -sf "$metrics_url" | grep -q '^codeflare_' || fail "$metrics_url serves no codeflare_ metric"
 echo "ok   the metrics address in the summary serves the operator's metrics"
 
+# Ctrl-C in `make run 2>&1 | tee log` ends tee as well: the reader goes first, and the demo's output has nowhere to go.
+kill "$reader_pid"
+wait "$reader_pid" 2>/dev/null || true
+reader_pid=""
 kill -TERM "$demo_pid"
 rc=0
 wait "$demo_pid" || rc=$?
