@@ -75,6 +75,19 @@ bool is(const std::vector<Step>& s, std::size_t i, std::string_view name, bool b
   return i < s.size() && s[i].bracket == bracket && s[i].name == name;
 }
 
+// A request the user left out where they wrote the limit (`resources.requests.cpu` with only `resources.limits.cpu`):
+// the builder takes the limit as the request, as Kubernetes defaults a container's requests, so a finding on that
+// request (an admissibility one: Kueue charges requests) names the limit the user wrote; nullopt otherwise.
+std::optional<std::string> limit_standing_in(const std::string& request_path, const json::Value& workload) {
+  std::vector<Step> s = split_path(request_path);
+  const std::size_t n = s.size();
+  if (n < 3 || !is(s, n - 3, "resources") || !is(s, n - 2, "requests")) return std::nullopt;
+  s[n - 2].name = "limits";
+  std::string limit = join_steps(s, 0);
+  if (!exists(workload, limit)) return std::nullopt;
+  return limit;
+}
+
 // Where the RayClusterSpec sits in a generated object of `kind`: the number of steps before it, or npos.
 std::size_t cluster_spec_start(std::string_view kind, const std::vector<Step>& s) {
   if (kind == "RayCluster") return is(s, 0, "spec") ? 1 : std::string::npos;
@@ -195,6 +208,7 @@ std::optional<std::string> spec_path_of(std::string_view kind, std::string_view 
   }
   if (!candidate) return std::nullopt;
   if (exists(workload, *candidate)) return candidate;
+  if (auto limit = limit_standing_in(*candidate, workload)) return limit;
   // A field of a group the user did not write but should (a missing limit, tolerations for a flavor's taint, a
   // replica count left to its default) is named where it would go, when the group itself is written; list items
   // are not (an index the user's list does not have is the operator's own entry).

@@ -124,6 +124,36 @@ spec:
   EXPECT_EQ(at("RayJob", "metadata.labels[kueue.x-k8s.io/priority-class]"), "spec.queue.priorityClass");
 }
 
+// Only limits written: the requests are the limits (README, "Only limits given"), so a finding on a request (Kueue
+// charges requests: an admissibility finding) names the limit the user wrote (the thirtieth user trial was told
+// requests[...]); a request next to requests the user wrote, and the head's SDK defaults, are as before.
+TEST(FindingPaths, ARequestTakenFromALimitNamesTheLimit) {
+  const json::Document wl = yaml_doc(R"(
+apiVersion: codeflare.dev/v1alpha1
+kind: CodeFlareWorkload
+metadata: {name: demo}
+spec:
+  workerGroups:
+    - name: gpu
+      resources: {limits: {cpu: "4", nvidia.com/gpu: 1}}
+    - name: cpu
+      resources: {requests: {cpu: "1"}, limits: {memory: 8G}}
+)");
+  auto at = [&](const char* path) { return spec_path_of("RayCluster", path, wl).value_or("<own>"); };
+  EXPECT_EQ(at("spec.workerGroupSpecs[0].template.spec.containers[0].resources.requests.cpu"),
+            "spec.workerGroups[0].resources.limits.cpu");
+  EXPECT_EQ(at("spec.workerGroupSpecs[0].template.spec.containers[0].resources.requests[nvidia.com/gpu]"),
+            "spec.workerGroups[0].resources.limits[nvidia.com/gpu]");
+  EXPECT_EQ(at("spec.workerGroupSpecs[1].template.spec.containers[0].resources.requests.cpu"),
+            "spec.workerGroups[1].resources.requests.cpu");
+  EXPECT_EQ(at("spec.workerGroupSpecs[1].template.spec.containers[0].resources.requests.memory"),
+            "spec.workerGroups[1].resources.limits.memory");
+  EXPECT_EQ(at("spec.workerGroupSpecs[0].template.spec.containers[0].resources.requests.memory"),
+            "spec.workerGroups[0].resources.requests.memory")
+      << "a resource the user wrote neither way is named where it would go, as before";
+  EXPECT_EQ(at("spec.headGroupSpec.template.spec.containers[0].resources.requests.cpu"), "<own>");
+}
+
 TEST(FindingPaths, NewPlainFieldsNameTheirWorkloadField) {
   json::Document wl = yaml_doc(R"({metadata: {name: demo}, spec: {rayVersion: 2.52.1, authOptions: {mode: token},
     upgradeStrategy: {type: Recreate}, queue: {multiKueue: true}, autoscaling: {version: v2},
