@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
@@ -271,11 +274,16 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
     if (p == "-") {
       std::string text;
       char chunk[65536];
+      errno = 0;
       while (std::cin.read(chunk, sizeof chunk) || std::cin.gcount() > 0) {
         text.append(chunk, static_cast<std::size_t>(std::cin.gcount()));
         if (text.size() > yaml::kMaxStreamBytes)
           return fail("<stdin>: larger than " + size_text(yaml::kMaxStreamBytes) + " (the limit per file)");
       }
+      // std::cin reads through C's stdin (synchronised with stdio), whose error flag tells a read that failed (a
+      // closed descriptor: `<&-`) from the end of the input; the first must not pass for an empty input.
+      if (const int read_errno = errno; std::ferror(stdin))
+        return fail(std::string("<stdin>: cannot read it: ") + (read_errno ? std::strerror(read_errno) : "read error"));
       if (auto r = add("<stdin>", std::move(text)); !r) return std::unexpected(r.error());
       continue;
     }

@@ -1,6 +1,9 @@
 // codeflare-operator: one binary, three subcommands (render, validate, run).
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <string>
 
 #include "cmd/commands.hpp"
 #include "cmd/malloc_tunables.hpp"
@@ -16,7 +19,20 @@ constexpr const char* kUsage =
     "  codeflare-operator version\n"
     "\n"
     "Run 'codeflare-operator <command> --help' for the flags of a command.\n";
+
+// The exit status of a command whose output may not have reached its reader: what the command returned, unless
+// stdout could not be written (closed: `>&-`, a full disk, /dev/full), which is an I/O error (exit 2) with a message,
+// not a success with the output cut short.
+int with_output_written(int status) {
+  errno = 0;
+  std::cout.flush();
+  if (std::cout && std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+  const int write_errno = errno;
+  std::cerr << "error: cannot write the output to stdout"
+            << (write_errno ? std::string(": ") + std::strerror(write_errno) : std::string()) << "\n";
+  return 2;
 }
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2 || !std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
@@ -25,8 +41,8 @@ int main(int argc, char** argv) {
   }
   std::string sub = argv[1];
   if (sub == "render" || sub == "validate") cfo::cmd::reexec_with_offline_malloc_tunables(argv);
-  if (sub == "render") return cfo::cmd::render_command(argc, argv, 2);
-  if (sub == "validate") return cfo::cmd::validate_command(argc, argv, 2);
+  if (sub == "render") return with_output_written(cfo::cmd::render_command(argc, argv, 2));
+  if (sub == "validate") return with_output_written(cfo::cmd::validate_command(argc, argv, 2));
   if (sub == "run") return cfo::cmd::run_command(argc, argv, 2);
   if (sub == "version" || sub == "--version") {
     std::cout << "codeflare-operator 0.1.0\n";

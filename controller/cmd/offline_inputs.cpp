@@ -93,7 +93,8 @@ Result<std::vector<std::string>> schema_paths(const Args& args) {
   auto bundled = bundled_crds_path(&looked_at);
   if (!bundled)
     return fail("no upstream CRD schemas: pass --crds DIR (the schemas that ship with the binary were not found" +
-                (looked_at.empty() ? std::string(")") : " at " + looked_at + ")"));
+                (looked_at.empty() ? std::string(": the binary's own path could not be read from /proc/self/exe)")
+                                   : " at " + looked_at + ")"));
   return std::vector<std::string>{*bundled};
 }
 

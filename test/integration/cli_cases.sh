@@ -3,7 +3,9 @@
 #   1. the input layer: a v1 List (`kubectl get -o yaml`) is judged item by item; objects of API groups that no CRD
 #      serves (ConfigMap, Kustomization...) are reported skipped and do not change the exit code, while an unknown
 #      kind of a known group stays an error; a file that is not YAML is one error finding and the other files are
-#      still judged (exit 1, in text and in -o json); a missing file is exit 2; `render` follows the same codes.
+#      still judged (exit 1, in text and in -o json); a missing file, output that cannot be written (/dev/full, a
+#      closed stdout) and a closed stdin are exit 2; `render` follows the same codes; started through the dynamic
+#      loader, `validate` still works.
 #   2. every case rebuilt from a public bug report ($CFO_SHARED_DIR/cases/public-bugs, and the project's own in
 #      test/cases): the exit code gives the case's expected verdict (0 valid, 1 invalid) and, for an invalid case, an
 #      error finding sits at the path of its `# path:` header line; a `# profile:` line judges it under that cluster
@@ -194,6 +196,34 @@ expect_io "render of an unparsable file and a workload: exit 1, the error on std
   "err:[yaml:syntax, yaml]" "out:kind: RayCluster"
 run render-missing render -f "$work/no-such-file.yaml" "${crds[@]}"
 expect "render of a missing file" 2
+# Output that cannot be written and input that cannot be read are I/O errors too, not a success (the thirty-first
+# user trial: a full disk kept 64 KiB of a render, exit 0). run_io NAME REDIRECTION ARGS... runs with that redirection.
+run_io() {
+  last="$1" rc=0
+  local redirect="$2"
+  shift 2
+  : >"$work/$last.out"
+  case "$redirect" in
+    full) "$CFO_OPERATOR_BIN" "$@" >/dev/full 2>"$work/$last.err" || rc=$? ;;
+    closed-out) "$CFO_OPERATOR_BIN" "$@" >&- 2>"$work/$last.err" || rc=$? ;;
+    closed-in) "$CFO_OPERATOR_BIN" "$@" <&- >"$work/$last.out" 2>"$work/$last.err" || rc=$? ;;
+  esac
+}
+sample="$repo/config/samples/cfw_cpu.yaml"
+run_io render-full full render -f "$sample" "${crds[@]}"
+expect_io "render to a full disk (/dev/full): exit 2 naming the write" 2 "err:cannot write the output to stdout"
+run_io validate-closed-out closed-out validate -f "$sample" "${crds[@]}"
+expect_io "validate with stdout closed: exit 2 naming the write" 2 "err:cannot write the output to stdout"
+run_io validate-closed-in closed-in validate -f - "${crds[@]}"
+expect_io "validate -f - with stdin closed: exit 2, not an empty input" 2 "err:<stdin>: cannot read it" \
+  "out!0 object(s)"
+# Started through the dynamic loader (a way round a noexec mount), the binary re-executes itself, not the loader.
+loader=/lib64/ld-linux-x86-64.so.2
+if [[ -x "$loader" ]]; then
+  last=through-loader rc=0
+  "$loader" "$CFO_OPERATOR_BIN" validate -f "$sample" "${crds[@]}" >"$work/$last.out" 2>"$work/$last.err" || rc=$?
+  expect_io "validate started through $loader" 0 "out:1 object(s) valid"
+fi
 
 # --- what a new user runs into first ---
 printf 'apiVersion: codeflare.dev/v1beta1\nkind: CodeFlareWorkload\nmetadata: {name: old}\nspec: {}\n' >"$work/wrong-version.yaml"
