@@ -13,11 +13,13 @@ namespace cfo::cmd {
 /// The GLIBC_TUNABLES value the offline commands run with: huge pages for malloc's heaps and a 64 MiB top pad.
 inline constexpr const char* kOfflineMallocTunables = "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864";
 
-/// Re-executes the running binary (/proc/self/exe, same argv and environment) with GLIBC_TUNABLES set to
-/// kOfflineMallocTunables, unless GLIBC_TUNABLES is set already (by the user, who keeps the last word, or by this
-/// re-execution: it happens once). Returns only when it did not re-execute (the variable was set, or the exec
-/// failed: /proc is not mounted, the binary was replaced); the command then runs with the default heap, which
-/// changes its speed, never its output. Call it first in main, before any thread starts.
+/// Re-executes the running binary (the file /proc/self/maps says its code comes from, same argv and environment,
+/// so that its process name stays) with GLIBC_TUNABLES set to kOfflineMallocTunables. It does not when GLIBC_TUNABLES
+/// is set already (by the user, who keeps the last word, or by this re-execution: it happens once), when the address
+/// space or the data segment is limited (`ulimit -v` / `-d`: the larger heap steps need more of it), or when the
+/// binary cannot be found (no /proc). Returns only when it did not re-execute (also when the exec failed: the binary
+/// was replaced, its mount forbids exec); the command then runs with the default heap, which changes its speed and
+/// peak memory (about 15% less), never its output. Call it first in main, before any thread starts.
 void reexec_with_offline_malloc_tunables(char** argv);
 
 }  // namespace cfo::cmd

@@ -2,6 +2,7 @@
 #include "cmd/malloc_tunables.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,7 +24,10 @@ TEST(MallocTunablesProbe, WritesTheVariableItSees) {
   const char* out = std::getenv(kProbeVariable);
   if (out == nullptr) GTEST_SKIP() << "run by MallocTunables.AnOfflineCommandRunsAgainWithThemSet";
   const char* seen = std::getenv("GLIBC_TUNABLES");
-  std::ofstream(out) << (seen ? seen : "<unset>");
+  std::ifstream comm("/proc/self/comm");
+  std::string name;
+  std::getline(comm, name);
+  std::ofstream(out) << (seen ? seen : "<unset>") << "\n" << name;
 }
 
 TEST(MallocTunables, AnOfflineCommandRunsAgainWithThemSet) {
@@ -49,7 +53,30 @@ TEST(MallocTunables, AnOfflineCommandRunsAgainWithThemSet) {
   std::stringstream seen;
   seen << in.rdbuf();
   std::filesystem::remove(probe);
-  EXPECT_EQ(seen.str(), kOfflineMallocTunables);
+  // The variable, and the process name of the binary (not "exe", as an exec of /proc/self/exe would give).
+  EXPECT_EQ(seen.str(), std::string(kOfflineMallocTunables) + "\nunit_cmd");
+}
+
+// Under `ulimit -v` the larger heap steps would spend the limit (the fresh-user trial met an abort at 120 MB that
+// the default heap runs in): the command runs as it is.
+TEST(MallocTunables, ALimitedAddressSpaceKeepsTheDefaultHeap) {
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::unsetenv("GLIBC_TUNABLES");
+    rlimit limit{};
+    ::getrlimit(RLIMIT_AS, &limit);
+    limit.rlim_cur = rlim_t{64} << 30;
+    if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(4);
+    std::string self = "unit_cmd", filter = "--gtest_filter=MallocTunablesProbe.*";
+    char* argv[] = {self.data(), filter.data(), nullptr};
+    reexec_with_offline_malloc_tunables(argv);
+    ::_exit(std::getenv("GLIBC_TUNABLES") == nullptr ? 3 : 5);  // returned, and left the environment alone
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3) << "0: re-executed; 4: setrlimit failed; 5: the variable was left set";
 }
 
 TEST(MallocTunables, AVariableSetAlreadyIsLeftAsItIsWithoutARestart) {
