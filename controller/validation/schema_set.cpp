@@ -518,6 +518,14 @@ const std::string* defaulted_at(const std::string& path, const std::vector<std::
   return nullptr;
 }
 
+/// A copy of `v` in a document of its own: only the live values, none of the dead space (removed members, replaced
+/// values) that a RapidJSON pool allocator keeps until the whole document goes.
+std::unique_ptr<json::Document> compacted(const Value& v) {
+  auto out = std::make_unique<json::Document>();
+  out->CopyFrom(v, out->GetAllocator());
+  return out;
+}
+
 /// One compiled schema: the preprocessed JSON (for the walkers, the plan and messages), the shared form RapidJSON
 /// compiled, the SchemaDocument, and the plan of defaults and CEL rules. The preprocessing (which finds every error a
 /// schema can have) is done when the schema is added; the rest, most of the cost, on first use (`ensure_built`,
@@ -658,10 +666,17 @@ struct Compiled {
   std::unique_ptr<Lazy> lazy = std::make_unique<Lazy>();
 
   void build_now() const {
-    shared = std::make_unique<json::Document>();
-    shared->CopyFrom(*schema, shared->GetAllocator());
-    strip_plan_keywords(*shared);
-    std::deque<Value> shared_parts = SchemaSharer(*shared).run();
+    auto draft = std::make_unique<json::Document>();
+    draft->CopyFrom(*schema, draft->GetAllocator());
+    strip_plan_keywords(*draft);
+    std::deque<Value> draft_parts = SchemaSharer(*draft).run();
+    // The sharer leaves every subtree it moved out, and every keyword stripped, as dead space in the draft's pool
+    // allocator (RapidJSON never frees inside a pool): the form that is kept is a fresh copy of the live values.
+    shared = compacted(*draft);
+    std::deque<Value> shared_parts;
+    for (const Value& part : draft_parts) shared_parts.emplace_back(part, shared->GetAllocator());
+    draft_parts.clear();
+    draft.reset();
     document = std::make_unique<SharedSchemas>(*shared, std::move(shared_parts));
     walk_plan = std::make_unique<structural::WalkPlan>(*schema);
     if (with_plan) plan = structural::build_plan(*schema, api_version, kind, rules);
@@ -695,6 +710,9 @@ Result<Compiled> compile(const Value& source_schema, const std::string& where, c
   c.schema->CopyFrom(source_schema, c.schema->GetAllocator());
   PrepareContext ctx{c.schema->GetAllocator(), {}};
   if (auto r = prepare_schema(*c.schema, where, ctx); !r) return std::unexpected(r.error());
+  // The descriptions removed and the keywords rewritten stay as dead space in the copy's pool allocator (for a CRD
+  // served by the apiserver, descriptions included, most of it): keep a fresh copy of what is left.
+  c.schema = compacted(*c.schema);
   c.source = source;
   return c;
 }
