@@ -107,6 +107,11 @@ def hwm_kib(pid):
     return status_kib(pid, "VmHWM")
 
 
+def rss_split_kib(pid):
+    """(anonymous, file-backed) resident KiB: heap and stacks against the binary's and libraries' mapped pages."""
+    return status_kib(pid, "RssAnon"), status_kib(pid, "RssFile") + status_kib(pid, "RssShmem")
+
+
 def own_cpu_ms():
     t = os.times()
     return (t.user + t.system) * 1000.0
@@ -513,11 +518,13 @@ def phase_ours(api, op, apiserver_pid, cfw_json, n, conns, timeout):
     if finished:
         done, elapsed = n, progress.done_at - t0
         rss_n = rss_kib(pid)
+        rss_anon_n, rss_file_n = rss_split_kib(pid)
         m1 = op.quiesce()
     else:
         # Time-boxed: the figures so far, per workload done (the caches hold all N workloads already).
         done, elapsed = min(progress.counts()), time.monotonic() - t0
         rss_n = rss_kib(pid)
+        rss_anon_n, rss_file_n = rss_split_kib(pid)
         m1 = op.metrics()
         emit("completed", done)
         emit("timed_out_seconds", timeout)
@@ -543,6 +550,8 @@ def phase_ours(api, op, apiserver_pid, cfw_json, n, conns, timeout):
     emit("cpu_ms_per_workload", (cpu1 - cpu0) / per)
     emit("rss_start_kib", rss_start)
     emit("rss_at_n_kib", rss_n)
+    emit("rss_anon_at_n_kib", rss_anon_n)
+    emit("rss_file_at_n_kib", rss_file_n)
     emit("rss_peak_kib", hwm_kib(pid))
     emit("rss_per_workload_kib", (rss_n - rss_start) / n)  # every workload is cached, reconciled or not
     emit("apiserver_cpu_ms_per_workload", (api1 - api0) / per)
@@ -876,6 +885,7 @@ def phase_peer(api, apiserver_pid, binary, kubeconfig, work, n, conns, timeout):
             raise RuntimeError("peer: not every Foo done within %d s" % timeout)
         elapsed = progress.done_at - t0
         rss_n = rss_kib(pid)
+        rss_anon_n, rss_file_n = rss_split_kib(pid)
         time.sleep(2.0)  # no metrics to tell when it is idle: its events and resyncs settle
         cpu1, api1 = cpu_ms(pid), cpu_ms(apiserver_pid)
         emit("peer_objects_per_second", n / elapsed)
@@ -883,6 +893,8 @@ def phase_peer(api, apiserver_pid, binary, kubeconfig, work, n, conns, timeout):
         emit("peer_cpu_ms_per_object", (cpu1 - cpu0) / n)
         emit("peer_rss_start_kib", rss_start)
         emit("peer_rss_at_n_kib", rss_n)
+        emit("peer_rss_anon_at_n_kib", rss_anon_n)
+        emit("peer_rss_file_at_n_kib", rss_file_n)
         emit("peer_rss_peak_kib", hwm_kib(pid))
         emit("peer_apiserver_cpu_ms_per_object", (api1 - api0) / n)
         return {"objects_per_second": n / elapsed, "cpu_ms": (cpu1 - cpu0) / n, "rss_n": rss_n}
