@@ -21,7 +21,7 @@ bool has_error(const FieldErrors& errs) {
 }
 
 constexpr const char* kRenderHelp =
-    "Print the objects that CodeFlareWorkloads expand to, as YAML, without a cluster.\n"
+    "Print the objects that CodeFlareWorkloads expand to, as YAML or JSON, without a cluster.\n"
     "Exit code: 0 every workload rendered, 1 a workload is invalid or an input is not readable (a file that is not\n"
     "valid YAML, a malformed v1 List): its findings go to stderr and the other workloads are still printed, 2 usage\n"
     "or I/O error (a missing or unreadable file or folder, unloadable --crds).\n"
@@ -36,6 +36,8 @@ constexpr const char* kRenderHelp =
     "Flags:\n"
     "  -f, --filename FILE          a manifest file, a folder of them, or - for stdin (repeatable)\n"
     "  -R, --recursive              read the folders given with -f and their sub-folders\n"
+    "  -o, --output yaml|json       yaml (default): one document per object; json: one v1 List of the objects (an\n"
+    "                               array of the previews with --quota), for jq or `kubectl apply -f -`\n"
     "      --crds DIR               folder (or file) of the upstream CRDs to check against (repeatable); default:\n"
     "                               the pinned KubeRay, AppWrapper and Kueue schemas that ship with the binary\n"
     "      --cache-dir DIR          where the CRDs of --crds are kept once parsed (descriptions stripped): the next\n"
@@ -57,7 +59,7 @@ constexpr const char* kRenderHelp =
 
 // One YAML document per workload for --quota: the workload, the kind Kueue admits (its top-level child, generated
 // last), the queue, its PodSets and totals (workload::quota_preview, as the operator writes them into the status).
-std::string quota_document(const json::Value& workload, const GeneratedObjects& generated) {
+json::Document quota_document(const json::Value& workload, const GeneratedObjects& generated) {
   json::Document d;
   d.SetObject();
   auto& a = d.GetAllocator();
@@ -75,14 +77,57 @@ std::string quota_document(const json::Value& workload, const GeneratedObjects& 
   }
   d.AddMember("podSets", preview.pod_sets_json(a), a);
   d.AddMember("totalRequests", preview.total_json(a), a);
-  return yaml::from_json(d);
+  return d;
 }
+
+/// Where the rendered documents go: YAML documents separated by "---" as they come, or, for -o json, one JSON
+/// value printed at the end (a v1 List of the objects, as `kubectl get -o json` prints several; with --quota an
+/// array of the previews).
+class RenderOutput {
+ public:
+  RenderOutput(bool json, bool quota) : json_(json), quota_(quota) { out_.SetArray(); }
+
+  void add(const json::Value& doc) {
+    if (json_) {
+      out_.PushBack(json::Value(doc, out_.GetAllocator()), out_.GetAllocator());
+      return;
+    }
+    if (!first_) std::cout << "---\n";
+    first_ = false;
+    std::cout << yaml::from_json(doc);
+  }
+
+  /// Prints the JSON value (nothing more for YAML, already printed).
+  void finish() {
+    if (!json_) return;
+    if (quota_) {
+      std::cout << json::dump_pretty(out_) << "\n";
+      return;
+    }
+    json::Document list;
+    list.SetObject();
+    auto& a = list.GetAllocator();
+    list.AddMember("apiVersion", "v1", a);
+    list.AddMember("kind", "List", a);
+    json::Value meta(rapidjson::kObjectType);
+    meta.AddMember("resourceVersion", "", a);
+    list.AddMember("metadata", std::move(meta), a);
+    list.AddMember("items", json::Value(out_, a), a);
+    std::cout << json::dump_pretty(list) << "\n";
+  }
+
+ private:
+  bool json_, quota_;
+  bool first_ = true;
+  json::Document out_;
+};
 }  // namespace
 
 int render_command(int argc, char** argv, int first) {
   auto args = Args::parse(argc, argv, first,
                           {{"filename", true},
                            {"recursive", false},
+                           {"output", true},
                            {"crds", true},
                            {"cache-dir", true},
                            {"namespace", true},
@@ -92,7 +137,7 @@ int render_command(int argc, char** argv, int first) {
                            {"kueue-version", true},
                            {"quota", false},
                            {"help", false}},
-                          {{"f", "filename"}, {"R", "recursive"}, {"n", "namespace"}, {"h", "help"}});
+                          {{"f", "filename"}, {"R", "recursive"}, {"o", "output"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
     std::cerr << "render: " << args.error().message << "\n" << usage_hint("render");
     return 2;
@@ -100,6 +145,11 @@ int render_command(int argc, char** argv, int first) {
   if (args->flag("help")) {
     std::cout << kRenderHelp;
     return 0;
+  }
+  const std::string output = args->get("output", "yaml");
+  if (output != "yaml" && output != "json") {
+    std::cerr << "render: --output must be yaml or json, not \"" << output << "\"\n" << usage_hint("render");
+    return 2;
   }
   auto loaded = load_offline_inputs(*args, "render");
   if (!loaded) return loaded.error();
@@ -125,7 +175,7 @@ int render_command(int argc, char** argv, int first) {
   Judged judged = judge_inputs(loaded->docs, set_of, loaded->schemas, loaded->apis, expansion, ns, now_rfc3339(), true);
 
   int exit_code = 0;
-  bool first_doc = true;
+  RenderOutput out(output == "json", quota);
   for (std::size_t i = 0; i < loaded->docs.size(); ++i) {
     auto& in = loaded->docs[i];
     if (in.kustomize) {
@@ -157,17 +207,12 @@ int render_command(int argc, char** argv, int first) {
       continue;
     }
     if (quota) {
-      if (!first_doc) std::cout << "---\n";
-      first_doc = false;
-      std::cout << quota_document(in.doc, judged.generated[i]);
+      out.add(quota_document(in.doc, judged.generated[i]));
       continue;
     }
-    for (const auto& obj : judged.generated[i]) {
-      if (!first_doc) std::cout << "---\n";
-      first_doc = false;
-      std::cout << yaml::from_json(obj.doc);
-    }
+    for (const auto& obj : judged.generated[i]) out.add(obj.doc);
   }
+  out.finish();
   return exit_code;
 }
 

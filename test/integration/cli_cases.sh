@@ -4,8 +4,8 @@
 #      serves (ConfigMap, Kustomization...) are reported skipped and do not change the exit code, while an unknown
 #      kind of a known group stays an error; a file that is not YAML is one error finding and the other files are
 #      still judged (exit 1, in text and in -o json); a missing file, output that cannot be written (/dev/full, a
-#      closed stdout) and a closed stdin are exit 2; `render` follows the same codes; started through the dynamic
-#      loader, `validate` still works.
+#      closed stdout) and a closed stdin are exit 2; `render` follows the same codes, and its -o json is one v1 List
+#      of the objects its YAML prints; started through the dynamic loader, `validate` still works.
 #   2. every case rebuilt from a public bug report ($CFO_SHARED_DIR/cases/public-bugs, and the project's own in
 #      test/cases): the exit code gives the case's expected verdict (0 valid, 1 invalid) and, for an invalid case, an
 #      error finding sits at the path of its `# path:` header line; a `# profile:` line judges it under that cluster
@@ -196,6 +196,29 @@ expect_io "render of an unparsable file and a workload: exit 1, the error on std
   "err:[yaml:syntax, yaml]" "out:kind: RayCluster"
 run render-missing render -f "$work/no-such-file.yaml" "${crds[@]}"
 expect "render of a missing file" 2
+# -o json (the thirty-second user trial: render had only YAML): one v1 List holding what the YAML render prints, in
+# the same order; with --quota an array of the previews; an invalid workload is left out as in YAML (exit 1).
+run render-json render -f "$work/render-list.yaml" -f "$work/broken/a-syntax.yaml" "${crds[@]}" -o json
+json_check render-json "f['apiVersion'] == 'v1' and f['kind'] == 'List' and \
+  [(i['kind'], i['metadata']['name']) for i in f['items']] == [('RayCluster', 'raytest-cpu')]"
+expect "render -o json with an unparsable file beside the workload: exit 1" 1
+run render-yaml-items render -f "$work/render-list.yaml" -f "$repo/config/samples" "${crds[@]}"
+run render-json-items render -f "$work/render-list.yaml" -f "$repo/config/samples" "${crds[@]}" -o json
+if python3 - "$work/render-yaml-items.out" "$work/render-json-items.out" <<'PY'; then
+import json, sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d is not None]
+items = json.load(open(sys.argv[2]))["items"]
+sys.exit(0 if docs == items and len(items) > 3 else 1)
+PY
+  pass "render -o json holds the objects the YAML render prints, equal and in the same order"
+else
+  fail "render -o json and the YAML render differ: $(head -c 300 "$work/render-json-items.out")"
+fi
+run render-quota-json render -f "$work/render-list.yaml" "${crds[@]}" --quota -o json
+json_check render-quota-json "isinstance(f, list) and len(f) == 1 and f[0]['workload'] == 'default/raytest-cpu' \
+  and f[0]['kind'] == 'RayCluster' and f[0]['podSets'][0]['name'] == 'head'"
+run render-output-wide render -f "$work/render-list.yaml" "${crds[@]}" -o wide
+expect_io "render -o wide is a usage error naming the two formats" 2 "err:--output must be yaml or json"
 # Output that cannot be written and input that cannot be read are I/O errors too, not a success (the thirty-first
 # user trial: a full disk kept 64 KiB of a render, exit 0). run_io NAME REDIRECTION ARGS... runs with that redirection.
 run_io() {
