@@ -105,6 +105,9 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     return std::unexpected(2);
   };
   if (!args.has("filename")) return fail_with("-f is required (a manifest file, a folder, or - for stdin)", true);
+  // An empty name (an unset shell variable, `-f "$FILE"`) would read as "cannot read : no such file".
+  for (const auto& f : args.all("filename"))
+    if (f.empty()) return fail_with("-f \"\": an empty name; give a manifest file, a folder, or - for stdin", true);
   auto max_podsets = args.integer("kueue-max-podsets", 0);
   if (!max_podsets) return fail_with(max_podsets.error().message, true);
   if (args.has("kueue-max-podsets") && (*max_podsets < 1 || *max_podsets > kMaxPodSetsFlagLimit))

@@ -196,6 +196,9 @@ expect_io "render of an unparsable file and a workload: exit 1, the error on std
   "err:[yaml:syntax, yaml]" "out:kind: RayCluster"
 run render-missing render -f "$work/no-such-file.yaml" "${crds[@]}"
 expect "render of a missing file" 2
+# An empty -f (an unset variable in `-f "$FILE"`) is named as such (the thirty-first trial: "cannot read : no such file").
+run empty-name validate -f "$work/render-list.yaml" -f "" "${crds[@]}"
+expect_io "validate -f \"\" is a usage error that says the name is empty" 2 "err:-f \"\": an empty name" "out!valid"
 # -o json (the thirty-second user trial: render had only YAML): one v1 List holding what the YAML render prints, in
 # the same order; with --quota an array of the previews; an invalid workload is left out as in YAML (exit 1).
 run render-json render -f "$work/render-list.yaml" -f "$work/broken/a-syntax.yaml" "${crds[@]}" -o json
