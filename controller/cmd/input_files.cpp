@@ -9,7 +9,10 @@
 #include <iostream>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <thread>
+
+#include <sys/stat.h>
 
 #include "core/read_file.hpp"
 #include "core/yaml.hpp"
@@ -256,6 +259,16 @@ std::vector<InputDocument> documents_of_file(const std::string& name, std::strin
 Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions options) {
   Inputs out;
   std::size_t source = 0;
+  std::set<std::pair<dev_t, ino_t>> files_read;
+  // True the second time `path` (a regular file, told by device and inode) is met. A path that cannot be stat'ed is
+  // left to read_file, which names why.
+  auto seen_before = [&](const std::string& path) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    if (files_read.emplace(st.st_dev, st.st_ino).second) return false;
+    out.repeated_files.push_back(path);
+    return true;
+  };
   auto add = [&](const std::string& name, std::string&& text) -> Result<void> {
     auto docs = documents_of_file(name, std::move(text));
     if (options.on_yaml_error == OnYamlError::kFail && docs.size() == 1 && docs[0].whole_file)
@@ -292,12 +305,14 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
       auto files = folder_files(p, options.recursive, out.skipped_files, out.unread_folders);
       if (!files) return std::unexpected(files.error());
       for (const auto& f : *files) {
+        if (seen_before(f)) continue;
         auto text = read_file(f);
         if (!text) return std::unexpected(text.error());
         if (auto r = add(f, std::move(*text)); !r) return std::unexpected(r.error());
       }
       continue;
     }
+    if (seen_before(p)) continue;
     auto text = read_file(p);
     if (!text) return std::unexpected(text.error());
     if (auto r = add(p, std::move(*text)); !r) return std::unexpected(r.error());

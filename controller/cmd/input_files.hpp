@@ -78,10 +78,14 @@ struct Inputs {
   std::vector<std::string> unread_folders;
   /// Inputs that hold no object at all (an empty file, comments only, `---` only).
   std::vector<std::string> empty_inputs;
+  /// Files met again (the same file by device and inode: given twice with -f, or also inside a folder given): read
+  /// the first time only, so that their objects are not judged or printed twice.
+  std::vector<std::string> repeated_files;
 };
 
 /// Reads files, folders and "-" (stdin) as `kubectl apply -f` reads them: a folder gives its .yaml, .yml and .json
-/// files in name order (with options.recursive, its sub-folders' too, depth first). A .json file is parsed with
+/// files in name order (with options.recursive, its sub-folders' too, depth first); a file met again is read once
+/// (Inputs::repeated_files). A .json file is parsed with
 /// RapidJSON when it is one JSON value; otherwise (and for every other file) through the YAML conversion.
 /// Errors: a missing or unreadable path (message "cannot read <path>: <why>"), an unlistable folder, and with
 /// OnYamlError::kFail a file whose YAML does not parse.

@@ -167,6 +167,9 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     std::cerr << "\n";
   }
   for (const auto& f : docs->empty_inputs) std::cerr << command << ": warning: " << f << " holds no object\n";
+  for (const auto& f : docs->repeated_files)
+    std::cerr << command << ": warning: " << f
+              << " is given more than once (with -f, or inside a folder given); read once\n";
   if (docs->docs.empty() && docs->empty_inputs.empty())
     std::cerr << command << ": warning: no manifest found in the inputs given with -f\n";
   OfflineInputs out{std::move(loaded->schemas), checked_apis(loaded->available_kinds), std::move(docs->docs), {}};

@@ -196,6 +196,9 @@ expect_io "render of an unparsable file and a workload: exit 1, the error on std
   "err:[yaml:syntax, yaml]" "out:kind: RayCluster"
 run render-missing render -f "$work/no-such-file.yaml" "${crds[@]}"
 expect "render of a missing file" 2
+# A file given twice is read once, with a warning (the thirty-first trial: judged twice, silently).
+run twice validate -f "$work/render-list.yaml" -f "$work/render-list.yaml" "${crds[@]}"
+expect_io "validate -f F -f F judges F once and says so" 0 "out:1 object(s) valid" "err:is given more than once"
 # An empty -f (an unset variable in `-f "$FILE"`) is named as such (the thirty-first trial: "cannot read : no such file").
 run empty-name validate -f "$work/render-list.yaml" -f "" "${crds[@]}"
 expect_io "validate -f \"\" is a usage error that says the name is empty" 2 "err:-f \"\": an empty name" "out!valid"

@@ -174,6 +174,26 @@ TEST(InputFiles, ReadInputsGoesOnPastABrokenFileButNotPastAMissingOne) {
 
 // As `kubectl apply -f DIR`: .yaml, .yml and .json files, sub-folders only with -R; what is not read is reported, and
 // so is an input that holds no object. A kustomize file is read but marked (it describes a build, not an object).
+// A file met again (given twice, through another spelling of its path or a link, or also inside a folder given) is
+// read the first time only: its objects would otherwise be judged, or rendered, twice (the thirty-first trial).
+TEST(InputFiles, AFileMetAgainIsReadOnce) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("cfo_input_repeats_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "a.yaml") << "{apiVersion: v1, kind: ConfigMap}\n";
+  std::ofstream(dir / "b.yaml") << "{apiVersion: v1, kind: Secret}\n";
+  fs::create_symlink(dir / "b.yaml", dir / "b-link.yml");
+  const std::string a = (dir / "a.yaml").string(), a_again = (dir / "." / "a.yaml").string();
+  auto in = read_inputs({a, dir.string(), a_again}, ReadOptions{OnYamlError::kAsEntry});
+  ASSERT_TRUE(in.has_value()) << in.error().message;
+  std::vector<std::string> kinds;
+  for (const auto& d : in->docs) kinds.push_back(kind_of(d));
+  EXPECT_EQ(kinds, (std::vector<std::string>{"ConfigMap", "Secret"}));
+  // The folder lists b-link.yml before b.yaml ('-' sorts before '.'): the link is read, the file is the repeat.
+  EXPECT_EQ(in->repeated_files, (std::vector<std::string>{a, (dir / "b.yaml").string(), a_again}));
+  fs::remove_all(dir);
+}
+
 TEST(InputFiles, FoldersAreReadAsKubectlReadsThem) {
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / ("cfo_input_folders_" + std::to_string(::getpid()));
