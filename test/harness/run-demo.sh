@@ -136,8 +136,8 @@ cat <<EOT
   kubectl get cfw -n $ns                                   # the workloads (printer columns of the CRD)
   kubectl describe cfw $first -n $ns           # conditions and events of one workload
   kubectl get raycluster $first -n $ns -o yaml # the YAML of what was generated for it
-  $operator render -f config/samples/cfw_gpu_queue.yaml   # the same expansion, offline
-  kubectl apply -n $ns -f my-workload.yaml                 # your own workload (start from config/samples/)
+  $operator render -f $CFO_REPO_DIR/config/samples/cfw_gpu_queue.yaml   # the same expansion, offline
+  kubectl apply -n $ns -f my-workload.yaml                 # your own workload (start from $CFO_REPO_DIR/config/samples/)
   tail -f $oplog                                           # the operator's log
   curl -s http://$metrics_addr/metrics | grep ^codeflare_         # its metrics
   curl -s http://$probe_addr/readyz?verbose                       # its readiness checks

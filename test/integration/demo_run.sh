@@ -7,6 +7,7 @@
 #   2. while it waits, the printed KUBECONFIG reaches the control plane and the operator still reconciles: a new
 #      workload applied from outside gets a status;
 #   3. a second run of the same build folder is refused while it waits, and the first one's cluster keeps its objects;
+#      the metrics address and the offline render line the summary prints work (the latter from another folder);
 #   4. SIGTERM (Ctrl-C in a terminal) stops it with exit status 0: the operator and the control plane are gone
 #      afterwards, also when what read its output went first (`make run 2>&1 | tee log`, where Ctrl-C ends tee too).
 # Inputs:  CFO_BUILD_DIR (the build folder with controller/cmd/codeflare-operator), UPSTREAM_CRDS (optional, as for
@@ -88,6 +89,12 @@ metrics_url="$(grep -o 'http://127.0.0.1:[0-9]*/metrics' "$out" | head -n1)"
 [[ -n "$metrics_url" ]] || fail "no metrics address in the summary"
 curl -sf "$metrics_url" | grep -q '^codeflare_' || fail "$metrics_url serves no codeflare_ metric"
 echo "ok   the metrics address in the summary serves the operator's metrics"
+
+# The summary's offline render line works from any folder (the thirty-second trial: it named a relative sample path).
+render_line="$(grep -o '[^ ]*codeflare-operator render -f [^ ]*' "$out" | head -n1)"
+[[ -n "$render_line" ]] || fail "no render line in the summary"
+(cd / && eval "$render_line" >/dev/null) || fail "the summary's '$render_line' fails when run from /"
+echo "ok   the summary's render line works from another folder"
 
 # Ctrl-C in `make run 2>&1 | tee log` ends tee as well: the reader goes first, and the demo's output has nowhere to go.
 kill "$reader_pid"
