@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "workload/finding_paths.hpp"
 #include "workload/reconcile.hpp"
@@ -32,6 +33,41 @@ bool is_local_queue(const json::Value& o, const std::string& name, const std::st
          json::string_at(o, "metadata.namespace") == ns;
 }
 
+/// A LocalQueue a workload of the set manages (spec.queue.clusterQueue): for which ClusterQueue, the first workload
+/// that manages it (its member index), and the LocalQueue generated for it (null when none was, e.g. no Kueue).
+struct ManagedQueue {
+  std::string cluster_queue;
+  std::size_t member = 0;
+  const json::Value* generated = nullptr;
+};
+
+// The operator's LocalQueueMismatch hold, decided within a closed set: a workload that manages LocalQueue `lq` for
+// ClusterQueue `cq` while the set holds that LocalQueue for another ClusterQueue, given as an object (`given`) or
+// managed by a workload before it (`earlier`). Kueue's LocalQueue CRD
+// makes spec.clusterQueue immutable (x-kubernetes-validations `self == oldSelf`), so the operator holds such a
+// workload for good (workload::reconcile, queue_hold): offline, that is an error at spec.queue.clusterQueue.
+std::optional<FieldError> LocalQueueMismatchInSet(const std::string& lq, const std::string& cq,
+                                                  const json::Value* given, const ManagedQueue* earlier,
+                                                  const std::vector<SetMember>& members) {
+  std::string holder, other;
+  if (given && json::string_at(*given, "spec.clusterQueue") != cq) {
+    holder = "is among the objects given";
+    other = json::string_at(*given, "spec.clusterQueue");
+  } else if (earlier && earlier->cluster_queue != cq) {
+    holder = "is managed by workload " + json::string_at(members[earlier->member].input->doc, "metadata.name") +
+             " of this set";
+    other = earlier->cluster_queue;
+  } else {
+    return std::nullopt;
+  }
+  return FieldError{"spec.queue.clusterQueue", "LocalQueueMismatch",
+                    "codeflare-operator: a workload is held while its managed LocalQueue points at another "
+                    "ClusterQueue; Kueue's LocalQueue CRD: spec.clusterQueue is immutable (self == oldSelf)",
+                    "LocalQueue " + lq + " " + holder + " for ClusterQueue " + other + ", not " + cq +
+                        "; a LocalQueue's clusterQueue cannot change, so this workload would be held for good (use "
+                        "another spec.queue.localQueue name)"};
+}
+
 }  // namespace
 
 std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members, const validation::SchemaSet& schemas,
@@ -45,6 +81,9 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
   // The generated objects, each in a block sized to it, where they stay: a set of thousands of workloads holds its
   // children in about their own size, the rest of each reconcile's outcome is let go at once.
   std::vector<GeneratedObjects> generated(members.size());
+  // The LocalQueues the workloads before manage, by "<namespace>/<name>" (generated objects stay where they are: a
+  // deque).
+  std::map<std::string, ManagedQueue> managed_queues;
   for (std::size_t i = 0; i < members.size(); ++i) {
     const json::Value& doc = members[i].input->doc;
     if (!members[i].workload) {
@@ -55,18 +94,31 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
     }
     workload::ClusterFacts facts = expansion.facts;
     // A managed LocalQueue (spec.queue.clusterQueue) is made by the operator when it is not there: it joins the
-    // set, unless the set holds it already (and render generates it whatever the set holds).
+    // set, unless the set holds it already: given as an object (render generates it whatever the set holds), or
+    // managed by a workload before this one (generated once).
     const std::string cq = json::string_at(doc, "spec.queue.clusterQueue");
+    std::string managed_key;
     if (!cq.empty()) {
       std::string lq = json::string_at(doc, "spec.queue.localQueue");
       if (lq.empty()) lq = cq;
       const std::string ns = json::string_at(doc, "metadata.namespace");
+      managed_key = ns + "/" + lq;
       facts.local_queue_presence = workload::Presence::kAbsent;
+      const json::Value* given = nullptr;
       for (const auto& m : members)
-        if (!expansion.always_generate_managed_queue && is_local_queue(m.input->doc, lq, ns)) {
-          facts.local_queue_presence = workload::Presence::kPresent;
-          facts.local_queue = &m.input->doc;
-        }
+        if (!m.workload && is_local_queue(m.input->doc, lq, ns)) given = &m.input->doc;
+      const auto earlier = managed_queues.find(managed_key);
+      if (given && !expansion.always_generate_managed_queue) {
+        facts.local_queue_presence = workload::Presence::kPresent;
+        facts.local_queue = given;
+      } else if (earlier != managed_queues.end() && earlier->second.generated) {
+        facts.local_queue_presence = workload::Presence::kPresent;
+        facts.local_queue = earlier->second.generated;
+      }
+      if (auto e = LocalQueueMismatchInSet(lq, cq, given, earlier != managed_queues.end() ? &earlier->second : nullptr,
+                                           members))
+        out[i].push_back(std::move(*e));
+      managed_queues.try_emplace(managed_key, ManagedQueue{cq, i, nullptr});
     }
     // Offline, a workload is expanded from its spec, as if new: a status it carries (a `kubectl get -o yaml` copy)
     // speaks of children on a cluster that are not here, and would read as a job already run (nothing to render).
@@ -78,11 +130,20 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
       input = &spec_only;
     }
     workload::Outcome outcome = workload::reconcile(*input, workload::Observed{}, facts, schemas, now);
+    if (!out[i].empty()) {  // a LocalQueueMismatchInSet error: the workload would be held, nothing is generated
+      out[i].insert(out[i].end(), std::make_move_iterator(outcome.errors.begin()),
+                    std::make_move_iterator(outcome.errors.end()));
+      continue;
+    }
     out[i] = std::move(outcome.errors);
     if (!outcome.valid) continue;
     for (const auto& child : outcome.desired) {
       GeneratedObject& held = generated[i].emplace_back();
       held.doc = json::compact_copy(child, held.pool);
+      if (!managed_key.empty() && json::string_at(held.doc, "kind") == "LocalQueue") {
+        ManagedQueue& m = managed_queues.at(managed_key);
+        if (m.member == i) m.generated = &held.doc;
+      }
       entries.push_back({&held.doc, true});
       owner.push_back(i);
       label.push_back(json::string_at(child, "kind") + "/" + json::string_at(child, "metadata.name"));

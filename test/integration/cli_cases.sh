@@ -199,6 +199,17 @@ expect "render of a missing file" 2
 # A file given twice is read once, with a warning (the thirty-first trial: judged twice, silently).
 run twice validate -f "$work/render-list.yaml" -f "$work/render-list.yaml" "${crds[@]}"
 expect_io "validate -f F -f F judges F once and says so" 0 "out:1 object(s) valid" "err:is given more than once"
+# Two workloads managing LocalQueue team-b for two ClusterQueues (the thirty-fourth trial: exit 0, and render printed
+# two LocalQueues of one name): the second is refused, the first rendered with its LocalQueue once.
+for cq in team-b-cq other-cq; do
+  printf 'apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: wl-%s}\n' "$cq"
+  printf 'spec: {queue: {localQueue: team-b, clusterQueue: %s}, workerGroups: [{name: w}]}\n---\n' "$cq"
+done >"$work/managed-queues.yaml"
+run managed-queues render -f "$work/managed-queues.yaml" "${crds[@]}" -o json
+expect_io "render of two workloads managing one LocalQueue for two ClusterQueues refuses the second" 1 \
+  "err:wl-other-cq: error: spec.queue.clusterQueue: LocalQueue team-b is managed by workload wl-team-b-cq"
+json_check managed-queues "[i['kind'] for i in f['items']].count('LocalQueue') == 1 and \
+  f['items'][0]['spec']['clusterQueue'] == 'team-b-cq'"
 # An empty -f (an unset variable in `-f "$FILE"`) is named as such (the thirty-first trial: "cannot read : no such file").
 run empty-name validate -f "$work/render-list.yaml" -f "" "${crds[@]}"
 expect_io "validate -f \"\" is a usage error that says the name is empty" 2 "err:-f \"\": an empty name" "out!valid"

@@ -93,6 +93,57 @@ TEST(ClosedSets, AQueueNameResolvesWithinTheSetOnly) {
   EXPECT_FALSE(has_rule(same[0], "QueueNameExists"));
 }
 
+// A LocalQueue managed for one ClusterQueue (spec.queue.clusterQueue) that the set holds for another, given as an
+// object or managed by a workload before, holds the workload for good (spec.clusterQueue is immutable): an error at
+// spec.queue.clusterQueue (the thirty-fourth user trial: both passed, and render printed two LocalQueues of one
+// name). Two workloads managing it for the same ClusterQueue are fine, and the LocalQueue is generated once.
+TEST(ClosedSets, AManagedLocalQueueTheSetHoldsForAnotherClusterQueueIsAnError) {
+  const validation::SchemaSet* schemas = upstream_schemas();
+  if (!schemas) GTEST_SKIP() << "UPSTREAM_CRDS is not set: the upstream CRD schemas are needed";
+  auto workload = [](const std::string& name, const std::string& cq) {
+    return "apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: " + name +
+           ", namespace: team-a}\nspec: {queue: {localQueue: lq, clusterQueue: " + cq +
+           "}, workerGroups: [{name: w}]}\n";
+  };
+  const std::string queue =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: lq, namespace: team-a}\n"
+      "spec: {clusterQueue: given-cq}\n";
+  auto judge = [&](const std::string& text, bool render, std::vector<GeneratedObjects>* kept = nullptr) {
+    std::vector<InputDocument> docs;
+    append(docs, docs_from("set.yaml", 0, text));
+    std::vector<SetMember> members;
+    for (auto& d : docs) members.push_back({&d, json::string_at(d.doc, "kind") == "CodeFlareWorkload"});
+    Expansion expansion;
+    expansion.facts.kueue_version = "v1beta2";
+    expansion.always_generate_managed_queue = render;
+    return judge_closed_set(members, *schemas, expansion, "2025-01-01T00:00:00Z", kept);
+  };
+  auto mismatch = [](const FieldErrors& errs) {
+    for (const auto& e : errs)
+      if (e.rule == "LocalQueueMismatch" && e.severity == Severity::Error && e.path == "spec.queue.clusterQueue")
+        return true;
+    return false;
+  };
+  for (bool render : {false, true}) {
+    SCOPED_TRACE(render ? "render" : "validate");
+    auto two = judge(workload("a", "cq-1") + "---\n" + workload("b", "cq-2"), render);
+    ASSERT_EQ(two.size(), 2u);
+    EXPECT_FALSE(mismatch(two[0]));
+    EXPECT_TRUE(mismatch(two[1]));
+    auto given = judge(queue + "---\n" + workload("a", "cq-1"), render);
+    ASSERT_EQ(given.size(), 2u);
+    EXPECT_TRUE(mismatch(given[1]));
+    EXPECT_FALSE(mismatch(judge(queue + "---\n" + workload("a", "given-cq"), render)[1]));
+    std::vector<GeneratedObjects> kept;
+    auto same = judge(workload("a", "cq-1") + "---\n" + workload("b", "cq-1"), render, &kept);
+    EXPECT_FALSE(mismatch(same[0]) || mismatch(same[1]));
+    int queues = 0;
+    for (const auto& objects : kept)
+      for (const auto& o : objects) queues += json::string_at(o.doc, "kind") == "LocalQueue" ? 1 : 0;
+    EXPECT_EQ(queues, 1);
+  }
+}
+
 // The same object twice in one set (Argo CD's RepeatedResourceWarning; kubectl apply keeps the later one): a warning
 // on the repeat, for the set's own objects and for CodeFlareWorkloads (whose generated children are not told again).
 TEST(ClosedSets, AnObjectGivenTwiceIsWarnedOnceOnTheRepeat) {
