@@ -210,6 +210,12 @@ expect_io "render of two workloads managing one LocalQueue for two ClusterQueues
   "err:wl-other-cq: error: spec.queue.clusterQueue: LocalQueue team-b is managed by workload wl-team-b-cq"
 json_check managed-queues "[i['kind'] for i in f['items']].count('LocalQueue') == 1 and \
   f['items'][0]['spec']['clusterQueue'] == 'team-b-cq'"
+# `help COMMAND` is `COMMAND --help`; `version` takes no arguments (the thirty-fourth trial: the top-level help, and
+# `version --bogus` exit 0).
+run help-render help render
+expect "help render prints render's own help" 0 "-o, --output yaml|json"
+run version-extra version --bogus
+expect_io "version with an argument is a usage error" 2 "err:version: takes no arguments"
 # An empty -f (an unset variable in `-f "$FILE"`) is named as such (the thirty-first trial: "cannot read : no such file").
 run empty-name validate -f "$work/render-list.yaml" -f "" "${crds[@]}"
 expect_io "validate -f \"\" is a usage error that says the name is empty" 2 "err:-f \"\": an empty name" "out!valid"
@@ -251,7 +257,8 @@ run_io() {
 }
 sample="$repo/config/samples/cfw_cpu.yaml"
 run_io render-full full render -f "$sample" "${crds[@]}"
-expect_io "render to a full disk (/dev/full): exit 2 naming the write" 2 "err:cannot write the output to stdout"
+expect_io "render to a full disk (/dev/full): exit 2 naming the command and the write" 2 \
+  "err:render: cannot write the output to stdout"
 run_io validate-closed-out closed-out validate -f "$sample" "${crds[@]}"
 expect_io "validate with stdout closed: exit 2 naming the write" 2 "err:cannot write the output to stdout"
 run_io validate-closed-in closed-in validate -f - "${crds[@]}"
