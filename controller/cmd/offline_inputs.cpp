@@ -98,6 +98,17 @@ Result<std::vector<std::string>> schema_paths(const Args& args) {
   return std::vector<std::string>{*bundled};
 }
 
+std::vector<std::string> filename_args(const Args& args) {
+  std::vector<std::string> out;
+  for (const auto& value : args.all("filename")) {
+    std::size_t from = 0;
+    for (std::size_t comma; (comma = value.find(',', from)) != std::string::npos; from = comma + 1)
+      out.push_back(value.substr(from, comma - from));
+    out.push_back(value.substr(from));
+  }
+  return out;
+}
+
 std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const char* command) {
   auto fail_with = [&](const std::string& reason, bool usage) {
     std::cerr << command << ": " << reason << "\n";
@@ -106,8 +117,11 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   };
   if (!args.has("filename")) return fail_with("-f is required (a manifest file, a folder, or - for stdin)", true);
   // An empty name (an unset shell variable, `-f "$FILE"`) would read as "cannot read : no such file".
-  for (const auto& f : args.all("filename"))
+  for (const auto& f : filename_args(args)) {
     if (f.empty()) return fail_with("-f \"\": an empty name; give a manifest file, a folder, or - for stdin", true);
+    if (f.starts_with("http://") || f.starts_with("https://"))
+      return fail_with("-f " + f + ": URLs are not read (this command works offline); download the file first", true);
+  }
   auto max_podsets = args.integer("kueue-max-podsets", 0);
   if (!max_podsets) return fail_with(max_podsets.error().message, true);
   if (args.has("kueue-max-podsets") && (*max_podsets < 1 || *max_podsets > kMaxPodSetsFlagLimit))
@@ -131,7 +145,7 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   // The CRDs are read, and the RayCluster schema (which every run needs: crd_needs_of) compiled, on a thread of their
   // own while the inputs are read and converted; the other kinds the inputs lead to are added after that. Inputs on
   // stdin are read first (`--crds /dev/stdin` would race them for the same pipe), as before.
-  const auto files = args.all("filename");
+  const auto files = filename_args(args);
   const bool stdin_input = std::find(files.begin(), files.end(), "-") != files.end();
   auto early_crds =
       std::async(stdin_input ? std::launch::deferred : std::launch::async,

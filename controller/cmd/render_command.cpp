@@ -34,7 +34,8 @@ constexpr const char* kRenderHelp =
     "leave the exit code.\n"
     "\n"
     "Flags:\n"
-    "  -f, --filename FILE          a manifest file, a folder of them, or - for stdin (repeatable)\n"
+    "  -f, --filename FILE          a manifest file, a folder of them, or - for stdin (repeatable; a,b as with\n"
+    "                               kubectl)\n"
     "  -R, --recursive              read the folders given with -f and their sub-folders\n"
     "  -o, --output yaml|json       yaml (default): one document per object; json: one v1 List of the objects (an\n"
     "                               array of the previews with --quota), for jq or `kubectl apply -f -`\n"
@@ -168,7 +169,7 @@ int render_command(int argc, char** argv, int first) {
   // objects of its file or folder (Kueue objects, Namespaces, the other workloads' objects). Offline, nothing is
   // known to exist: a LocalQueue a workload asks the operator to manage is generated, and any other Kueue object it
   // names outside its set is assumed to be there (the apiserver or Kueue will say otherwise).
-  const auto set_of = closed_sets(loaded->docs, args->all("filename"), false);
+  const auto set_of = closed_sets(loaded->docs, filename_args(*args), false);
   Expansion expansion;
   expansion.facts = facts;
   expansion.always_generate_managed_queue = true;

@@ -40,7 +40,8 @@ constexpr const char* kValidateHelp =
     "PodSet within what the ClusterQueue can ever hold (nominalQuota plus borrowing). Having to wait is fine.\n"
     "\n"
     "Flags:\n"
-    "  -f, --filename FILE        a manifest file (multi-document), a folder of them, or - for stdin (repeatable)\n"
+    "  -f, --filename FILE        a manifest file (multi-document), a folder of them, or - for stdin (repeatable;\n"
+    "                             a,b as with kubectl)\n"
     "  -R, --recursive            read the folders given with -f and their sub-folders\n"
     "      --crds DIR             folder (or file) of the upstream CRDs to check against (repeatable); default: the\n"
     "                             pinned KubeRay, AppWrapper and Kueue schemas that ship with the binary\n"
@@ -157,7 +158,7 @@ int validate_command(int argc, char** argv, int first) {
   const auto& profile = loaded->profile;
 
   // Closed sets (closed_sets.hpp): the documents of a file, a folder, or with --set everything, judged together.
-  const auto set_of = closed_sets(inputs, args->all("filename"), args->flag("set"));
+  const auto set_of = closed_sets(inputs, filename_args(*args), args->flag("set"));
   Expansion expansion;
   expansion.facts.profile = profile;
   auto judged =

@@ -216,6 +216,11 @@ run help-render help render
 expect "help render prints render's own help" 0 "-o, --output yaml|json"
 run version-extra version --bogus
 expect_io "version with an argument is a usage error" 2 "err:version: takes no arguments"
+# -f takes a comma-separated list, as kubectl's does; a URL is refused as such (the thirty-fourth trial: "no such file").
+run comma-list validate -f "$work/render-list.yaml,$repo/config/samples/cfw_gpu_queue.yaml" "${crds[@]}"
+expect "validate -f a,b reads both" 0 "2 object(s) valid"
+run url validate -f https://example.com/workload.yaml "${crds[@]}"
+expect_io "validate -f URL is a usage error that says URLs are not read" 2 "err:URLs are not read"
 # An empty -f (an unset variable in `-f "$FILE"`) is named as such (the thirty-first trial: "cannot read : no such file").
 run empty-name validate -f "$work/render-list.yaml" -f "" "${crds[@]}"
 expect_io "validate -f \"\" is a usage error that says the name is empty" 2 "err:-f \"\": an empty name" "out!valid"
