@@ -43,9 +43,9 @@ struct ManagedQueue {
 
 // The operator's LocalQueueMismatch hold, decided within a closed set: a workload that manages LocalQueue `lq` for
 // ClusterQueue `cq` while the set holds that LocalQueue for another ClusterQueue, given as an object (`given`) or
-// managed by a workload before it (`earlier`). Kueue's LocalQueue CRD
-// makes spec.clusterQueue immutable (x-kubernetes-validations `self == oldSelf`), so the operator holds such a
-// workload for good (workload::reconcile, queue_hold): offline, that is an error at spec.queue.clusterQueue.
+// managed by a workload before it (`earlier`). Kueue's LocalQueue CRD makes spec.clusterQueue immutable
+// (x-kubernetes-validations `self == oldSelf`), so the operator holds such a workload for good (workload::reconcile,
+// queue_hold): offline, that is an error at spec.queue.clusterQueue.
 std::optional<FieldError> LocalQueueMismatchInSet(const std::string& lq, const std::string& cq,
                                                   const json::Value* given, const ManagedQueue* earlier,
                                                   const std::vector<SetMember>& members) {

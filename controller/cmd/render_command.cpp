@@ -86,11 +86,25 @@ json::Document quota_document(const json::Value& workload, const GeneratedObject
 /// array of the previews).
 class RenderOutput {
  public:
-  RenderOutput(bool json, bool quota) : json_(json), quota_(quota) { out_.SetArray(); }
+  RenderOutput(bool json, bool quota) : json_(json), quota_(quota) {
+    if (quota_) {
+      doc_.SetArray();
+      return;
+    }
+    auto& a = doc_.GetAllocator();
+    doc_.SetObject();
+    doc_.AddMember("apiVersion", "v1", a);
+    doc_.AddMember("kind", "List", a);
+    json::Value meta(rapidjson::kObjectType);
+    meta.AddMember("resourceVersion", "", a);
+    doc_.AddMember("metadata", std::move(meta), a);
+    doc_.AddMember("items", json::Value(rapidjson::kArrayType), a);
+  }
 
   void add(const json::Value& doc) {
     if (json_) {
-      out_.PushBack(json::Value(doc, out_.GetAllocator()), out_.GetAllocator());
+      json::Value& items = quota_ ? static_cast<json::Value&>(doc_) : doc_["items"];
+      items.PushBack(json::Value(doc, doc_.GetAllocator()), doc_.GetAllocator());
       return;
     }
     if (!first_) std::cout << "---\n";
@@ -100,27 +114,13 @@ class RenderOutput {
 
   /// Prints the JSON value (nothing more for YAML, already printed).
   void finish() {
-    if (!json_) return;
-    if (quota_) {
-      std::cout << json::dump_pretty(out_) << "\n";
-      return;
-    }
-    json::Document list;
-    list.SetObject();
-    auto& a = list.GetAllocator();
-    list.AddMember("apiVersion", "v1", a);
-    list.AddMember("kind", "List", a);
-    json::Value meta(rapidjson::kObjectType);
-    meta.AddMember("resourceVersion", "", a);
-    list.AddMember("metadata", std::move(meta), a);
-    list.AddMember("items", json::Value(out_, a), a);
-    std::cout << json::dump_pretty(list) << "\n";
+    if (json_) std::cout << json::dump_pretty(doc_) << "\n";
   }
 
  private:
   bool json_, quota_;
   bool first_ = true;
-  json::Document out_;
+  json::Document doc_;  // -o json: the List, or the array of previews
 };
 }  // namespace
 
