@@ -367,8 +367,13 @@ TEST(LabelSelector, AnInstanceReconcilesOnlyTheWorkloadsItSelects) {
   // Relabelled into the shard: reconciled.
   ASSERT_NO_FATAL_FAILURE(apply_workload(ns, labelled("theirs", "a2")));
   EXPECT_TRUE(eventually([&] { return get(kRayClusters, ns, "theirs").has_value(); }, 30s)) << op.log_tail();
-  auto now = get(kWorkloads, ns, "theirs");
-  ASSERT_TRUE(now);
-  EXPECT_EQ(condition(*now, "Valid"), "True");
+  // The status is written after the RayCluster is applied: waited for, not read at once.
+  EXPECT_TRUE(eventually(
+      [&] {
+        auto now = get(kWorkloads, ns, "theirs");
+        return now && condition(*now, "Valid") == "True";
+      },
+      30s))
+      << op.log_tail();
   EXPECT_EQ(op.terminate(), 0);
 }

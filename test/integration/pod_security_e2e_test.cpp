@@ -40,10 +40,16 @@ TEST(PodSecurity, RestrictedNamespaceRefusesRootPodsWithTheFieldNamed) {
   EXPECT_NE(message.find("restricted"), std::string::npos) << message;
   EXPECT_FALSE(get(kRayClusters, ns, "root-pods").has_value()) << "nothing is created for a refused workload";
 
-  // The namespace relaxed to baseline: the same workload goes ahead (the Namespace watch wakes it).
+  // The namespace relaxed to baseline: the same workload goes ahead (the Namespace watch wakes it). The reconcile
+  // applies the RayCluster before it writes the status, so the status is waited for too (a read right after the
+  // RayCluster appeared could still see Valid=False: CI of 8e623ff).
   ASSERT_NO_FATAL_FAILURE(label_namespace(ns, "baseline"));
   EXPECT_TRUE(eventually([&] { return get(kRayClusters, ns, "root-pods").has_value(); }, 60s)) << op.log_tail();
-  auto wl = get(kWorkloads, ns, "root-pods");
-  ASSERT_TRUE(wl);
-  EXPECT_EQ(condition(*wl, "Valid"), "True");
+  EXPECT_TRUE(eventually(
+      [&] {
+        auto wl = get(kWorkloads, ns, "root-pods");
+        return wl && condition(*wl, "Valid") == "True";
+      },
+      60s))
+      << op.log_tail();
 }
