@@ -199,7 +199,7 @@ expect "render of a missing file" 2
 # A file given twice is read once, with a warning (the thirty-first trial: judged twice, silently).
 run twice validate -f "$work/render-list.yaml" -f "$work/render-list.yaml" "${crds[@]}"
 expect_io "validate -f F -f F judges F once and says so" 0 "out:1 object(s) valid" "err:is given more than once"
-# Two workloads managing LocalQueue team-b for two ClusterQueues (the thirty-fourth trial: exit 0, and render printed
+# Two workloads managing LocalQueue team-b for two ClusterQueues (the thirty-third trial: exit 0, and render printed
 # two LocalQueues of one name): the second is refused, the first rendered with its LocalQueue once.
 for cq in team-b-cq other-cq; do
   printf 'apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: wl-%s}\n' "$cq"
@@ -210,13 +210,13 @@ expect_io "render of two workloads managing one LocalQueue for two ClusterQueues
   "err:wl-other-cq: error: spec.queue.clusterQueue: LocalQueue team-b is managed by workload wl-team-b-cq"
 json_check managed-queues "[i['kind'] for i in f['items']].count('LocalQueue') == 1 and \
   f['items'][0]['spec']['clusterQueue'] == 'team-b-cq'"
-# `help COMMAND` is `COMMAND --help`; `version` takes no arguments (the thirty-fourth trial: the top-level help, and
+# `help COMMAND` is `COMMAND --help`; `version` takes no arguments (the thirty-third trial: the top-level help, and
 # `version --bogus` exit 0).
 run help-render help render
 expect "help render prints render's own help" 0 "-o, --output yaml|json"
 run version-extra version --bogus
 expect_io "version with an argument is a usage error" 2 "err:version: takes no arguments"
-# -f takes a comma-separated list, as kubectl's does; a URL is refused as such (the thirty-fourth trial: "no such file").
+# -f takes a comma-separated list, as kubectl's does; a URL is refused as such (the thirty-third trial: "no such file").
 run comma-list validate -f "$work/render-list.yaml,$repo/config/samples/cfw_gpu_queue.yaml" "${crds[@]}"
 expect "validate -f a,b reads both" 0 "2 object(s) valid"
 run url validate -f https://example.com/workload.yaml "${crds[@]}"

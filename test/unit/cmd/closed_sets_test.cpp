@@ -95,7 +95,7 @@ TEST(ClosedSets, AQueueNameResolvesWithinTheSetOnly) {
 
 // A LocalQueue managed for one ClusterQueue (spec.queue.clusterQueue) that the set holds for another, given as an
 // object or managed by a workload before, holds the workload for good (spec.clusterQueue is immutable): an error at
-// spec.queue.clusterQueue (the thirty-fourth user trial: both passed, and render printed two LocalQueues of one
+// spec.queue.clusterQueue (the thirty-third user trial: both passed, and render printed two LocalQueues of one
 // name). Two workloads managing it for the same ClusterQueue are fine, and the LocalQueue is generated once.
 TEST(ClosedSets, AManagedLocalQueueTheSetHoldsForAnotherClusterQueueIsAnError) {
   const validation::SchemaSet* schemas = upstream_schemas();
