@@ -54,6 +54,8 @@ constexpr const char* kRenderHelp =
     "                               the rules of the CodeFlare operator's webhooks apply only under odh\n"
     "      --kueue-version V        Kueue API version of a managed LocalQueue (spec.queue.clusterQueue), which is\n"
     "                               printed before the workload's objects: v1beta2 (default) or v1beta1\n"
+    "      --set                    judge everything given as one closed set, as validate --set does (a\n"
+    "                               LocalQueue two files manage for two ClusterQueues is then an error)\n"
     "      --quota                  print, instead of the objects, each workload's quota preview: the PodSets Kueue\n"
     "                               makes of its top-level child, the requests it charges per Pod and the totals\n"
     "                               (status.podSets and status.totalRequests), to read against a ClusterQueue\n";
@@ -137,6 +139,7 @@ int render_command(int argc, char** argv, int first) {
                            {"profile", true},
                            {"kueue-version", true},
                            {"quota", false},
+                           {"set", false},
                            {"help", false}},
                           {{"f", "filename"}, {"R", "recursive"}, {"o", "output"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {
@@ -169,7 +172,7 @@ int render_command(int argc, char** argv, int first) {
   // objects of its file or folder (Kueue objects, Namespaces, the other workloads' objects). Offline, nothing is
   // known to exist: a LocalQueue a workload asks the operator to manage is generated, and any other Kueue object it
   // names outside its set is assumed to be there (the apiserver or Kueue will say otherwise).
-  const auto set_of = closed_sets(loaded->docs, filename_args(*args), false);
+  const auto set_of = closed_sets(loaded->docs, filename_args(*args), args->flag("set"));
   Expansion expansion;
   expansion.facts = facts;
   expansion.always_generate_managed_queue = true;

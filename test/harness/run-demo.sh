@@ -136,7 +136,7 @@ cat <<EOT
   kubectl get cfw -n $ns                                   # the workloads (printer columns of the CRD)
   kubectl describe cfw $first -n $ns           # conditions and events of one workload
   kubectl get raycluster $first -n $ns -o yaml # the YAML of what was generated for it
-  $operator render -f $CFO_REPO_DIR/config/samples/cfw_gpu_queue.yaml   # the same expansion, offline
+  $operator render -n $ns -f $CFO_REPO_DIR/config/samples/cfw_gpu_queue.yaml   # the same expansion, offline
   kubectl apply -n $ns -f my-workload.yaml                 # your own workload (start from $CFO_REPO_DIR/config/samples/)
   tail -f $oplog                                           # the operator's log
   curl -s http://$metrics_addr/metrics | grep ^codeflare_         # its metrics

@@ -210,6 +210,14 @@ expect_io "render of two workloads managing one LocalQueue for two ClusterQueues
   "err:wl-other-cq: error: spec.queue.clusterQueue: LocalQueue team-b is managed by workload wl-team-b-cq"
 json_check managed-queues "[i['kind'] for i in f['items']].count('LocalQueue') == 1 and \
   f['items'][0]['spec']['clusterQueue'] == 'team-b-cq'"
+# The same two workloads in two files are two sets; render --set judges them as one, as validate --set does.
+for cq in team-b-cq other-cq; do
+  printf 'apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: wl-%s}\n' "$cq" >"$work/mq-$cq.yaml"
+  printf 'spec: {queue: {localQueue: team-b, clusterQueue: %s}, workerGroups: [{name: w}]}\n' "$cq" >>"$work/mq-$cq.yaml"
+done
+run managed-queues-set render -f "$work/mq-team-b-cq.yaml" -f "$work/mq-other-cq.yaml" "${crds[@]}" --set -o json
+expect_io "render --set of two files managing one LocalQueue for two ClusterQueues refuses the second" 1 \
+  "err:LocalQueue team-b is managed by workload wl-team-b-cq"
 # `help COMMAND` is `COMMAND --help`; `version` takes no arguments (the thirty-third trial: the top-level help, and
 # `version --bogus` exit 0).
 run help-render help render

@@ -91,7 +91,7 @@ curl -sf "$metrics_url" | grep -q '^codeflare_' || fail "$metrics_url serves no 
 echo "ok   the metrics address in the summary serves the operator's metrics"
 
 # The summary's offline render line works from any folder (the thirty-second trial: it named a relative sample path).
-render_line="$(grep -o '[^ ]*codeflare-operator render -f [^ ]*' "$out" | head -n1)"
+render_line="$(grep -o '[^ ]*codeflare-operator render -n [^ ]* -f [^ ]*' "$out" | head -n1)"
 [[ -n "$render_line" ]] || fail "no render line in the summary"
 (cd / && eval "$render_line" >/dev/null) || fail "the summary's '$render_line' fails when run from /"
 echo "ok   the summary's render line works from another folder"
