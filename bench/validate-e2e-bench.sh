@@ -57,27 +57,41 @@ PY
 rc_crd="$(grep -l '^  group: ray.io' "$upstream"/*.yaml | xargs grep -l '^    kind: RayCluster$' | head -n1)"
 [[ -n "$rc_crd" ]] || cfo_die "no ray.io RayCluster CRD in $upstream"
 
-# children_cpu_us: user+sys CPU time of this shell's finished children so far, in microseconds. Bash's `times` runs
-# in this shell (in a command substitution it would report the subshell's children), its output goes through a file.
+# children_cpu_us: sets CPU_US to the user+sys CPU time of this shell's finished children so far, in microseconds.
+# Bash's `times` runs in this shell (in a command substitution, a forked subshell, it would report the subshell's
+# own children) and writes to a file; the parsing is bash's own, so no process of the measurement is counted.
 children_cpu_us() {
+  local _line user sys
   times >"$tmp/times"
-  tail -n1 "$tmp/times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d\n", t * 1e6 }'
+  { read -r _line; read -r user sys; } <"$tmp/times"
+  CPU_US=0
+  minsec_us "$user"
+  minsec_us "$sys"
+}
+# minsec_us XmY.ZZZs: adds that duration to CPU_US, in microseconds (`times` prints milliseconds). No command
+# substitution: its subshell would be a child, counted by the next `times`.
+minsec_us() {
+  [[ "$1" =~ ^([0-9]+)m([0-9]+)[.,]([0-9]{3})s$ ]] || cfo_die "unexpected times output: $1"
+  CPU_US=$((CPU_US + (10#${BASH_REMATCH[1]} * 60 + 10#${BASH_REMATCH[2]}) * 1000000 + 10#${BASH_REMATCH[3]} * 1000))
 }
 
 # median_ms R CMD...: runs CMD R times (output discarded, exit status checked) and prints the median wall time and
-# the median CPU time (user+sys; steadier than wall time on a shared machine), in ms, separated by a space.
+# the median CPU time (user+sys; steadier than wall time on a shared machine), in ms, separated by a space. Wall
+# time comes from bash's EPOCHREALTIME: a `date` process on either side would add its start-up (about 10 ms on a
+# small VM) to every figure.
 median_ms() {
   local r="$1" i t0 t1 c0 c1
   shift
   local walls=() cpus=()
   for ((i = 0; i < r; i++)); do
-    children_cpu_us >"$tmp/c0"
-    t0=$(date +%s%N)
+    children_cpu_us
+    c0=$CPU_US
+    t0=${EPOCHREALTIME/[.,]/}
     "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; cfo_die "failed: $*"; }
-    t1=$(date +%s%N)
-    children_cpu_us >"$tmp/c1"
-    c0="$(<"$tmp/c0")" c1="$(<"$tmp/c1")"
-    walls+=($(((t1 - t0) / 1000)))
+    t1=${EPOCHREALTIME/[.,]/}
+    children_cpu_us
+    c1=$CPU_US
+    walls+=($((10#$t1 - 10#$t0)))
     cpus+=($((c1 - c0)))
   done
   echo "$(median "${walls[@]}") $(median "${cpus[@]}")"
