@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "workload/finding_paths.hpp"
 #include "workload/reconcile.hpp"
@@ -14,13 +15,18 @@ std::vector<std::size_t> closed_sets(const std::vector<InputDocument>& docs, con
                                      bool one_set) {
   std::vector<std::size_t> out(docs.size(), 0);
   if (one_set) return out;
-  std::map<std::string, std::size_t> numbers;
+  // Whether each path is a folder, asked once per path (not once per document: a stat each).
+  std::vector<bool> folder(paths.size(), false);
+  for (std::size_t src = 0; src < paths.size(); ++src) {
+    std::error_code ec;
+    folder[src] = paths[src] != "-" && std::filesystem::is_directory(paths[src], ec);
+  }
+  std::map<std::pair<std::size_t, std::string>, std::size_t> numbers;
   for (std::size_t i = 0; i < docs.size(); ++i) {
     const std::size_t src = docs[i].source;
-    std::error_code ec;
-    const bool folder = src < paths.size() && paths[src] != "-" && std::filesystem::is_directory(paths[src], ec);
-    const std::string key = std::to_string(src) + (folder ? std::string() : "\n" + docs[i].file);
-    out[i] = numbers.try_emplace(key, numbers.size()).first->second;
+    const bool in_folder = src < paths.size() && folder[src];
+    auto key = std::make_pair(src, in_folder ? std::string() : docs[i].file);
+    out[i] = numbers.try_emplace(std::move(key), numbers.size()).first->second;
   }
   return out;
 }

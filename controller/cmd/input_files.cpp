@@ -88,6 +88,7 @@ namespace {
 // Streams from this size on are converted in parallel, a part per core (yaml::split_documents).
 constexpr std::size_t kParallelConversionFrom = std::size_t{1} << 20;
 constexpr std::size_t kMaxConversionThreads = 8;
+constexpr std::size_t kPartsPerThread = 4;  // parts of a large stream per conversion thread (convert_in_parallel)
 
 // The entries of the documents of `part` (the text from `begin`, whose first line is `first_line`) of a file's
 // `text`, their index counted from 0 within the part and their start placed in the whole text; `documents` gets the
@@ -126,7 +127,9 @@ std::optional<std::vector<InputDocument>> convert_in_parallel(const std::string&
                                                               const std::shared_ptr<const std::string>& text) {
   const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxConversionThreads);
   if (text->size() < kParallelConversionFrom || text->size() > yaml::kMaxStreamBytes || cores < 2) return std::nullopt;
-  const std::vector<yaml::TextPart> parts = yaml::split_documents(*text, cores);
+  // More parts than threads, taken in turn: equal byte counts are not equal work (a part may hold Lists, long
+  // scalars, or share its core with the thread that loads the schemas), and a thread that ends early takes the next.
+  const std::vector<yaml::TextPart> parts = yaml::split_documents(*text, cores * kPartsPerThread);
   if (parts.size() < 2) return std::nullopt;
   struct Converted {
     std::vector<InputDocument> entries;
@@ -135,22 +138,30 @@ std::optional<std::vector<InputDocument>> convert_in_parallel(const std::string&
   };
   std::vector<Converted> converted(parts.size());
   std::atomic<std::size_t> alias_nodes{0};  // kMaxAliasNodes is a limit of the file, not of a part
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t p = 0; p < parts.size(); ++p) {
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t p; (p = next.fetch_add(1)) < parts.size();) {
       const std::size_t end = p + 1 < parts.size() ? parts[p + 1].offset : text->size();
       const std::string_view part = std::string_view(*text).substr(parts[p].offset, end - parts[p].offset);
-      threads.emplace_back([&, p, part] {
-        converted[p].ok =
-            convert_part(name, text, part, parts[p], converted[p].entries, converted[p].documents, &alias_nodes)
-                .has_value();
-      });
+      converted[p].ok =
+          convert_part(name, text, part, parts[p], converted[p].entries, converted[p].documents, &alias_nodes)
+              .has_value();
     }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    for (std::size_t t = 1; t < std::min(cores, parts.size()); ++t) helpers.emplace_back(work);
+    work();
+  }
+  std::size_t entries = 0;
+  for (const auto& c : converted) {
+    if (!c.ok) return std::nullopt;
+    entries += c.entries.size();
   }
   std::vector<InputDocument> out;
+  out.reserve(entries);
   std::size_t documents_before = 0;
   for (auto& c : converted) {
-    if (!c.ok) return std::nullopt;
     for (auto& e : c.entries) {
       e.index += documents_before;
       out.push_back(std::move(e));
@@ -278,8 +289,13 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
     for (auto& d : docs) {
       d.kustomize = kustomize;
       d.source = source;
-      out.docs.push_back(std::move(d));
     }
+    if (out.docs.empty()) {
+      out.docs = std::move(docs);  // the first file: its entries as they are, no second vector
+      return {};
+    }
+    out.docs.reserve(out.docs.size() + docs.size());
+    std::move(docs.begin(), docs.end(), std::back_inserter(out.docs));
     return {};
   };
   for (; source < paths.size(); ++source) {

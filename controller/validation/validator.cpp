@@ -257,7 +257,6 @@ std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vecto
                                       const ClusterProfile& profile) {
   std::vector<FieldErrors> out(entries.size());
   std::vector<const json::Value*> objects(entries.size());
-  QueueObjects queues;
   std::vector<std::size_t> to_judge;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     objects[i] = entries[i].object;
@@ -265,11 +264,11 @@ std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vecto
       out[i].push_back({"", "schema:type", "apimachinery:TypeMeta", "no object given"});
       continue;
     }
-    queues.add(objects[i]);
     if (!entries[i].judged) to_judge.push_back(i);
   }
   // The objects are independent: a large set is judged on every core (validate_object only reads the schemas,
-  // which compile once whichever thread asks first).
+  // which compile once whichever thread asks first). The helpers start first; this thread indexes the set's
+  // queues (read only after the join) and then judges with them.
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t k; (k = next.fetch_add(1)) < to_judge.size();)
@@ -280,6 +279,9 @@ std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vecto
                                   : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxThreads);
   std::vector<std::jthread> helpers;
   for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  QueueObjects queues;
+  for (const json::Value* o : objects)
+    if (o) queues.add(o);
   work();
   helpers.clear();  // joins
   std::vector<Sink> sinks;
