@@ -123,11 +123,12 @@ Result<void> check_target(const std::string& target) {
 http::request<http::string_body> RestClient::Impl::make_request(http::verb verb, const std::string& target,
                                                                 const std::string& body,
                                                                 const std::string& content_type,
+                                                                const std::string& accept,
                                                                 const std::string& token) const {
   http::request<http::string_body> req{verb, url->path_prefix + target, 11};
   req.set(http::field::host, url->host_header());
   req.set(http::field::user_agent, kUserAgent);
-  req.set(http::field::accept, "application/json");
+  req.set(http::field::accept, accept);
   if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
   // Impersonation (kubeconfig `as`...): the apiserver authorizes the request as this user.
   if (!cfg.impersonate_user.empty()) {
@@ -158,6 +159,12 @@ RestClient::RestClient(ClientConfig cfg, RestClientOptions options)
 RestClient RestClient::with_stop(std::shared_ptr<StopToken> stop) const {
   RestClient out = *this;
   out.stop_ = std::move(stop);
+  return out;
+}
+
+RestClient RestClient::with_accept(std::string accept) const {
+  RestClient out = *this;
+  out.accept_ = std::move(accept);
   return out;
 }
 
@@ -195,11 +202,12 @@ void RestClient::Impl::give_back(std::unique_ptr<PooledConnection> c) {
 
 RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std::string& what,
                                                       const std::string& target, const std::string& body,
-                                                      const std::string& content_type, StopToken* stop) {
+                                                      const std::string& content_type, const std::string& accept,
+                                                      StopToken* stop) {
   Impl& impl = *this;
   auto prepared = impl.prepare(what, target);
   if (!prepared) return {std::unexpected(prepared.error())};
-  auto req = impl.make_request(verb, target, body, content_type, prepared->token);
+  auto req = impl.make_request(verb, target, body, content_type, accept, prepared->token);
 
   // A kept-alive connection is used when there is one; a request that finds it closed by the server before any
   // answer came (it timed out while idle) is sent again at once on a new connection, as Go's transport does.
@@ -269,7 +277,7 @@ Result<Response> RestClient::request(std::string_view method, const std::string&
 
   for (int retries_done = 0;; ++retries_done) {
     if (!impl.throttle(stop, nullptr)) return std::unexpected(cancelled_error(what));
-    Impl::Attempt attempt = impl.send_once(verb, what, target, body, content_type, stop);
+    Impl::Attempt attempt = impl.send_once(verb, what, target, body, content_type, accept_, stop);
     AttemptOutcome outcome;
     outcome.connection_dropped = attempt.connection_dropped;
     if (attempt.result) {

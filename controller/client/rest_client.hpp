@@ -128,6 +128,11 @@ class RestClient {
   /// this client. Used to end the requests of the caches at shutdown without touching other users of the client.
   RestClient with_stop(std::shared_ptr<StopToken> stop) const;
 
+  /// A client that shares everything with this one and sends `accept` (a header value without line breaks) as the
+  /// Accept header of its requests and watches instead of "application/json": kMetadataListAccept and
+  /// kMetadataAccept ask for objects' metadata only. The body parsed is JSON either way.
+  RestClient with_accept(std::string accept) const;
+
   /// Sends one request, with retries (see the class comment). `target` is the path with query
   /// ("/api/v1/namespaces?limit=500"). Returns the final response for any HTTP status; errors are transport
   /// failures (connect, TLS, timeout), an unusable request or configuration (unknown method, a target not starting
@@ -178,8 +183,17 @@ class RestClient {
  private:
   struct Impl;
   std::shared_ptr<Impl> impl_;
-  std::shared_ptr<StopToken> stop_;  // with_stop(); null otherwise
+  std::shared_ptr<StopToken> stop_;          // with_stop(); null otherwise
+  std::string accept_ = "application/json";  // with_accept()
 };
+
+/// Accept headers that ask kube-apiserver (1.15 and later) for the metadata of objects only, as meta.k8s.io/v1
+/// PartialObjectMetadataList (a list) and PartialObjectMetadata (each object of a watch's events), falling back to
+/// whole objects (application/json) where that is not served. client-go's metadata client asks the same way.
+inline constexpr const char* kMetadataListAccept =
+    "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+inline constexpr const char* kMetadataAccept =
+    "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
 
 /// Turns a non-2xx response into an Error carrying the Status message, reason and code.
 Error status_error(const Response& r);

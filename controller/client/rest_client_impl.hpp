@@ -108,14 +108,14 @@ struct RestClient::Impl {
     bool connection_dropped = false;
   };
   Attempt send_once(boost::beast::http::verb verb, const std::string& what, const std::string& target,
-                    const std::string& body, const std::string& content_type, StopToken* stop);
+                    const std::string& body, const std::string& content_type, const std::string& accept,
+                    StopToken* stop);
 
-  /// A request with the common headers (Host, User-Agent, Accept, Authorization, Content-Type when there is a body).
-  boost::beast::http::request<boost::beast::http::string_body> make_request(boost::beast::http::verb verb,
-                                                                            const std::string& target,
-                                                                            const std::string& body,
-                                                                            const std::string& content_type,
-                                                                            const std::string& token) const;
+  /// A request with the common headers (Host, User-Agent, Accept: `accept`, Authorization, Content-Type when there is
+  /// a body).
+  boost::beast::http::request<boost::beast::http::string_body> make_request(
+      boost::beast::http::verb verb, const std::string& target, const std::string& body,
+      const std::string& content_type, const std::string& accept, const std::string& token) const;
 
   /// An idle connection made with `tls` (the CA in use), or nullptr: the caller opens a new one. Connections idle
   /// longer than kMaxIdleTime, or made with another TLS context, are closed on the way.

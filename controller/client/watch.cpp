@@ -128,7 +128,7 @@ Result<void> RestClient::watch(const std::string& target, const std::function<bo
     auto& stream = conn.stream();
     auto& tcp_layer = beast::get_lowest_layer(stream);
     tcp_layer.expires_after(impl.timeouts.request_timeout_ms);
-    auto req = impl.make_request(http::verb::get, target, {}, {}, prepared->token);
+    auto req = impl.make_request(http::verb::get, target, {}, {}, accept_, prepared->token);
     auto ec = run_op(ioc, [&](auto handler) { http::async_write(stream, req, handler); });
     if (any_stop()) return {Result<void>{}};
     if (ec) {

@@ -2,10 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "client/kubeconfig.hpp"
 #include "client/response_observer.hpp"
@@ -70,8 +73,9 @@ std::string watching(const OperatorOptions& o) {
   return out;
 }
 
-// What a cached CRD keeps: its name, generation, whether it is served (crd_served: Established and not being
-// deleted) and whether its deletion runs; a change of any makes the served APIs be read again.
+// What a cached CRD keeps: its name, uid, resourceVersion and generation, and whether its deletion has started
+// (metadata.deletionTimestamp). The informer lists and watches the CRDs' metadata only; a whole CRD (an apiserver
+// that does not serve PartialObjectMetadata) is cut down the same way.
 void crd_transform(json::Document& crd) {
   json::Document keep(rapidjson::kObjectType);
   auto& a = keep.GetAllocator();
@@ -83,9 +87,13 @@ void crd_transform(json::Document& crd) {
       meta.AddMember(json::str(field, a), copy, a);
     }
   keep.AddMember("metadata", meta, a);
-  keep.AddMember("served", json::Value(crd_served(crd)), a);
-  keep.AddMember("terminating", json::Value(crd_established(crd) && !crd_served(crd)), a);
+  keep.AddMember("deleting", json::Value(json::find_path(crd, "metadata.deletionTimestamp") != nullptr), a);
   crd.Swap(keep);
+}
+
+bool is_watched_crd(const std::string& name) {
+  const auto& names = watched_crd_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 runtime::InformerOptions proto(const OperatorOptions& o, const client::ResourceType& type,
@@ -339,45 +347,51 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     namespace_caches.push_back(&manager.add_informers(std::move(group), true));
   }
 
-  // The served-APIs refresher: one informer per watched CRD (by name, metadata only) wakes it; it reads the CRDs
-  // again when a generation changed, publishes the new view, adds the caches of newly served kinds and wakes every
-  // workload (a held one may go ahead).
+  // The served-APIs refresher: one informer on the CRDs' metadata (one watch for all of them, a few hundred bytes
+  // each) wakes it when a watched CRD appears, changes (its resourceVersion: a new generation, a condition) or
+  // starts its deletion; it then reads those CRDs again, publishes the new view, adds the caches of newly served
+  // kinds and wakes every workload (a held one may go ahead).
   auto apis_queue = std::make_shared<runtime::WorkQueue>(runtime::WorkQueueOptions{});
-  std::vector<runtime::InformerGroup*> crd_caches;
-  for (const auto& name : watched_crd_names()) {
+  runtime::InformerGroup* crd_cache = nullptr;
+  {
     runtime::InformerOptions p = proto(o, resources::kCrds, "", crd_transform);
-    p.field_selector = "metadata.name=" + name;
+    p.metadata_only = true;
     auto group = std::make_unique<runtime::InformerGroup>(cache_rest, p, std::vector<std::string>{});
     for (auto* inf : group->informers())
-      runtime::enqueue_from(*inf, apis_queue, [](const json::Value&) { return std::optional<std::string>(kApisKey); });
-    crd_caches.push_back(&manager.add_informers(std::move(group), false));
+      runtime::enqueue_from(*inf, apis_queue, [](const json::Value& crd) -> std::optional<std::string> {
+        if (!is_watched_crd(json::string_at(crd, "metadata.name"))) return std::nullopt;
+        return std::string(kApisKey);
+      });
+    crd_cache = &manager.add_informers(std::move(group), false);
   }
+  // The resourceVersions of the watched CRDs as they were when last read (refresh runs on one thread).
+  std::map<std::string, std::string> read_versions = apis.get()->resource_versions;
   auto refresh = [&](const std::string&) -> runtime::ReconcileResult {
-    // The caches say whether anything changed (generation, served); only then are the CRDs read and compiled.
-    std::map<std::string, int64_t> cached;
-    std::set<std::string> cached_terminating;
-    for (auto* group : crd_caches)
-      for (const auto& crd : group->list_all()) {
-        const std::string crd_name = json::string_at(*crd, "metadata.name");
-        if (json::get_bool(*crd, "served").value_or(false))
-          cached[crd_name] = json::get_int((*crd)["metadata"], "generation").value_or(0);
-        if (json::get_bool(*crd, "terminating").value_or(false)) cached_terminating.insert(crd_name);
-      }
-    auto same = [](const ServedApis& a, const auto& generations, const auto& terminating) {
-      return generations == a.generations && terminating == a.terminating;
-    };
-    if (same(*apis.get(), cached, cached_terminating)) return runtime::ReconcileResult::ok();
+    // The cache says whether anything changed; only then are the CRDs read and compiled.
+    std::map<std::string, std::string> cached;
+    std::set<std::string> cached_deleting;
+    for (const auto& crd : crd_cache->list_all()) {
+      const std::string crd_name = json::string_at(*crd, "metadata.name");
+      if (!is_watched_crd(crd_name)) continue;
+      cached[crd_name] = json::string_at(*crd, "metadata.resourceVersion");
+      if (json::get_bool(*crd, "deleting").value_or(false)) cached_deleting.insert(crd_name);
+    }
+    if (cached == read_versions) return runtime::ReconcileResult::ok();
     // A deletion that starts is published before anything is read: an apply meanwhile would re-create what it removes.
-    if (auto current = apis.get(); std::any_of(cached_terminating.begin(), cached_terminating.end(),
+    if (auto current = apis.get(); std::any_of(cached_deleting.begin(), cached_deleting.end(),
                                                [&](const auto& n) { return current->generations.contains(n); })) {
-      auto stopped = std::make_shared<const ServedApis>(stop_serving(*current, cached_terminating));
+      auto stopped = std::make_shared<const ServedApis>(stop_serving(*current, cached_deleting));
       spdlog::info("the served APIs changed: {}", describe(*stopped, o.kueue_max_podsets, o.profile));
       apis.set(stopped);
       for (const auto& key : caches.workloads->keys("")) queue->add(key);
     }
     auto now = read_served_apis(api);
     if (!now) return runtime::ReconcileResult::failed(now.error().message);
-    if (same(*apis.get(), now->generations, now->terminating)) return runtime::ReconcileResult::ok();
+    read_versions = std::move(cached);
+    auto same = [](const ServedApis& a, const ServedApis& b) {
+      return a.generations == b.generations && a.terminating == b.terminating;
+    };
+    if (same(*apis.get(), *now)) return runtime::ReconcileResult::ok();
     spdlog::info("the served APIs changed: {}", describe(*now, o.kueue_max_podsets, o.profile));
     auto published = std::make_shared<const ServedApis>(std::move(*now));
     apis.set(published);

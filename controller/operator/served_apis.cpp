@@ -119,6 +119,7 @@ Result<ServedApis> read_served_apis(const Api& api) {
       if (crd.error().is_not_found()) continue;
       return fail("reading CRD " + name + ": " + crd.error().message, crd.error().http_status);
     }
+    out.resource_versions[name] = json::string_at(*crd, "metadata.resourceVersion");
     // A CRD counts once it is Established (its API is served): before that an apply of its kind still fails. It
     // stops counting when its deletion starts.
     if (!crd_served(*crd)) {

@@ -37,6 +37,9 @@ struct ServedApis {
   /// The watched CRDs being deleted (Established, with metadata.deletionTimestamp): not served, but their objects may
   /// still exist (held by finalizers) until the deletion ends.
   std::set<std::string> terminating;
+  /// metadata.resourceVersion of each watched CRD read (served or not; absent: not installed): the CRD informer,
+  /// which caches their metadata only, tells a change of any of them by a resourceVersion that differs.
+  std::map<std::string, std::string> resource_versions;
 };
 
 /// The CRDs whose schemas the controller checks generated objects against (name as served, e.g. "rayclusters.ray.io").

@@ -43,12 +43,19 @@ std::string status_message(const json::Value& status) {
 
 }  // namespace
 
-ListWatcher rest_list_watcher(client::RestClient client) {
-  auto shared = std::make_shared<client::RestClient>(std::move(client));
+ListWatcher rest_list_watcher(client::RestClient client, bool metadata_only) {
+  std::shared_ptr<client::RestClient> lister;
+  std::shared_ptr<client::RestClient> watcher;
+  if (metadata_only) {
+    lister = std::make_shared<client::RestClient>(client.with_accept(client::kMetadataListAccept));
+    watcher = std::make_shared<client::RestClient>(client.with_accept(client::kMetadataAccept));
+  } else {
+    lister = watcher = std::make_shared<client::RestClient>(std::move(client));
+  }
   ListWatcher lw;
-  lw.list = [shared](const std::string& target) { return shared->get_json(target); };
-  lw.watch = [shared](const std::string& target, const std::function<bool(std::string_view)>& on_line,
-                      client::StopToken& stop) { return shared->watch(target, on_line, stop); };
+  lw.list = [lister](const std::string& target) { return lister->get_json(target); };
+  lw.watch = [watcher](const std::string& target, const std::function<bool(std::string_view)>& on_line,
+                       client::StopToken& stop) { return watcher->watch(target, on_line, stop); };
   return lw;
 }
 
@@ -67,8 +74,9 @@ Informer::Informer(ListWatcher io, InformerOptions opts)
       store_(opts_.pack_cache),
       now_(steady_now_unless(opts_.now)) {}
 
-Informer::Informer(client::RestClient client, InformerOptions opts)
-    : Informer(rest_list_watcher(std::move(client)), std::move(opts)) {}
+Informer::Informer(client::RestClient client, InformerOptions opts) : Informer(ListWatcher{}, std::move(opts)) {
+  io_ = rest_list_watcher(std::move(client), opts_.metadata_only);  // before start(): nothing reads io_ yet
+}
 
 Informer::~Informer() { stop(); }
 

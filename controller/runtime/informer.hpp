@@ -36,8 +36,9 @@ struct ListWatcher {
       watch;
 };
 
-/// A ListWatcher over a RestClient (get_json and watch). The client is shared by copies.
-ListWatcher rest_list_watcher(client::RestClient client);
+/// A ListWatcher over a RestClient (get_json and watch). The client is shared by copies. `metadata_only`: the list asks
+/// for client::kMetadataListAccept, the watch for client::kMetadataAccept (InformerOptions::metadata_only).
+ListWatcher rest_list_watcher(client::RestClient client, bool metadata_only = false);
 
 /// What to watch and how.
 struct InformerOptions {
@@ -50,6 +51,10 @@ struct InformerOptions {
   ObjectTransform transform = strip_managed_fields;
   /// Hold the cached objects deflated (Store(true), packed_object.hpp): for many objects read now and then by key.
   bool pack_cache = false;
+  /// List and watch the objects' metadata only (client::kMetadataListAccept / kMetadataAccept: meta.k8s.io/v1
+  /// PartialObjectMetadata, whole objects where the apiserver does not serve it): for a cache that tells only that
+  /// something changed, of objects large in full (CRDs). With a RestClient only; a given ListWatcher decides itself.
+  bool metadata_only = false;
   WatcherOptions watcher;  ///< page size, watch timeouts, backoff (its selectors are overridden)
   NowFn now;               ///< clock for backoff bookkeeping; empty = steady clock
   UniformFn uniform;       ///< randomness for jitter and watch timeouts; empty = seeded PRNG

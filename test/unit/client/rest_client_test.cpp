@@ -69,6 +69,35 @@ TEST_F(RestClientTls, GetSendsBearerTokenAndStandardHeaders) {
   EXPECT_EQ(reqs[0].header("host"), "127.0.0.1:" + std::to_string(server.port()));
 }
 
+// with_accept: the copy's requests and watches ask for what it was given (here the metadata-only forms the CRD
+// informer uses); the client it was made from still asks for application/json.
+TEST_F(RestClientTls, WithAcceptSetsTheAcceptHeaderOfItsRequestsAndWatchesOnly) {
+  HttpsTestServer server(serving, [](ServerExchange& x) {
+    if (x.request().target.find("watch=1") == std::string::npos) {
+      x.respond(200, R"({"kind":"PartialObjectMetadataList","items":[]})");
+      return;
+    }
+    x.start_chunked(200);
+    x.send_chunk("{\"type\":\"ADDED\",\"object\":{}}\n");
+    x.end_chunked();
+  });
+  RestClient client(config_for(server), quick());
+  ASSERT_TRUE(
+      client.with_accept(kMetadataListAccept).get_json("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"));
+  StopToken stop;
+  ASSERT_TRUE(client.with_accept(kMetadataAccept)
+                  .watch(
+                      "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?watch=1",
+                      [](std::string_view) { return true; }, stop));
+  ASSERT_TRUE(client.get_json("/api/v1/namespaces"));
+  auto reqs = server.requests();
+  ASSERT_EQ(reqs.size(), 3u);
+  EXPECT_EQ(reqs[0].header("accept"),
+            "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json");
+  EXPECT_EQ(reqs[1].header("accept"), "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json");
+  EXPECT_EQ(reqs[2].header("accept"), "application/json");
+}
+
 TEST_F(RestClientTls, ApplySendsServerSideApplyPatch) {
   HttpsTestServer server(serving, [](ServerExchange& x) { x.respond(200, x.request().body); });
   RestClient client(config_for(server), quick());

@@ -51,6 +51,26 @@ TEST(ServedApis, ReadServedApisTellsTheProfileAndWatchesItsCrds) {
   for (const auto& n : kOdhCrdNames) EXPECT_NE(std::find(watched.begin(), watched.end(), n), watched.end()) << n;
 }
 
+// The CRD informer caches metadata only (no conditions): the resourceVersion of every watched CRD read, served or
+// not, is what it compares with to tell whether the CRDs must be read again; a CRD not installed has none.
+TEST(ServedApis, TheResourceVersionOfEveryWatchedCrdReadIsKept) {
+  test::FakeApi fake;
+  put_crd(fake, "rayclusters.ray.io");
+  put_crd(fake, "rayjobs.ray.io");
+  const std::string rc = resources::kCrds.object_path("", "rayclusters.ray.io");
+  const std::string rj = resources::kCrds.object_path("", "rayjobs.ray.io");
+  auto& rc_doc = fake.objects.at(rc);
+  json::set(rc_doc["metadata"], "resourceVersion", json::str("41", rc_doc.GetAllocator()), rc_doc.GetAllocator());
+  auto& rj_doc = fake.objects.at(rj);
+  json::set(rj_doc["metadata"], "resourceVersion", json::str("57", rj_doc.GetAllocator()), rj_doc.GetAllocator());
+  rj_doc.RemoveMember("status");  // not Established yet: not served, but a change of it must still be seen
+  auto apis = read_served_apis(fake.api());
+  ASSERT_TRUE(apis.has_value()) << apis.error().message;
+  EXPECT_EQ(apis->resource_versions,
+            (std::map<std::string, std::string>{{"rayclusters.ray.io", "41"}, {"rayjobs.ray.io", "57"}}));
+  EXPECT_FALSE(apis->generations.count("rayjobs.ray.io")) << "not served";
+}
+
 // Of KubeRay's CRDs only ray.io/v1 is compiled: the operator generates v1 and its guard webhooks are registered for
 // v1; a v1alpha1 schema (about 1 MiB parsed) would only hold memory. A CRD that serves v1alpha1 alone compiles nothing
 // and is no error; other groups keep every served version.
