@@ -135,6 +135,17 @@ std::string condition(const json::Value& obj, const std::string& type, std::stri
   return "";
 }
 
+bool eventually_condition(const client::ResourceType& type, const std::string& ns, const std::string& name,
+                          const std::string& condition_type, const std::string& status,
+                          std::chrono::milliseconds timeout) {
+  return eventually(
+      [&] {
+        auto obj = get(type, ns, name);
+        return obj && condition(*obj, condition_type) == status;
+      },
+      timeout);
+}
+
 HttpAnswer http_get(uint16_t port, const std::string& target) {
   try {
     asio::io_context ioc;

@@ -50,6 +50,13 @@ std::vector<json::Document> list(const client::ResourceType& type, const std::st
 std::string condition(const json::Value& obj, const std::string& type, std::string* reason = nullptr,
                       std::string* message = nullptr);
 
+/// Polls (eventually) until object `name` of `type` in `ns` has condition `condition_type` with status `status`
+/// ("True"/"False"); returns whether it did within `timeout`. For a status written after another write of the same
+/// reconcile (a workload's RayCluster appears before its status says Valid).
+bool eventually_condition(const client::ResourceType& type, const std::string& ns, const std::string& name,
+                          const std::string& condition_type, const std::string& status,
+                          std::chrono::milliseconds timeout);
+
 /// An HTTP answer of an operator endpoint; status 0 when nothing answered.
 struct HttpAnswer {
   unsigned status = 0;

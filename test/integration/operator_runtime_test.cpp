@@ -368,12 +368,6 @@ TEST(LabelSelector, AnInstanceReconcilesOnlyTheWorkloadsItSelects) {
   ASSERT_NO_FATAL_FAILURE(apply_workload(ns, labelled("theirs", "a2")));
   EXPECT_TRUE(eventually([&] { return get(kRayClusters, ns, "theirs").has_value(); }, 30s)) << op.log_tail();
   // The status is written after the RayCluster is applied: waited for, not read at once.
-  EXPECT_TRUE(eventually(
-      [&] {
-        auto now = get(kWorkloads, ns, "theirs");
-        return now && condition(*now, "Valid") == "True";
-      },
-      30s))
-      << op.log_tail();
+  EXPECT_TRUE(eventually_condition(kWorkloads, ns, "theirs", "Valid", "True", 30s)) << op.log_tail();
   EXPECT_EQ(op.terminate(), 0);
 }

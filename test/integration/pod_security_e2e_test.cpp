@@ -45,11 +45,5 @@ TEST(PodSecurity, RestrictedNamespaceRefusesRootPodsWithTheFieldNamed) {
   // RayCluster appeared could still see Valid=False: CI of 8e623ff).
   ASSERT_NO_FATAL_FAILURE(label_namespace(ns, "baseline"));
   EXPECT_TRUE(eventually([&] { return get(kRayClusters, ns, "root-pods").has_value(); }, 60s)) << op.log_tail();
-  EXPECT_TRUE(eventually(
-      [&] {
-        auto wl = get(kWorkloads, ns, "root-pods");
-        return wl && condition(*wl, "Valid") == "True";
-      },
-      60s))
-      << op.log_tail();
+  EXPECT_TRUE(eventually_condition(kWorkloads, ns, "root-pods", "Valid", "True", 60s)) << op.log_tail();
 }
