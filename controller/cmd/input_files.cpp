@@ -10,10 +10,10 @@
 #include <iterator>
 #include <optional>
 #include <set>
-#include <thread>
 
 #include <sys/stat.h>
 
+#include "core/parallel.hpp"
 #include "core/read_file.hpp"
 #include "core/yaml.hpp"
 
@@ -85,7 +85,7 @@ std::vector<InputDocument> documents_of_text(const std::string& name, std::strin
 
 namespace {
 
-// Streams from this size on are converted in parallel, a part per core (yaml::split_documents).
+// Streams from this size on are converted in parallel, in kPartsPerThread parts per core (yaml::split_documents).
 constexpr std::size_t kParallelConversionFrom = std::size_t{1} << 20;
 constexpr std::size_t kMaxConversionThreads = 8;
 constexpr std::size_t kPartsPerThread = 4;  // parts of a large stream per conversion thread (convert_in_parallel)
@@ -121,11 +121,12 @@ Result<void> convert_part(const std::string& name, const std::shared_ptr<const s
       stream_alias_nodes);
 }
 
-// The entries of a large stream converted a part per thread, in order; nullopt when it is not split (one part) or a
-// part does not convert (the serial conversion then gives the error with its place in the whole text).
+// The entries of a large stream converted in parts on every core (for_each_index_in_parallel), in order; nullopt when
+// it is not split (one part) or a part does not convert (the serial conversion then gives the error with its place in
+// the whole text).
 std::optional<std::vector<InputDocument>> convert_in_parallel(const std::string& name,
                                                               const std::shared_ptr<const std::string>& text) {
-  const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxConversionThreads);
+  const std::size_t cores = worker_threads(kMaxConversionThreads);
   if (text->size() < kParallelConversionFrom || text->size() > yaml::kMaxStreamBytes || cores < 2) return std::nullopt;
   // More parts than threads, taken in turn: equal byte counts are not equal work (a part may hold Lists, long
   // scalars, or share its core with the thread that loads the schemas), and a thread that ends early takes the next.
@@ -138,21 +139,13 @@ std::optional<std::vector<InputDocument>> convert_in_parallel(const std::string&
   };
   std::vector<Converted> converted(parts.size());
   std::atomic<std::size_t> alias_nodes{0};  // kMaxAliasNodes is a limit of the file, not of a part
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t p; (p = next.fetch_add(1)) < parts.size();) {
-      const std::size_t end = p + 1 < parts.size() ? parts[p + 1].offset : text->size();
-      const std::string_view part = std::string_view(*text).substr(parts[p].offset, end - parts[p].offset);
-      converted[p].ok =
-          convert_part(name, text, part, parts[p], converted[p].entries, converted[p].documents, &alias_nodes)
-              .has_value();
-    }
-  };
-  {
-    std::vector<std::jthread> helpers;
-    for (std::size_t t = 1; t < std::min(cores, parts.size()); ++t) helpers.emplace_back(work);
-    work();
-  }
+  for_each_index_in_parallel(parts.size(), cores, [&](std::size_t p) {
+    const std::size_t end = p + 1 < parts.size() ? parts[p + 1].offset : text->size();
+    const std::string_view part = std::string_view(*text).substr(parts[p].offset, end - parts[p].offset);
+    converted[p].ok =
+        convert_part(name, text, part, parts[p], converted[p].entries, converted[p].documents, &alias_nodes)
+            .has_value();
+  });
   std::size_t entries = 0;
   for (const auto& c : converted) {
     if (!c.ok) return std::nullopt;

@@ -1,10 +1,9 @@
 #include "validation/validator.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 #include <unordered_map>
 
+#include "core/parallel.hpp"
 #include "validation/admissibility.hpp"
 #include "validation/rule_catalog.hpp"
 #include "validation/rules/rule_util.hpp"
@@ -267,23 +266,14 @@ std::vector<FieldErrors> validate_set(const SchemaSet& schemas, const std::vecto
     if (!entries[i].judged) to_judge.push_back(i);
   }
   // The objects are independent: a large set is judged on every core (validate_object only reads the schemas,
-  // which compile once whichever thread asks first). The helpers start first; this thread indexes the set's
-  // queues (read only after the join) and then judges with them.
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t k; (k = next.fetch_add(1)) < to_judge.size();)
-      out[to_judge[k]] = validate_object(schemas, *objects[to_judge[k]], profile);
-  };
-  const std::size_t threads = to_judge.size() < kParallelFrom
-                                  ? 1
-                                  : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxThreads);
-  std::vector<std::jthread> helpers;
-  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  // which compile once whichever thread asks first).
+  const std::size_t threads = to_judge.size() < kParallelFrom ? 1 : worker_threads(kMaxThreads);
+  for_each_index_in_parallel(to_judge.size(), threads, [&](std::size_t k) {
+    out[to_judge[k]] = validate_object(schemas, *objects[to_judge[k]], profile);
+  });
   QueueObjects queues;
   for (const json::Value* o : objects)
     if (o) queues.add(o);
-  work();
-  helpers.clear();  // joins
   std::vector<Sink> sinks;
   sinks.reserve(objects.size());
   for (auto& f : out) sinks.emplace_back(f);
