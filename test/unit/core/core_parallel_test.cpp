@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -23,6 +25,26 @@ TEST(Parallel, EveryIndexIsCalledOnceOnAtMostTheThreadsAsked) {
   });
   for (std::size_t i = 0; i < kCount; ++i) EXPECT_EQ(calls[i].load(), 1) << "index " << i;
   EXPECT_LE(seen.size(), 3u);
+}
+
+// Which thread takes which item is up to the scheduler: helpers may take all 5000 items above before the caller
+// starts. Here every item waits until `threads` items are held at once, so three different threads must each hold
+// one; with two helpers, the caller has to be the third.
+TEST(Parallel, TheCallingThreadIsOneOfTheThreads) {
+  constexpr std::size_t kThreads = 3;
+  std::mutex mu;
+  std::condition_variable all_held;
+  std::size_t held = 0;
+  std::set<std::thread::id> seen;
+  bool timed_out = false;
+  for_each_index_in_parallel(kThreads, kThreads, [&](std::size_t) {
+    std::unique_lock lock(mu);
+    seen.insert(std::this_thread::get_id());
+    if (++held == kThreads) all_held.notify_all();
+    if (!all_held.wait_for(lock, std::chrono::seconds(30), [&] { return held == kThreads; })) timed_out = true;
+  });
+  EXPECT_FALSE(timed_out) << "fewer than " << kThreads << " threads held items at once";
+  EXPECT_EQ(seen.size(), kThreads);
   EXPECT_TRUE(seen.contains(std::this_thread::get_id())) << "the calling thread works too";
 }
 
