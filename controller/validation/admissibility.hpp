@@ -2,6 +2,8 @@
 // Admissibility: can a queued workload ever be admitted by the LocalQueue it names? Judged from the
 // LocalQueue -> ClusterQueue -> ResourceFlavor (and cohort) chain as Kueue's scheduler and flavor assigner judge it,
 // with the cluster's usage left out: a workload that only has to wait for quota is admissible.
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -62,5 +64,18 @@ FieldErrors judge_admissibility(const json::Value& job, const QueueObjects& queu
 /// True when judge_admissibility can give `job` a verdict: it is queued and its LocalQueue, ClusterQueue and
 /// ResourceFlavors are all among `queues`. False otherwise (the Admissible condition is then left out, not True).
 bool admissibility_known(const json::Value& job, const QueueObjects& queues);
+
+/// A link of a queue chain that is not among the QueueObjects: `kind` LocalQueue, ClusterQueue or ResourceFlavor,
+/// its `name`, and the name of the object that names it (`of`: the LocalQueue of a ClusterQueue, the ClusterQueue of a
+/// ResourceFlavor; empty for the LocalQueue, named by the job's queue-name label).
+struct MissingQueueLink {
+  std::string kind, name, of;
+};
+
+/// Why admissibility_known is false for `job` when `queues` holds every such object of the cluster: the first link of
+/// its chain that is missing (Kueue then admits nothing: a LocalQueue of a missing ClusterQueue, or a ClusterQueue of a
+/// missing ResourceFlavor, is inactive). nullopt when the chain is whole, the job is not queued, its LocalQueue names
+/// no ClusterQueue, or several LocalQueues could be its own (a job without a namespace). Never throws.
+std::optional<MissingQueueLink> missing_queue_link(const json::Value& job, const QueueObjects& queues);
 
 }  // namespace cfo::validation

@@ -752,10 +752,38 @@ std::string inadmissible_reason(const std::string& rule) {
   return "Inadmissible";
 }
 
-// Kueue's verdict-to-be on the queued child (validation::judge_admissibility), told at the workload's fields;
-// nullopt when the queue chain is not all known (a LocalQueue, ClusterQueue or ResourceFlavor missing): no verdict.
+// Why Kueue admits nothing from the child's LocalQueue: a ClusterQueue or ResourceFlavor of its chain that does not
+// exist (Kueue marks the LocalQueue or ClusterQueue inactive). nullopt for a missing LocalQueue: the hold
+// (LocalQueueNotFound) or the Queued condition (queue_missing) tells it.
+std::optional<Admissibility> missing_link(const validation::MissingQueueLink& m) {
+  if (m.kind == "LocalQueue") return std::nullopt;
+  Admissibility a;
+  a.admissible = false;
+  a.ever = false;
+  a.reason = m.kind + "NotFound";
+  a.message = m.kind == "ClusterQueue"
+                  ? "ClusterQueue " + m.name + ", which LocalQueue " + m.of +
+                        " points at, does not exist: Kueue admits nothing from the LocalQueue until it is created"
+                  : "ResourceFlavor " + m.name + ", a flavor of ClusterQueue " + m.of +
+                        ", does not exist: the ClusterQueue admits nothing until it is created";
+  return a;
+}
+
+// Kueue's verdict-to-be on the queued child (validation::judge_admissibility), told at the workload's fields.
+// `queues` holds every LocalQueue of the namespace and every ClusterQueue and ResourceFlavor of the cluster (the
+// operator's synced caches), so a link missing from them is missing from the cluster (missing_link); `creating` is the
+// managed LocalQueue this reconcile creates (not cached yet), or null. nullopt: no verdict (the LocalQueue is missing,
+// or several could be the child's).
 std::optional<Admissibility> judge_child(const json::Value& child, const std::string& label,
-                                         const json::Value& workload, const validation::QueueObjects& queues) {
+                                         const json::Value& workload, const validation::QueueObjects& cached,
+                                         const json::Value* creating) {
+  std::optional<validation::QueueObjects> with_created;
+  if (creating) {
+    with_created = cached;
+    with_created->add(creating);
+  }
+  const validation::QueueObjects& queues = with_created ? *with_created : cached;
+  if (auto missing = validation::missing_queue_link(child, queues)) return missing_link(*missing);
   if (!validation::admissibility_known(child, queues)) return std::nullopt;
   FieldErrors found = validation::judge_admissibility(child, queues);
   FieldErrors told;
@@ -818,6 +846,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
   in.job_spec_hash = ran_hash;
   in.namespace_ = w.namespace_;
   std::vector<json::Document> children;
+  json::Document creating_local_queue;  // the managed LocalQueue created now (not cached yet), judged in the chain
   if (!has_errors(out.errors)) {
     const WorkloadSpec& s = w.spec;
     bool existing_cluster = s.job && !s.job->cluster_selector.empty();
@@ -854,6 +883,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     if (managed.in_use && !managed.create && (!top || queue_label_of(top) != s.queue.local_queue))
       out.confirm_local_queue = {s.queue.local_queue, s.queue.cluster_queue};
     if (managed.create) {
+      creating_local_queue.CopyFrom(*managed.create, creating_local_queue.GetAllocator());
       stamp_spec_hash(*managed.create);
       validate_child(*managed.create, std::string(kLocalQueueKind) + "/" + s.queue.local_queue, workload, schemas,
                      facts, out.errors, nullptr, memo);
@@ -1009,7 +1039,8 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
                      origins);
       check_size(bytes, label, s, out.errors);
       if (queue && facts.queue_objects)
-        in.admissibility = judge_child(children.back(), label, workload, *facts.queue_objects);
+        in.admissibility = judge_child(children.back(), label, workload, *facts.queue_objects,
+                                       creating_local_queue.IsObject() ? &creating_local_queue : nullptr);
       if (hold_job || hold_wrapped || going)
         children.pop_back();  // judged as the user wrote it, not applied while the job runs
     }
@@ -1128,7 +1159,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
         admissible_before->message == in.admissibility->message))
     out.events.push_back(EventSpec{
         "Warning", in.admissibility->reason,
-        truncate("LocalQueue " + in.queue.value_or("") + " can never admit the workload: " + in.admissibility->message,
+        truncate(in.admissibility->lead(in.queue.value_or(""), "the workload") + ": " + in.admissibility->message,
                  kMaxEventMessage)});
   // One hold giving way to another (Kueue installed, its LocalQueue not created yet): the first is released too.
   if (out.held && !held_before.empty() && held_before != in.held_reason && !new_generation)

@@ -417,7 +417,7 @@ WorkloadStatus compute_status(const StatusInput& in, const Observed& observed, c
       in.held_reason != "LocalQueueMismatch" && (r.phase == phase::kQueued || r.phase == phase::kPending) &&
       !admission.admitted) {
     r.reason = in.admissibility->reason;
-    r.message = "LocalQueue " + *in.queue + " can never admit it: " + in.admissibility->message;
+    r.message = in.admissibility->lead(*in.queue, "it") + ": " + in.admissibility->message;
   }
   // Waiting in a LocalQueue that is gone: the phase and Ready say what the Queued condition says (the child waits
   // for the queue, not for Kueue's admission), unless the user suspended it.

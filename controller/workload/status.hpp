@@ -42,6 +42,14 @@ struct Admissibility {
   /// NoMatchingFlavor, ExceedsMaxQuota) and the findings, at the workload's own fields.
   std::string reason;
   std::string message;
+  /// False for a queue chain with a link missing (reason ClusterQueueNotFound, ResourceFlavorNotFound): Kueue admits
+  /// nothing from the LocalQueue until that object is created, then judges the workload afresh.
+  bool ever = true;
+  /// How the Ready condition and the event begin the message: "LocalQueue <q> can never admit it" or, when not
+  /// `ever`, "LocalQueue <q> cannot admit it yet" (`it` is the word for the workload).
+  std::string lead(const std::string& queue, const std::string& it) const {
+    return "LocalQueue " + queue + (ever ? " can never admit " : " cannot admit ") + it + (ever ? "" : " yet");
+  }
 };
 
 /// The status subresource of a CodeFlareWorkload (string fields are omitted from JSON when empty; the counts and

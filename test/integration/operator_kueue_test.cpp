@@ -411,3 +411,42 @@ TEST(Lifecycle, InadmissibleWorkloadIsAConditionUntilItsQueueGrows) {
   api().remove(cqs.object_path("", ns + "-cq"));
   api().remove(rfs.object_path("", ns + "-rf"));
 }
+
+// spec.queue.clusterQueue naming a ClusterQueue that does not exist (the thirty-fourth user trial: the managed
+// LocalQueue was created and the workload showed Queued=True, Admitted=False Pending, nothing more): Admissible=False
+// ClusterQueueNotFound, from the first status on; creating the ClusterQueue wakes it and it turns True.
+TEST(Lifecycle, MissingClusterQueueIsAConditionUntilItIsCreated) {
+  const std::string ns = unique_namespace("nocq");
+  const ResourceType cqs{"kueue.x-k8s.io", "v1beta2", "clusterqueues", false};
+  const ResourceType rfs{"kueue.x-k8s.io", "v1beta2", "resourceflavors", false};
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(
+      apply_workload(ns, cpu_workload("typo", 1, "  queue: {localQueue: mine, clusterQueue: " + ns + "-cq}\n")));
+  std::string message;
+  ASSERT_TRUE(eventually([&] {
+    auto w = get(kWorkloads, ns, "typo");
+    return w && condition_status(*w, "Admissible", &message) == "False";
+  })) << operator_log();
+  EXPECT_NE(message.find("ClusterQueue " + ns + "-cq, which LocalQueue mine points at, does not exist"),
+            std::string::npos)
+      << message;
+  EXPECT_TRUE(get(kLocalQueues, ns, "mine").has_value()) << "the managed LocalQueue is created all the same";
+  ASSERT_NO_FATAL_FAILURE(create(rfs, "",
+                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n"
+                                 "  name: " +
+                                     ns + "-rf\n"));
+  ASSERT_NO_FATAL_FAILURE(create(cqs, "",
+                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: " + ns +
+                                     "-cq\nspec:\n  namespaceSelector: {}\n  resourceGroups:\n"
+                                     "  - coveredResources: [cpu, memory]\n    flavors:\n    - name: " +
+                                     ns +
+                                     "-rf\n"
+                                     "      resources:\n      - {name: cpu, nominalQuota: 4}\n"
+                                     "      - {name: memory, nominalQuota: 64Gi}\n"));
+  EXPECT_TRUE(eventually([&] {
+    auto now = get(kWorkloads, ns, "typo");
+    return now && condition_status(*now, "Admissible") == "True";
+  })) << operator_log();
+  api().remove(cqs.object_path("", ns + "-cq"));
+  api().remove(rfs.object_path("", ns + "-rf"));
+}

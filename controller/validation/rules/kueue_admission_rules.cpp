@@ -193,9 +193,14 @@ struct Chain {
   std::string ns;                                     // the namespace the job is admitted from
 };
 
-std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
+// `missing`, when given, is set to the first link not among `q` when that is why there is no chain.
+std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q, MissingQueueLink* missing = nullptr) {
   auto queue = rules::label_of(job, rules::kQueueNameLabel);
   if (!queue || queue->empty()) return std::nullopt;
+  auto lacking = [&](const char* kind, std::string name, std::string of) -> std::optional<Chain> {
+    if (missing) *missing = MissingQueueLink{kind, std::move(name), std::move(of)};
+    return std::nullopt;
+  };
   Chain c;
   const std::string job_ns = meta_string(job, "namespace");
   for (const json::Value* lq : q.local_queues_named(*queue)) {
@@ -206,12 +211,12 @@ std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
     c.local_queue = lq;
     c.ns = job_ns.empty() ? lq_ns : job_ns;
   }
-  if (!c.local_queue) return std::nullopt;
+  if (!c.local_queue) return lacking("LocalQueue", *queue, "");
   const json::Value* lq_spec = object_at(*c.local_queue, "spec");
   const std::string cq_name = lq_spec ? string_at(*lq_spec, "clusterQueue").value_or("") : "";
   for (const json::Value* cq : q.cluster_queues())
     if (is_kind(cq, "kueue.x-k8s.io/", "ClusterQueue") && meta_string(*cq, "name") == cq_name) c.cluster_queue = cq;
-  if (!c.cluster_queue) return std::nullopt;
+  if (!c.cluster_queue) return cq_name.empty() ? std::nullopt : lacking("ClusterQueue", cq_name, *queue);
   const json::Value* spec = object_at(*c.cluster_queue, "spec");
   const json::Value* groups = spec ? array_at(*spec, "resourceGroups") : nullptr;
   if (groups)
@@ -222,7 +227,7 @@ std::optional<Chain> chain_of(const json::Value& job, const QueueObjects& q) {
           const json::Value* found = nullptr;
           for (const json::Value* rf : q.resource_flavors())
             if (is_kind(rf, "kueue.x-k8s.io/", "ResourceFlavor") && meta_string(*rf, "name") == name) found = rf;
-          if (!found) return std::nullopt;  // an inactive ClusterQueue: ClusterQueueFlavorExists reports it
+          if (!found) return lacking("ResourceFlavor", name, cq_name);  // the ClusterQueue is inactive
           c.flavors[name] = found;
         }
   return c;
@@ -541,6 +546,12 @@ std::vector<const json::Value*> QueueObjects::local_queues_named(const std::stri
 
 bool admissibility_known(const json::Value& job, const QueueObjects& queues) {
   return job.IsObject() && chain_of(job, queues).has_value();
+}
+
+std::optional<MissingQueueLink> missing_queue_link(const json::Value& job, const QueueObjects& queues) {
+  MissingQueueLink missing;
+  if (!job.IsObject() || chain_of(job, queues, &missing) || missing.kind.empty()) return std::nullopt;
+  return missing;
 }
 
 FieldErrors judge_admissibility(const json::Value& job, const QueueObjects& queues) {

@@ -58,6 +58,31 @@ TEST(Admissibility, NotJudgedWithoutTheWholeChain) {
   EXPECT_TRUE(judge(yaml1(raycluster_yaml()), c).empty()) << "not queued";
 }
 
+TEST(Admissibility, MissingQueueLinkNamesTheFirstObjectNotGiven) {
+  using validation::missing_queue_link;
+  Chain c = Chain::with();
+  EXPECT_FALSE(missing_queue_link(queued_cluster(), c.objects())) << "the chain is whole";
+  EXPECT_FALSE(missing_queue_link(yaml1(raycluster_yaml()), c.objects())) << "not queued";
+  auto lq = missing_queue_link(queued_cluster({{kQueue, "other-queue"}}), c.objects());
+  ASSERT_TRUE(lq);
+  EXPECT_EQ(lq->kind, "LocalQueue");
+  EXPECT_EQ(lq->name, "other-queue");
+  Chain other_cq = Chain::with();
+  other_cq.local = patched(other_cq.local, {{"spec.clusterQueue", "elsewhere"}});
+  auto cq = missing_queue_link(queued_cluster(), other_cq.objects());
+  ASSERT_TRUE(cq);
+  EXPECT_EQ(cq->kind, "ClusterQueue");
+  EXPECT_EQ(cq->name, "elsewhere");
+  EXPECT_EQ(cq->of, "team-a-queue");
+  Chain other_rf = Chain::with({{kF0 + ".name", "gpu-flavor"}});
+  auto rf = missing_queue_link(queued_cluster(), other_rf.objects());
+  ASSERT_TRUE(rf);
+  EXPECT_EQ(rf->kind, "ResourceFlavor");
+  EXPECT_EQ(rf->name, "gpu-flavor");
+  EXPECT_EQ(rf->of, "team-a-cq");
+  EXPECT_TRUE(judge(queued_cluster(), other_rf).empty()) << "no verdict either";
+}
+
 // ---- ValidateAdmissibility --------------------------------------------------------------------------------------
 
 TEST(Admissibility, ValidateAdmissibilityAbsentSelectorSelectsNoNamespace) {

@@ -343,13 +343,84 @@ TEST(KueueReconcile, AdmissibleConditionFromTheQueueChain) {
   Outcome not_judged = reconcile(with_ns(wl(spec("20"))), Observed{}, unknown, schemas, kNow);
   EXPECT_EQ(condition_field(not_judged.status, "Admissible", &Condition::status), "<absent>");
 
-  // The cache holds the LocalQueue but not its ClusterQueue (not created yet): no verdict, not "can admit it".
+  // The synced caches hold the LocalQueue but not its ClusterQueue (not created, or misspelt): Kueue admits nothing
+  // from the LocalQueue until it exists, and the status says so (the thirty-fourth user trial found Queued=True,
+  // Admitted=False Pending and nothing more).
   ClusterFacts no_cq = facts;
   validation::QueueObjects partial;
   for (const json::Value* o : {&lq, &rf}) partial.add(o);
   no_cq.queue_objects = partial;
   Outcome chain_missing = reconcile(with_ns(wl(spec("2"))), Observed{}, no_cq, schemas, kNow);
-  EXPECT_EQ(condition_field(chain_missing.status, "Admissible", &Condition::status), "<absent>");
+  EXPECT_TRUE(chain_missing.valid) << dump(chain_missing.errors);
+  EXPECT_FALSE(chain_missing.desired.empty()) << "applied: the ClusterQueue may be created later";
+  EXPECT_EQ(condition_field(chain_missing.status, "Admissible", &Condition::status), "False");
+  EXPECT_EQ(condition_field(chain_missing.status, "Admissible", &Condition::reason), "ClusterQueueNotFound");
+  EXPECT_EQ(condition_field(chain_missing.status, "Ready", &Condition::reason), "ClusterQueueNotFound");
+  const std::string ready = condition_field(chain_missing.status, "Ready", &Condition::message);
+  EXPECT_NE(ready.find("LocalQueue team-q cannot admit it yet: ClusterQueue cq, which LocalQueue team-q points at, "
+                       "does not exist"),
+            std::string::npos)
+      << ready;
+  const EventSpec* missing_event = event(chain_missing, "ClusterQueueNotFound");
+  ASSERT_TRUE(missing_event);
+  EXPECT_EQ(missing_event->type, "Warning");
+
+  // A flavor of the ClusterQueue missing: the ClusterQueue is inactive.
+  ClusterFacts no_rf = facts;
+  validation::QueueObjects without_flavor;
+  for (const json::Value* o : {&lq, &cq}) without_flavor.add(o);
+  no_rf.queue_objects = without_flavor;
+  Outcome flavor_missing = reconcile(with_ns(wl(spec("2"))), Observed{}, no_rf, schemas, kNow);
+  EXPECT_EQ(condition_field(flavor_missing.status, "Admissible", &Condition::reason), "ResourceFlavorNotFound");
+
+  // The LocalQueue itself missing is the hold's to tell (LocalQueueNotFound), not judged.
+  ClusterFacts no_lq = facts;
+  no_lq.local_queue_presence = Presence::kAbsent;
+  no_lq.local_queue = nullptr;
+  validation::QueueObjects without_queue;
+  for (const json::Value* o : {&cq, &rf}) without_queue.add(o);
+  no_lq.queue_objects = without_queue;
+  Outcome queue_missing = reconcile(with_ns(wl(spec("2"))), Observed{}, no_lq, schemas, kNow);
+  EXPECT_EQ(condition_field(queue_missing.status, "Admissible", &Condition::status), "<absent>");
+  EXPECT_EQ(condition_field(queue_missing.status, "Ready", &Condition::reason), "LocalQueueNotFound");
+}
+
+// A managed LocalQueue created by this reconcile is not in the cache yet: the chain is judged through the LocalQueue
+// being created, so the first status already tells a ClusterQueue that does not exist, or one that can admit it.
+TEST(KueueReconcile, AdmissibleThroughTheManagedLocalQueueBeingCreated) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  auto cq = yaml_doc(
+      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cq}, spec: "
+      "{namespaceSelector: {}, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: rf, "
+      "resources: [{name: cpu, nominalQuota: 8}, {name: memory, nominalQuota: 64Gi}]}]}]}}");
+  auto rf = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: rf}}");
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta2";
+  facts.local_queue_presence = Presence::kAbsent;
+  facts.local_queue_names = std::set<std::string>{};
+  validation::QueueObjects q;
+  for (const json::Value* o : {&cq, &rf}) q.add(o);
+  facts.queue_objects = q;
+  auto workload = [](const std::string& cluster_queue) {
+    json::Document d = wl("{queue: {localQueue: team-q, clusterQueue: " + cluster_queue +
+                          "}, workerGroups: [{name: w, replicas: 1, resources: {requests: {cpu: \"1\", memory: "
+                          "1Gi}, limits: {cpu: \"1\", memory: 1Gi}}}]}");
+    json::set(d["metadata"], "namespace", json::str("team-a", d.GetAllocator()), d.GetAllocator());
+    return d;
+  };
+
+  Outcome found = reconcile(workload("cq"), Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(found.valid) << dump(found.errors);
+  EXPECT_EQ(condition_field(found.status, "Admissible", &Condition::status), "True");
+
+  Outcome misspelt = reconcile(workload("cq-typo"), Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(misspelt.valid) << dump(misspelt.errors);
+  bool creates_queue = false;
+  for (const auto& d : misspelt.desired) creates_queue |= json::get_string(d, "kind") == "LocalQueue";
+  EXPECT_TRUE(creates_queue) << "the LocalQueue is still created: the ClusterQueue may follow";
+  EXPECT_EQ(condition_field(misspelt.status, "Admissible", &Condition::reason), "ClusterQueueNotFound");
+  EXPECT_NE(condition_field(misspelt.status, "Admissible", &Condition::message).find("ClusterQueue cq-typo"),
+            std::string::npos);
 }
 
 namespace {
