@@ -160,6 +160,7 @@ int render_command(int argc, char** argv, int first) {
   workload::ClusterFacts facts;
   facts.profile = loaded->profile;
   if (args->has("default-local-queue")) facts.default_local_queue = args->get("default-local-queue");
+  facts.default_local_queue_unknown = !args->has("default-local-queue");
   facts.kueue_version = args->get("kueue-version", "v1beta2");
   if (facts.kueue_version != "v1beta2" && facts.kueue_version != "v1beta1") {
     std::cerr << "render: --kueue-version must be v1beta2 or v1beta1\n" << usage_hint("render");

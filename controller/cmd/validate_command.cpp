@@ -161,6 +161,7 @@ int validate_command(int argc, char** argv, int first) {
   const auto set_of = closed_sets(inputs, filename_args(*args), args->flag("set"));
   Expansion expansion;
   expansion.facts.profile = profile;
+  expansion.facts.default_local_queue_unknown = true;  // no cluster to ask
   auto judged =
       judge_inputs(inputs, set_of, schemas, loaded->apis, expansion, args->get("namespace", "default"), now_rfc3339());
   const auto& findings = judged.findings;

@@ -25,6 +25,10 @@ struct ClusterFacts {
   /// The other LocalQueues of the namespace annotated as its default, by name (the annotation should be on one):
   /// a workload that takes the default is warned (DefaultLocalQueueAmbiguous).
   std::vector<std::string> other_default_local_queues;
+  /// Offline (validate; render without --default-local-queue) whether the namespace has a default LocalQueue cannot
+  /// be told: the warnings that hold only when it has none (ElasticJobWithoutQueue, PriorityClassWithoutQueue) are
+  /// not given.
+  bool default_local_queue_unknown = false;
   /// The LocalQueue named by spec.queue (localQueue, or clusterQueue's name) as it is on the cluster: null when
   /// absent or not asked. Only read when the spec names one.
   const json::Value* local_queue = nullptr;

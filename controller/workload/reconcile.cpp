@@ -861,10 +861,10 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       queue = resolve_queue(s, observed, facts, out.errors);
     }
     if (queue) check_queued(w, facts, out.errors);
-    if (!queue && !s.queue.priority_class.empty())
+    if (!queue && !s.queue.priority_class.empty() && !facts.default_local_queue_unknown)
       add_warning(out.errors, "spec.queue.priorityClass", "PriorityClassWithoutQueue",
                   "has no effect: no LocalQueue is set and the namespace has no default LocalQueue");
-    if (s.autoscaling.elastic_job && !queue)
+    if (s.autoscaling.elastic_job && !queue && !facts.default_local_queue_unknown)
       add_warning(out.errors, "spec.autoscaling.elasticJob", "ElasticJobWithoutQueue",
                   "has no effect: the workload is not queued by Kueue");
 

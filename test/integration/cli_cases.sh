@@ -146,6 +146,14 @@ run pss-cfw validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --pod-s
 expect "a CodeFlareWorkload judged by the Pods of its RayCluster at restricted" 1 "[CheckRunAsNonRoot"
 run pss-bad-level validate -f "$work/pss-rc.yaml" "${crds[@]}" --pod-security-level strict
 expect "an unknown level is a usage error" 2
+run samples-clean validate -f "$repo/config/samples" "${crds[@]}" -o json
+json_check samples-clean '[e["rule"] for e in f if e["severity"] != "info"] == []'
+# Offline the namespace's default LocalQueue is unknown: elasticJob and priorityClass without a queue are not said to
+# do nothing (the thirty-fourth user trial: the cluster-options sample warned on itself); with --default-local-queue
+# none, render knows there is none.
+printf 'apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: pc}\nspec: {queue: {priorityClass: high}}\n' >"$work/pc.yaml"
+run pc-offline validate -f "$work/pc.yaml" "${crds[@]}"
+expect_io "priorityClass without a queue: no warning offline" 0 "out!PriorityClassWithoutQueue" "err!PriorityClassWithoutQueue"
 run bad-namespace validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" -n Bad_NS
 expect "a namespace name the apiserver refuses (-n Bad_NS) is a usage error" 2
 run bad-namespace-render render -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --namespace Bad_NS
