@@ -82,8 +82,9 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
   const validation::ClusterProfile& profile = expansion.facts.profile;
   std::vector<FieldErrors> out(members.size());
   std::vector<validation::SetEntry> entries;
-  std::vector<std::size_t> owner;  // entries[k] belongs to members[owner[k]]
-  std::vector<std::string> label;  // for a generated object: "RayCluster/name"; else ""
+  std::vector<std::size_t> owner;                              // entries[k] belongs to members[owner[k]]
+  std::vector<std::string> label;                              // for a generated object: "RayCluster/name"; else ""
+  std::vector<workload::PathOrigins> origins(members.size());  // of each workload's top-level child
   // The generated objects, each in a block sized to it, where they stay: a set of thousands of workloads holds its
   // children in about their own size, the rest of each reconcile's outcome is let go at once.
   std::vector<GeneratedObjects> generated(members.size());
@@ -143,6 +144,7 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
     }
     out[i] = std::move(outcome.errors);
     if (!outcome.valid) continue;
+    origins[i] = std::move(outcome.origins);
     for (const auto& child : outcome.desired) {
       GeneratedObject& held = generated[i].emplace_back();
       held.doc = json::compact_copy(child, held.pool);
@@ -162,8 +164,11 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
     if (label[k].empty()) {
       out[i] = std::move(judged[k]);
     } else {
-      workload::add_child_findings(std::move(judged[k]), json::string_at(*entries[k].object, "kind"), label[k],
-                                   members[i].input->doc, out[i]);
+      // Only the top-level child has Pod templates; the origins are its paths (a managed LocalQueue has none).
+      const std::string kind = json::string_at(*entries[k].object, "kind");
+      static const workload::PathOrigins kNone;
+      workload::add_child_findings(std::move(judged[k]), kind, label[k], members[i].input->doc, out[i],
+                                   kind == "LocalQueue" ? kNone : origins[i]);
     }
   }
   // A CodeFlareWorkload given twice: only its children are entries above, so the workloads are compared here.

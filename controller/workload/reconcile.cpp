@@ -772,11 +772,12 @@ std::optional<Admissibility> missing_link(const validation::MissingQueueLink& m)
 // Kueue's verdict-to-be on the queued child (validation::judge_admissibility), told at the workload's fields.
 // `queues` holds every LocalQueue of the namespace and every ClusterQueue and ResourceFlavor of the cluster (the
 // operator's synced caches), so a link missing from them is missing from the cluster (missing_link); `creating` is the
-// managed LocalQueue this reconcile creates (not cached yet), or null. nullopt: no verdict (the LocalQueue is missing,
-// or several could be the child's).
+// managed LocalQueue this reconcile creates (not cached yet), or null; `origins`: the workload fields the child's
+// Pod-template values came from (a topology annotation is told at spec...topology). nullopt: no verdict (the
+// LocalQueue is missing, or several could be the child's).
 std::optional<Admissibility> judge_child(const json::Value& child, const std::string& label,
                                          const json::Value& workload, const validation::QueueObjects& cached,
-                                         const json::Value* creating) {
+                                         const json::Value* creating, const PathOrigins& origins) {
   std::optional<validation::QueueObjects> with_created;
   if (creating) {
     with_created = cached;
@@ -787,7 +788,7 @@ std::optional<Admissibility> judge_child(const json::Value& child, const std::st
   if (!validation::admissibility_known(child, queues)) return std::nullopt;
   FieldErrors found = validation::judge_admissibility(child, queues);
   FieldErrors told;
-  add_child_findings(std::move(found), json::get_string(child, "kind").value_or(""), label, workload, told);
+  add_child_findings(std::move(found), json::get_string(child, "kind").value_or(""), label, workload, told, origins);
   Admissibility a;
   if (told.empty()) return a;
   a.admissible = false;
@@ -1040,9 +1041,11 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
       check_size(bytes, label, s, out.errors);
       if (queue && facts.queue_objects)
         in.admissibility = judge_child(children.back(), label, workload, *facts.queue_objects,
-                                       creating_local_queue.IsObject() ? &creating_local_queue : nullptr);
+                                       creating_local_queue.IsObject() ? &creating_local_queue : nullptr, origins);
       if (hold_job || hold_wrapped || going)
         children.pop_back();  // judged as the user wrote it, not applied while the job runs
+      else
+        out.origins = std::move(origins);
     }
     in.finished_job = run.finished && !run.rerun;
     in.wrapped = s.app_wrapper && !s.job;

@@ -10,6 +10,7 @@
 #include "validation/schema_set.hpp"
 #include "workload/observed.hpp"
 #include "workload/status.hpp"
+#include "workload/strategic_merge.hpp"
 #include "workload/validation_memo.hpp"
 
 namespace cfo::workload {
@@ -34,6 +35,9 @@ struct Outcome {
   /// Objects to server-side apply, in order: the managed LocalQueue when there is one, then the top-level child
   /// (RayJob, AppWrapper or RayCluster). Empty when invalid or held.
   std::vector<json::Document> desired;
+  /// Where the values of the top-level child's Pod templates came from (the last of `desired`): the workload fields
+  /// that findings on it made after reconcile (validate's checks of a closed set) are told at (add_child_findings).
+  PathOrigins origins;
   /// The workload must carry kLocalQueueFinalizer: it uses a LocalQueue the operator manages.
   bool needs_finalizer = false;
   /// Valid, but the children are not applied yet because something the spec names is missing (LocalQueue,

@@ -401,9 +401,10 @@ TEST(KueueReconcile, AdmissibleThroughTheManagedLocalQueueBeingCreated) {
   validation::QueueObjects q;
   for (const json::Value* o : {&cq, &rf}) q.add(o);
   facts.queue_objects = q;
-  auto workload = [](const std::string& cluster_queue) {
+  auto workload = [](const std::string& cluster_queue, const std::string& group_field = "") {
     json::Document d = wl("{queue: {localQueue: team-q, clusterQueue: " + cluster_queue +
-                          "}, workerGroups: [{name: w, replicas: 1, resources: {requests: {cpu: \"1\", memory: "
+                          "}, workerGroups: [{name: w, replicas: 1, " + group_field +
+                          "resources: {requests: {cpu: \"1\", memory: "
                           "1Gi}, limits: {cpu: \"1\", memory: 1Gi}}}]}");
     json::set(d["metadata"], "namespace", json::str("team-a", d.GetAllocator()), d.GetAllocator());
     return d;
@@ -412,6 +413,14 @@ TEST(KueueReconcile, AdmissibleThroughTheManagedLocalQueueBeingCreated) {
   Outcome found = reconcile(workload("cq"), Observed{}, facts, schemas, kNow);
   ASSERT_TRUE(found.valid) << dump(found.errors);
   EXPECT_EQ(condition_field(found.status, "Admissible", &Condition::status), "True");
+
+  // A finding on a value the builder wrote (the topology annotation) is told at the workload field it came from.
+  Outcome no_topology = reconcile(workload("cq", "topology: {required: cloud.provider.com/topology-rack}, "),
+                                  Observed{}, facts, schemas, kNow);
+  EXPECT_EQ(condition_field(no_topology.status, "Admissible", &Condition::reason), "NoMatchingFlavor");
+  const std::string why = condition_field(no_topology.status, "Admissible", &Condition::message);
+  EXPECT_NE(why.find("spec.workerGroups[0].topology"), std::string::npos) << why;
+  EXPECT_EQ(why.find("annotations"), std::string::npos) << why;
 
   Outcome misspelt = reconcile(workload("cq-typo"), Observed{}, facts, schemas, kNow);
   ASSERT_TRUE(misspelt.valid) << dump(misspelt.errors);
