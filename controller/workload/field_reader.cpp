@@ -2,11 +2,20 @@
 
 namespace cfo::workload {
 
+namespace {
+std::string source_or_workload(std::string source, std::string_view rule) {
+  if (!source.empty()) return source;
+  return rule.starts_with("schema:") ? kWorkloadSource : kOperatorSource;
+}
+}  // namespace
+
 void add_error(FieldErrors& errs, std::string path, std::string rule, std::string reason, std::string source) {
+  source = source_or_workload(std::move(source), rule);
   errs.push_back(FieldError{std::move(path), std::move(rule), std::move(source), std::move(reason), Severity::Error});
 }
 
 void add_warning(FieldErrors& errs, std::string path, std::string rule, std::string reason, std::string source) {
+  source = source_or_workload(std::move(source), rule);
   errs.push_back(FieldError{std::move(path), std::move(rule), std::move(source), std::move(reason), Severity::Warning});
 }
 

@@ -13,15 +13,17 @@
 
 namespace cfo::workload {
 
-/// The `source` of findings about the CodeFlareWorkload itself.
+/// The `source` of the CodeFlareWorkload's schema findings (rule `schema:...`): its CRD.
 inline constexpr const char* kWorkloadSource = "crd:codeflare.dev/v1alpha1/CodeFlareWorkload";
+/// The `source` of the operator's own rules on a CodeFlareWorkload (MemoryUnits, ElasticJobWithoutQueue, ...): no
+/// upstream project has them.
+inline constexpr const char* kOperatorSource = "codeflare-operator";
 
-/// Appends an Error finding.
-void add_error(FieldErrors& errs, std::string path, std::string rule, std::string reason,
-               std::string source = kWorkloadSource);
-/// Appends a Warning finding.
-void add_warning(FieldErrors& errs, std::string path, std::string rule, std::string reason,
-                 std::string source = kWorkloadSource);
+/// Appends an Error finding. An empty `source` is the workload's: kWorkloadSource for a `schema:` rule, else
+/// kOperatorSource.
+void add_error(FieldErrors& errs, std::string path, std::string rule, std::string reason, std::string source = "");
+/// Appends a Warning finding (`source` as add_error's).
+void add_warning(FieldErrors& errs, std::string path, std::string rule, std::string reason, std::string source = "");
 
 /// Reads the members of one JSON object at field path `path`. If the value is not an object, one
 /// `schema:type` error is reported and every getter returns nothing.

@@ -154,6 +154,10 @@ json_check samples-clean '[e["rule"] for e in f if e["severity"] != "info"] == [
 printf 'apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: pc}\nspec: {queue: {priorityClass: high}}\n' >"$work/pc.yaml"
 run pc-offline validate -f "$work/pc.yaml" "${crds[@]}"
 expect_io "priorityClass without a queue: no warning offline" 0 "out!PriorityClassWithoutQueue" "err!PriorityClassWithoutQueue"
+# The source of a finding: the CRD for a schema rule, the operator for its own rules (no upstream has them).
+printf 'apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: mem}\nspec: {head: {resources: {requests: {memory: "8"}}}, workerGroups: [{name: a, replicas: -1}]}\n' >"$work/sources.yaml"
+run sources validate -f "$work/sources.yaml" "${crds[@]}" -o json
+json_check sources 'sorted((e["rule"], e["source"]) for e in f) == [("MemoryUnits", "codeflare-operator"), ("schema:minimum", "crd:codeflare.dev/v1alpha1/CodeFlareWorkload")]'
 run bad-namespace validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" -n Bad_NS
 expect "a namespace name the apiserver refuses (-n Bad_NS) is a usage error" 2
 run bad-namespace-render render -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --namespace Bad_NS
