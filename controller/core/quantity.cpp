@@ -183,10 +183,13 @@ std::string Quantity::format_nanos(__int128 n) {
   const __int128 whole = n / kNanosPerUnit;
   std::string best = int128_text(whole);
   if (whole == 0) return best;
-  // A suffix is used for a round value only (a mantissa below 10000), where it reads better than the digits.
+  // A suffix is used for a round value (a mantissa below 10000), where it reads better than the digits; for a value
+  // of ten digits or more, which reads badly as digits, a mantissa below 10^6 is round enough ("999999Ti", not
+  // "1099510526525767680"; but "8536870912", not "8336788Ki").
+  const __int128 round_below = best.size() >= 10 ? 1'000'000 : 10'000;
   auto consider = [&](__int128 mantissa, const char* suffix) {
     std::string text = int128_text(mantissa) + suffix;
-    if (mantissa < 10000 && text.size() < best.size()) best = std::move(text);
+    if (mantissa < round_below && text.size() < best.size()) best = std::move(text);
   };
   __int128 power = 1;
   for (const char* suffix : {"k", "M", "G", "T", "P", "E"}) {

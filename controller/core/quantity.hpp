@@ -31,7 +31,9 @@ class Quantity {
   bool is_integer() const;
   /// The shortest canonical text of a value in nano-units, as it reads best to a person and parses back to the
   /// same value: "1500m", "2", "8Gi", "12G", "100n"; a suffix only for a round value whose mantissa is below 10000
-  /// (so 1073741824 bytes -> "1Gi", 1000000000 -> "1G", 1234567 -> "1234567"). Negative values keep their sign.
+  /// (below 10^6 for a value of ten digits or more), so 1073741824 bytes -> "1Gi", 1000000000 -> "1G", 1234567 ->
+  /// "1234567", 102400000 -> "102400000", 999999 x 2^40 -> "999999Ti", 8536870912 -> "8536870912". Negative values
+  /// keep their sign.
   static std::string format_nanos(__int128 nanos);
   /// The text it was parsed from.
   const std::string& text() const { return text_; }

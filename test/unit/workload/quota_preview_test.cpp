@@ -151,4 +151,11 @@ TEST(QuotaPreview, QuantityText) {
   EXPECT_EQ(text("0.5"), "500m");
   EXPECT_EQ(text("1n"), "1n");
   EXPECT_EQ(text("5209715200"), "5209715200");  // 5G + 200Mi has no shorter exact form
+  EXPECT_EQ(text("102400000"), "102400000");    // nine digits read as they are, not "100000Ki"
+  // Ten digits or more read badly as digits: a mantissa of up to six digits is taken (the thirty-fourth user trial:
+  // 999999Ti of memory showed as 1099510526525767680 in totalRequests).
+  EXPECT_EQ(text("999999Ti"), "999999Ti");
+  EXPECT_EQ(text("1099510537928048640"), "1099510537928048640");  // 999999Ti + 9Gi: 1023998985Gi is no better
+  EXPECT_EQ(text("8536870912"), "8536870912");                    // not 8336788Ki
+  EXPECT_EQ(text("-999999Ti"), "-999999Ti");
 }
