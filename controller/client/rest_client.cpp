@@ -49,6 +49,7 @@ RestClient::Impl::Impl(ClientConfig c, RestClientOptions o)
       options(std::move(o)),
       timeouts(options.timeouts),
       url(parse_server_url(cfg.server)),
+      now_(steady_now_unless(options.now)),
       tls_(make_tls_context(cfg.ca_pem, cfg.insecure_skip_tls_verify, cfg.client_cert_pem, cfg.client_key_pem)),
       ca_pem_in_use_(cfg.ca_pem) {
   if (options.qps > 0 && std::isfinite(options.qps))
@@ -175,7 +176,7 @@ std::unique_ptr<PooledConnection> RestClient::Impl::take_idle(const std::shared_
   std::unique_ptr<PooledConnection> found;
   {
     std::lock_guard lock(pool_mu_);
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = now_();
     while (!idle_.empty()) {
       auto c = std::move(idle_.back());
       idle_.pop_back();
@@ -191,13 +192,22 @@ std::unique_ptr<PooledConnection> RestClient::Impl::take_idle(const std::shared_
 }
 
 void RestClient::Impl::give_back(std::unique_ptr<PooledConnection> c) {
-  c->idle_since = std::chrono::steady_clock::now();
-  std::lock_guard lock(pool_mu_);
-  if (idle_.size() >= kMaxIdleConnections) {
-    c->conn.close();
-    return;
+  const auto now = now_();
+  c->idle_since = now;
+  std::vector<std::unique_ptr<PooledConnection>> closing;  // closed outside the lock
+  {
+    std::lock_guard lock(pool_mu_);
+    // The oldest first: the pool is in the order connections came back.
+    std::size_t expired = 0;
+    while (expired < idle_.size() && now - idle_[expired]->idle_since >= kMaxIdleTime) ++expired;
+    for (std::size_t i = 0; i < expired; ++i) closing.push_back(std::move(idle_[i]));
+    idle_.erase(idle_.begin(), idle_.begin() + static_cast<std::ptrdiff_t>(expired));
+    if (idle_.size() >= kMaxIdleConnections)
+      closing.push_back(std::move(c));
+    else
+      idle_.push_back(std::move(c));
   }
-  idle_.push_back(std::move(c));
+  for (auto& old : closing) old->conn.close();
 }
 
 RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std::string& what,

@@ -120,7 +120,9 @@ struct RestClient::Impl {
   /// An idle connection made with `tls` (the CA in use), or nullptr: the caller opens a new one. Connections idle
   /// longer than kMaxIdleTime, or made with another TLS context, are closed on the way.
   std::unique_ptr<PooledConnection> take_idle(const std::shared_ptr<boost::asio::ssl::context>& tls);
-  /// Keeps `c` for the next request (at most kMaxIdleConnections; beyond that it is closed).
+  /// Keeps `c` for the next request (at most kMaxIdleConnections; beyond that it is closed). Every connection idle
+  /// longer than kMaxIdleTime is closed now: the pool is sorted by idle time, so a burst's extra connections do not
+  /// stay open for good behind the one that keeps being reused.
   void give_back(std::unique_ptr<PooledConnection> c);
 
   const ClientConfig cfg;
@@ -129,6 +131,7 @@ struct RestClient::Impl {
   const Result<ServerUrl> url;
 
  private:
+  const NowFn now_;                           // options.now, or steady_clock: the pool's idle times
   std::unique_ptr<RequestThrottle> limiter_;  // null: no client-side limit
   std::mutex mu_;
   Result<std::shared_ptr<boost::asio::ssl::context>> tls_;

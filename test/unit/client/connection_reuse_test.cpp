@@ -7,6 +7,12 @@
 
 #include <openssl/ssl.h>
 
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
 #include "client/rest_client.hpp"
 #include "client/server_url.hpp"
 #include "client/tls_connection.hpp"
@@ -46,6 +52,52 @@ TEST_F(ConnectionReuse, SequentialRequestsShareOneConnection) {
   RestClient copy = client;
   ASSERT_TRUE(copy.get_json("/api/v1/namespaces").has_value());
   EXPECT_EQ(server.connections_served(), 1);
+}
+
+// Connections a burst opened and that then sit idle behind the one reused are closed once idle for 90 s (Go's
+// IdleConnTimeout), at the next request: they do not stay open for good, each a TLS session here and a goroutine
+// and buffers on the apiserver.
+TEST_F(ConnectionReuse, ConnectionsIdleFor90SecondsAreClosedEvenWhenAnotherIsReused) {
+  std::mutex mu;
+  std::condition_variable cv;
+  int waiting = 0;
+  bool burst = true;
+  HttpsTestServer server(
+      serving,
+      [&](ServerExchange& x) {
+        std::unique_lock lock(mu);
+        if (burst && ++waiting == 3) cv.notify_all();
+        cv.wait_for(lock, 5s, [&] { return !burst || waiting == 3; });
+        lock.unlock();
+        x.respond(200, "{}");
+      },
+      {}, /*keep_alive=*/true);
+  std::atomic<int64_t> offset_s{0};
+  const auto start = std::chrono::steady_clock::now();
+  RestClientOptions opts;
+  opts.timeouts = RestClientTimeouts{2000ms, 5000ms, 5000ms};
+  opts.now = [&] { return start + std::chrono::seconds(offset_s.load()); };
+  RestClient client(config_for(server), opts);
+  {
+    std::vector<std::jthread> three;  // three at once: three connections, all kept
+    for (int i = 0; i < 3; ++i) three.emplace_back([&] { EXPECT_TRUE(client.get_json("/api/v1/namespaces")); });
+  }
+  {
+    std::lock_guard lock(mu);
+    burst = false;
+  }
+  ASSERT_EQ(server.connections_served(), 3);
+  offset_s = 60;
+  ASSERT_TRUE(client.get_json("/api/v1/namespaces"));  // reuses the latest; the other two stay idle
+  offset_s = 100;
+  ASSERT_TRUE(client.get_json("/api/v1/namespaces"));  // 40 s idle: reused; the two idle for 100 s are closed
+  EXPECT_EQ(server.connections_served(), 3) << "no new connection: the one reused was not expired";
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (server.connections_closed_by_client() < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(server.connections_closed_by_client(), 2);
+  ASSERT_TRUE(client.get_json("/api/v1/namespaces"));
+  EXPECT_EQ(server.connections_served(), 3) << "the one kept is still reused";
 }
 
 // A server that closes each connection after its answer (Connection: close, or an idle timeout that closed a kept

@@ -145,7 +145,10 @@ void HttpsTestServer::serve(tcp::socket socket) {
   do {
     http::request<http::string_body> req;
     http::read(stream, buffer, req, ec);
-    if (ec) return;
+    if (ec) {
+      if (!stopping_.load()) ++connections_closed_by_client_;
+      return;
+    }
     RecordedRequest rec;
     rec.method = std::string(req.method_string().data(), req.method_string().size());
     rec.target = std::string(req.target().data(), req.target().size());

@@ -94,6 +94,8 @@ class HttpsTestServer {
   int handshake_failures() const { return handshake_failures_.load(); }
   /// Connections accepted with a completed TLS handshake.
   int connections_served() const { return connections_served_.load(); }
+  /// Served connections that the client closed (the next request's read found the end of the stream).
+  int connections_closed_by_client() const { return connections_closed_by_client_.load(); }
 
  private:
   void accept_loop();
@@ -107,6 +109,7 @@ class HttpsTestServer {
   std::atomic<bool> stopping_{false};
   std::atomic<int> handshake_failures_{0};
   std::atomic<int> connections_served_{0};
+  std::atomic<int> connections_closed_by_client_{0};
   bool keep_alive_ = false;
   mutable std::mutex mu_;
   std::vector<RecordedRequest> requests_;
