@@ -81,14 +81,15 @@ void fill_kueue_facts(const json::Value& wl, const std::string& kueue_version, c
     facts.priority_class_presence = caches.priority_class(pc) ? Presence::kPresent : Presence::kAbsent;
 }
 
-void fill_queue_objects(const json::Value& wl, const KueueCaches& caches, workload::ClusterFacts& facts,
-                        std::vector<runtime::ObjectPtr>& keep) {
+void fill_queue_objects(const json::Value& wl, const KueueCaches& caches, runtime::ObjectPtr ns,
+                        workload::ClusterFacts& facts, std::vector<runtime::ObjectPtr>& keep) {
   if (!caches.quota_objects || !caches.local_queues_in || !caches.local_queues_synced || !caches.local_queues_synced())
     return;
   auto quota = caches.quota_objects();
   if (!quota) return;
   keep = std::move(*quota);
   for (auto& lq : caches.local_queues_in(json::string_at(wl, "metadata.namespace"))) keep.push_back(std::move(lq));
+  if (ns) keep.push_back(std::move(ns));
   validation::QueueObjects q;
   q.cohorts_known = false;
   for (const auto& o : keep) q.add(o.get());

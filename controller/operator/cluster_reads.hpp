@@ -56,8 +56,10 @@ std::vector<std::pair<std::string, std::string>> local_queue_managers(const json
 
 /// facts.queue_objects for the admissibility judgement: the cached LocalQueues of the workload's namespace, every
 /// cached ClusterQueue and ResourceFlavor (Cohort objects are not read, so cohorts_known is false: a cohort may lend
-/// more than the ClusterQueues show). Left unset while a cache has not listed. `keep` holds the objects alive.
-void fill_queue_objects(const json::Value& workload, const KueueCaches& caches, workload::ClusterFacts& facts,
-                        std::vector<runtime::ObjectPtr>& keep);
+/// more than the ClusterQueues show), and `ns`, the workload's cached Namespace (its labels, for the ClusterQueues'
+/// namespaceSelectors; null when not cached: only kubernetes.io/metadata.name is known). Left unset while a cache has
+/// not listed. `keep` holds the objects alive.
+void fill_queue_objects(const json::Value& workload, const KueueCaches& caches, runtime::ObjectPtr ns,
+                        workload::ClusterFacts& facts, std::vector<runtime::ObjectPtr>& keep);
 
 }  // namespace cfo::op

@@ -22,22 +22,12 @@ void namespace_transform(json::Document& ns) {
       keep.AddMember(json::str(field, a), copy, a);
     }
   json::Value meta(rapidjson::kObjectType);
-  for (const char* field : {"name", "uid", "resourceVersion"})
+  for (const char* field : {"name", "uid", "resourceVersion", "labels"})
     if (const json::Value* v = json::find_path(ns, std::string("metadata.") + field)) {
       json::Value copy;
       copy.CopyFrom(*v, a);
       meta.AddMember(json::str(field, a), copy, a);
     }
-  const json::Value* labels = json::find_path(ns, "metadata.labels");
-  const json::Value* level =
-      labels && labels->IsObject() ? json::find(*labels, std::string(validation::kPodSecurityEnforceLabel)) : nullptr;
-  if (level && level->IsString()) {
-    json::Value kept(rapidjson::kObjectType);
-    json::Value copy;
-    copy.CopyFrom(*level, a);
-    kept.AddMember(json::str(std::string(validation::kPodSecurityEnforceLabel), a), copy, a);
-    meta.AddMember("labels", kept, a);
-  }
   keep.AddMember("metadata", meta, a);
   ns.Swap(keep);
 }

@@ -231,7 +231,9 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   runtime::ObjectPtr local_queue;
   workload::ClusterFacts facts = facts_of(*wl, *apis, local_queue);
   std::vector<runtime::ObjectPtr> queue_objects;  // what facts.queue_objects points into
-  fill_queue_objects(*wl, caches_.kueue, facts, queue_objects);
+  fill_queue_objects(*wl, caches_.kueue,
+                     caches_.namespace_of ? caches_.namespace_of(json::string_at(*wl, "metadata.namespace")) : nullptr,
+                     facts, queue_objects);
 
   std::array<std::shared_ptr<const json::Document>, kChildKindCount> held;
   std::array<const json::Value*, kChildKindCount> cached{};

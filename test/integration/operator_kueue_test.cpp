@@ -412,6 +412,44 @@ TEST(Lifecycle, InadmissibleWorkloadIsAConditionUntilItsQueueGrows) {
   api().remove(rfs.object_path("", ns + "-rf"));
 }
 
+// A ClusterQueue's namespaceSelector is judged against the workload's Namespace labels, from the operator's Namespace
+// cache (the thirty-sixth user trial: a ClusterQueue selecting team=z was said to admit a workload of a namespace
+// without that label); labelling the namespace wakes the workload.
+TEST(Lifecycle, NamespaceNotSelectedUntilTheNamespaceIsLabelled) {
+  const std::string ns = unique_namespace("nssel");
+  const ResourceType cqs{"kueue.x-k8s.io", "v1beta2", "clusterqueues", false};
+  const ResourceType rfs{"kueue.x-k8s.io", "v1beta2", "resourceflavors", false};
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(create(rfs, "",
+                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n"
+                                 "  name: " +
+                                     ns + "-rf\n"));
+  ASSERT_NO_FATAL_FAILURE(create(cqs, "",
+                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: " + ns +
+                                     "-cq\nspec:\n  namespaceSelector: {matchLabels: {team: " + ns +
+                                     "}}\n  resourceGroups:\n"
+                                     "  - coveredResources: [cpu, memory]\n    flavors:\n    - name: " +
+                                     ns +
+                                     "-rf\n"
+                                     "      resources:\n      - {name: cpu, nominalQuota: 64}\n"
+                                     "      - {name: memory, nominalQuota: 64Gi}\n"));
+  ASSERT_NO_FATAL_FAILURE(
+      apply_workload(ns, cpu_workload("picky", 1, "  queue: {localQueue: sel, clusterQueue: " + ns + "-cq}\n")));
+  std::string message;
+  ASSERT_TRUE(eventually([&] {
+    auto w = get(kWorkloads, ns, "picky");
+    return w && condition_status(*w, "Admissible", &message) == "False";
+  })) << operator_log();
+  EXPECT_NE(message.find("namespaceSelector"), std::string::npos) << message;
+  ASSERT_NO_FATAL_FAILURE(patch_spec(kNamespaces, "", ns, "metadata:\n  labels:\n    team: " + ns + "\n"));
+  EXPECT_TRUE(eventually([&] {
+    auto now = get(kWorkloads, ns, "picky");
+    return now && condition_status(*now, "Admissible") == "True";
+  })) << operator_log();
+  api().remove(cqs.object_path("", ns + "-cq"));
+  api().remove(rfs.object_path("", ns + "-rf"));
+}
+
 // spec.queue.clusterQueue naming a ClusterQueue that does not exist (the thirty-fourth user trial: the managed
 // LocalQueue was created and the workload showed Queued=True, Admitted=False Pending, nothing more): Admissible=False
 // ClusterQueueNotFound, from the first status on; creating the ClusterQueue wakes it and it turns True.

@@ -74,14 +74,14 @@ TEST(RestorePacer, SpacesRestoresOutAndStartsAgainAfterQuiet) {
   EXPECT_EQ(pacer.admit("ns/w", t0 + 200s), 0) << "after a quiet spell, at once again";
 }
 
-TEST(NamespaceCache, TransformKeepsTheEnforceLabelAndTheLevelFollowsIt) {
+TEST(NamespaceCache, TransformKeepsTheLabelsAndTheLevelFollowsTheEnforceLabel) {
   auto ns = doc(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team","uid":"u","resourceVersion":"7",
     "labels":{"pod-security.kubernetes.io/enforce":"restricted","team":"a"},"annotations":{"x":"y"}},
     "spec":{"finalizers":["kubernetes"]}})");
   namespace_transform(ns);
   EXPECT_FALSE(json::find(ns, "spec"));
   EXPECT_FALSE(json::find_path(ns, "metadata.annotations"));
-  EXPECT_FALSE(json::find_path(ns, "metadata.labels.team"));
+  EXPECT_EQ(json::string_at(ns, "metadata.labels.team"), "a") << "ClusterQueues' namespaceSelectors select on it";
   EXPECT_EQ(pod_security_level_of(&ns), validation::PodSecurityLevel::kRestricted);
   auto plain = doc(R"({"metadata":{"name":"team"}})");
   namespace_transform(plain);

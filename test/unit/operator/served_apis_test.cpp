@@ -215,14 +215,23 @@ TEST(ClusterReads, QueueObjectsOnlyOnceTheCachesHaveListed) {
   auto wl = doc("{metadata: {name: w, namespace: ns}, spec: {queue: {localQueue: q}}}");
   workload::ClusterFacts facts;
   std::vector<runtime::ObjectPtr> keep;
-  fill_queue_objects(wl, caches, facts, keep);
+  fill_queue_objects(wl, caches, nullptr, facts, keep);
   EXPECT_FALSE(facts.queue_objects.has_value()) << "not listed yet: nothing is judged";
   listed = true;
-  fill_queue_objects(wl, caches, facts, keep);
+  fill_queue_objects(wl, caches, nullptr, facts, keep);
   ASSERT_TRUE(facts.queue_objects.has_value());
   EXPECT_EQ(facts.queue_objects->local_queues().size(), 1u);
   EXPECT_EQ(facts.queue_objects->cluster_queues().size(), 1u);
   EXPECT_EQ(facts.queue_objects->resource_flavors().size(), 1u);
   EXPECT_FALSE(facts.queue_objects->cohorts_known);
   EXPECT_EQ(keep.size(), 3u);
+  EXPECT_TRUE(facts.queue_objects->namespaces().empty());
+  // The workload's Namespace, with its labels, for the ClusterQueues' namespaceSelectors (the thirty-sixth user
+  // trial: a ClusterQueue selecting team=z was said to admit a workload of a namespace labelled team=a).
+  auto ns = std::make_shared<const json::Document>(
+      doc("{apiVersion: v1, kind: Namespace, metadata: {name: ns, labels: {team: a}}}"));
+  fill_queue_objects(wl, caches, ns, facts, keep);
+  ASSERT_TRUE(facts.queue_objects.has_value());
+  ASSERT_EQ(facts.queue_objects->namespaces().size(), 1u);
+  EXPECT_EQ(json::string_at(*facts.queue_objects->namespaces()[0], "metadata.labels.team"), "a");
 }
