@@ -34,9 +34,12 @@ std::vector<std::size_t> closed_sets(const std::vector<InputDocument>& docs, con
 namespace {
 
 bool is_local_queue(const json::Value& o, const std::string& name, const std::string& ns) {
+  // One without a namespace lands wherever it is applied: it may be the workload's, as the set's reference checks
+  // take it (the thirty-sixth user trial: found by them, missed by the LocalQueueMismatch check).
+  const std::string lq_ns = json::string_at(o, "metadata.namespace");
   return json::string_at(o, "apiVersion").starts_with("kueue.x-k8s.io/") &&
          json::string_at(o, "kind") == "LocalQueue" && json::string_at(o, "metadata.name") == name &&
-         json::string_at(o, "metadata.namespace") == ns;
+         (lq_ns.empty() || lq_ns == ns);
 }
 
 /// A LocalQueue a workload of the set manages (spec.queue.clusterQueue): for which ClusterQueue, the first workload
