@@ -786,10 +786,30 @@ std::optional<Admissibility> judge_child(const json::Value& child, const std::st
   const validation::QueueObjects& queues = with_created ? *with_created : cached;
   if (auto missing = validation::missing_queue_link(child, queues)) return missing_link(*missing);
   if (!validation::admissibility_known(child, queues)) return std::nullopt;
-  FieldErrors found = validation::judge_admissibility(child, queues);
-  FieldErrors told;
-  add_child_findings(std::move(found), json::get_string(child, "kind").value_or(""), label, workload, told, origins);
+  auto told_of = [&](FieldErrors found) {
+    FieldErrors told;
+    add_child_findings(std::move(found), json::get_string(child, "kind").value_or(""), label, workload, told, origins);
+    return told;
+  };
+  FieldErrors told = told_of(validation::judge_admissibility(child, queues));
   Admissibility a;
+  if (told.empty() && !queues.cohorts_known) {
+    // Admissible only if the cohort can lend more than its known ClusterQueues do (a Cohort object's own quota, which
+    // the operator does not read): no verdict either way (the thirty-sixth user trial: "can admit it" for a workload
+    // 25 times its ClusterQueue's quota, in a cohort of no other member).
+    validation::QueueObjects known_only = queues;
+    known_only.cohorts_known = true;
+    FieldErrors short_of = told_of(validation::judge_admissibility(child, known_only));
+    if (!short_of.empty()) {
+      a.known = false;
+      a.reason = "CohortCapacityUnknown";
+      a.message =
+          "admitted only if its cohort lends more than its known ClusterQueues can (the operator does not "
+          "read Cohort objects): " +
+          findings_message(short_of, Severity::Error);
+    }
+    return a;
+  }
   if (told.empty()) return a;
   a.admissible = false;
   a.reason = inadmissible_reason(told.front().rule);

@@ -203,6 +203,11 @@ void set_queue_conditions(const StatusInput& in, const Readiness& r, const Admis
   // Nor is it judged for a workload held for LocalQueueMismatch: the queue's ClusterQueue is not the one it asks for.
   if (!in.admissibility || admission.admitted || past_admission || in.held_reason == "LocalQueueMismatch")
     remove_condition(conds, kConditionAdmissible);
+  else if (!in.admissibility->known)
+    set_condition(conds,
+                  Condition{kConditionAdmissible, "Unknown", in.generation, "", in.admissibility->reason,
+                            in.admissibility->message},
+                  now);
   else if (in.admissibility->admissible)
     set_condition(conds,
                   Condition{kConditionAdmissible, "True", in.generation, "", "Admissible",

@@ -45,6 +45,9 @@ struct Admissibility {
   /// False for a queue chain with a link missing (reason ClusterQueueNotFound, ResourceFlavorNotFound): Kueue admits
   /// nothing from the LocalQueue until that object is created, then judges the workload afresh.
   bool ever = true;
+  /// False (with `admissible` true): no verdict is given, because it depends on what the operator does not read (a
+  /// cohort's capacity beyond its known ClusterQueues: reason CohortCapacityUnknown); the condition is Unknown.
+  bool known = true;
   /// How the Ready condition and the event begin the message: "LocalQueue <q> can never admit it" or, when not
   /// `ever`, "LocalQueue <q> cannot admit it yet" (`it` is the word for the workload).
   std::string lead(const std::string& queue, const std::string& it) const {

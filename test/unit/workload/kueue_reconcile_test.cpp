@@ -385,6 +385,50 @@ TEST(KueueReconcile, AdmissibleConditionFromTheQueueChain) {
   EXPECT_EQ(condition_field(queue_missing.status, "Ready", &Condition::reason), "LocalQueueNotFound");
 }
 
+// The operator does not read Cohort objects: a workload that fits only if the cohort lends more than its known
+// ClusterQueues gets no verdict (Admissible=Unknown), neither "can admit it" nor "never" (the thirty-sixth user
+// trial: True for 51 cpu on a 2-cpu ClusterQueue alone in its cohort).
+TEST(KueueReconcile, AdmissibleIsUnknownWhereOnlyAnUnreadCohortCouldLend) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  auto lq = yaml_doc(
+      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: team-q, namespace: team-a}, spec: "
+      "{clusterQueue: cq}}");
+  auto cq = yaml_doc(
+      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cq}, spec: {cohortName: pool, "
+      "namespaceSelector: {}, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: rf, resources: "
+      "[{name: cpu, nominalQuota: 2}, {name: memory, nominalQuota: 64Gi}]}]}]}}");
+  auto rf = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: rf}}");
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta2";
+  facts.local_queue_presence = Presence::kPresent;
+  facts.local_queue = &lq;
+  validation::QueueObjects q;
+  q.cohorts_known = false;
+  for (const json::Value* o : {&lq, &cq, &rf}) q.add(o);
+  facts.queue_objects = q;
+  auto workload = [](int replicas) {
+    json::Document d =
+        wl("{queue: {localQueue: team-q}, head: {resources: {requests: {cpu: 100m, memory: 1Gi}, "
+           "limits: {cpu: 100m, memory: 1Gi}}}, workerGroups: [{name: w, replicas: " +
+           std::to_string(replicas) +
+           ", resources: {requests: {cpu: \"1\", memory: 1Gi}, limits: {cpu: \"1\", memory: "
+           "1Gi}}}]}");
+    json::set(d["metadata"], "namespace", json::str("team-a", d.GetAllocator()), d.GetAllocator());
+    return d;
+  };
+  Outcome fits = reconcile(workload(1), Observed{}, facts, schemas, kNow);
+  EXPECT_EQ(condition_field(fits.status, "Admissible", &Condition::status), "True") << "within its own quota";
+  Outcome borrows = reconcile(workload(50), Observed{}, facts, schemas, kNow);
+  ASSERT_TRUE(borrows.valid) << dump(borrows.errors);
+  EXPECT_EQ(condition_field(borrows.status, "Admissible", &Condition::status), "Unknown");
+  EXPECT_EQ(condition_field(borrows.status, "Admissible", &Condition::reason), "CohortCapacityUnknown");
+  EXPECT_NE(condition_field(borrows.status, "Admissible", &Condition::message).find("spec.workerGroups[0].replicas"),
+            std::string::npos);
+  EXPECT_NE(condition_field(borrows.status, "Ready", &Condition::reason), "CohortCapacityUnknown")
+      << "no verdict: Ready says what it waits for";
+  EXPECT_EQ(event(borrows, "CohortCapacityUnknown"), nullptr);
+}
+
 // A managed LocalQueue created by this reconcile is not in the cache yet: the chain is judged through the LocalQueue
 // being created, so the first status already tells a ClusterQueue that does not exist, or one that can admit it.
 TEST(KueueReconcile, AdmissibleThroughTheManagedLocalQueueBeingCreated) {
