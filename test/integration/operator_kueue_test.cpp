@@ -58,6 +58,30 @@ bool has_finalizer(const json::Value& obj) {
   return false;
 }
 
+const ResourceType kClusterQueues{"kueue.x-k8s.io", "v1beta2", "clusterqueues", false};
+const ResourceType kResourceFlavors{"kueue.x-k8s.io", "v1beta2", "resourceflavors", false};
+
+// ResourceFlavor "<prefix>-rf" and ClusterQueue "<prefix>-cq" of `cpu` cpu and 64Gi memory in it, selecting the
+// namespaces `selector` (flow-style YAML, "{}" for all).
+void create_quota(const std::string& prefix, int cpu, const std::string& selector = "{}") {
+  ASSERT_NO_FATAL_FAILURE(
+      create(kResourceFlavors, "",
+             "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n  name: " + prefix + "-rf\n"));
+  ASSERT_NO_FATAL_FAILURE(
+      create(kClusterQueues, "",
+             "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: " + prefix +
+                 "-cq\nspec:\n  namespaceSelector: " + selector +
+                 "\n  resourceGroups:\n  - coveredResources: [cpu, memory]\n    flavors:\n"
+                 "    - name: " +
+                 prefix + "-rf\n      resources:\n      - {name: cpu, nominalQuota: " + std::to_string(cpu) +
+                 "}\n      - {name: memory, nominalQuota: 64Gi}\n"));
+}
+
+// Deletes what create_quota made.
+void remove_quota(const std::string& prefix) {
+  api().remove(kClusterQueues.object_path("", prefix + "-cq"));
+  api().remove(kResourceFlavors.object_path("", prefix + "-rf"));
+}
 }  // namespace
 
 TEST(Lifecycle, RayJobIsCreatedQueuedAndFollowedToSuccess) {
@@ -368,21 +392,8 @@ TEST(Lifecycle, UserSuspendStopsTheCluster) {
 // the operator's, from its ClusterQueue and ResourceFlavor caches.
 TEST(Lifecycle, InadmissibleWorkloadIsAConditionUntilItsQueueGrows) {
   const std::string ns = unique_namespace("admit");
-  const ResourceType cqs{"kueue.x-k8s.io", "v1beta2", "clusterqueues", false};
-  const ResourceType rfs{"kueue.x-k8s.io", "v1beta2", "resourceflavors", false};
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
-  ASSERT_NO_FATAL_FAILURE(create(rfs, "",
-                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n"
-                                 "  name: " +
-                                     ns + "-rf\n"));
-  ASSERT_NO_FATAL_FAILURE(create(cqs, "",
-                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: " + ns +
-                                     "-cq\nspec:\n  namespaceSelector: {}\n  resourceGroups:\n"
-                                     "  - coveredResources: [cpu, memory]\n    flavors:\n    - name: " +
-                                     ns +
-                                     "-rf\n"
-                                     "      resources:\n      - {name: cpu, nominalQuota: 4}\n"
-                                     "      - {name: memory, nominalQuota: 64Gi}\n"));
+  ASSERT_NO_FATAL_FAILURE(create_quota(ns, 4));
   ASSERT_NO_FATAL_FAILURE(create(kLocalQueues, ns,
                                  "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: small\n"
                                  "spec:\n  clusterQueue: " +
@@ -400,7 +411,7 @@ TEST(Lifecycle, InadmissibleWorkloadIsAConditionUntilItsQueueGrows) {
   EXPECT_TRUE(get(kRayClusters, ns, "big").has_value()) << "the child is applied: the queue may still grow";
   // The ClusterQueue grows: the workload is woken and can be admitted.
   ASSERT_NO_FATAL_FAILURE(
-      patch_spec(cqs, "", ns + "-cq",
+      patch_spec(kClusterQueues, "", ns + "-cq",
                  "spec:\n  resourceGroups:\n  - coveredResources: [cpu, memory]\n    flavors:\n    - name: " + ns +
                      "-rf\n      resources:\n      - {name: cpu, nominalQuota: 64}\n      - {name: memory, "
                      "nominalQuota: 64Gi}\n"));
@@ -408,8 +419,7 @@ TEST(Lifecycle, InadmissibleWorkloadIsAConditionUntilItsQueueGrows) {
     auto now = get(kWorkloads, ns, "big");
     return now && condition_status(*now, "Admissible") == "True";
   })) << operator_log();
-  api().remove(cqs.object_path("", ns + "-cq"));
-  api().remove(rfs.object_path("", ns + "-rf"));
+  remove_quota(ns);
 }
 
 // A ClusterQueue's namespaceSelector is judged against the workload's Namespace labels, from the operator's Namespace
@@ -417,22 +427,8 @@ TEST(Lifecycle, InadmissibleWorkloadIsAConditionUntilItsQueueGrows) {
 // without that label); labelling the namespace wakes the workload.
 TEST(Lifecycle, NamespaceNotSelectedUntilTheNamespaceIsLabelled) {
   const std::string ns = unique_namespace("nssel");
-  const ResourceType cqs{"kueue.x-k8s.io", "v1beta2", "clusterqueues", false};
-  const ResourceType rfs{"kueue.x-k8s.io", "v1beta2", "resourceflavors", false};
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
-  ASSERT_NO_FATAL_FAILURE(create(rfs, "",
-                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n"
-                                 "  name: " +
-                                     ns + "-rf\n"));
-  ASSERT_NO_FATAL_FAILURE(create(cqs, "",
-                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: " + ns +
-                                     "-cq\nspec:\n  namespaceSelector: {matchLabels: {team: " + ns +
-                                     "}}\n  resourceGroups:\n"
-                                     "  - coveredResources: [cpu, memory]\n    flavors:\n    - name: " +
-                                     ns +
-                                     "-rf\n"
-                                     "      resources:\n      - {name: cpu, nominalQuota: 64}\n"
-                                     "      - {name: memory, nominalQuota: 64Gi}\n"));
+  ASSERT_NO_FATAL_FAILURE(create_quota(ns, 64, "{matchLabels: {team: " + ns + "}}"));
   ASSERT_NO_FATAL_FAILURE(
       apply_workload(ns, cpu_workload("picky", 1, "  queue: {localQueue: sel, clusterQueue: " + ns + "-cq}\n")));
   std::string message;
@@ -446,8 +442,7 @@ TEST(Lifecycle, NamespaceNotSelectedUntilTheNamespaceIsLabelled) {
     auto now = get(kWorkloads, ns, "picky");
     return now && condition_status(*now, "Admissible") == "True";
   })) << operator_log();
-  api().remove(cqs.object_path("", ns + "-cq"));
-  api().remove(rfs.object_path("", ns + "-rf"));
+  remove_quota(ns);
 }
 
 // spec.queue.clusterQueue naming a ClusterQueue that does not exist (the thirty-fourth user trial: the managed
@@ -455,8 +450,6 @@ TEST(Lifecycle, NamespaceNotSelectedUntilTheNamespaceIsLabelled) {
 // ClusterQueueNotFound, from the first status on; creating the ClusterQueue wakes it and it turns True.
 TEST(Lifecycle, MissingClusterQueueIsAConditionUntilItIsCreated) {
   const std::string ns = unique_namespace("nocq");
-  const ResourceType cqs{"kueue.x-k8s.io", "v1beta2", "clusterqueues", false};
-  const ResourceType rfs{"kueue.x-k8s.io", "v1beta2", "resourceflavors", false};
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
   ASSERT_NO_FATAL_FAILURE(
       apply_workload(ns, cpu_workload("typo", 1, "  queue: {localQueue: mine, clusterQueue: " + ns + "-cq}\n")));
@@ -469,22 +462,10 @@ TEST(Lifecycle, MissingClusterQueueIsAConditionUntilItIsCreated) {
             std::string::npos)
       << message;
   EXPECT_TRUE(get(kLocalQueues, ns, "mine").has_value()) << "the managed LocalQueue is created all the same";
-  ASSERT_NO_FATAL_FAILURE(create(rfs, "",
-                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n"
-                                 "  name: " +
-                                     ns + "-rf\n"));
-  ASSERT_NO_FATAL_FAILURE(create(cqs, "",
-                                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: " + ns +
-                                     "-cq\nspec:\n  namespaceSelector: {}\n  resourceGroups:\n"
-                                     "  - coveredResources: [cpu, memory]\n    flavors:\n    - name: " +
-                                     ns +
-                                     "-rf\n"
-                                     "      resources:\n      - {name: cpu, nominalQuota: 4}\n"
-                                     "      - {name: memory, nominalQuota: 64Gi}\n"));
+  ASSERT_NO_FATAL_FAILURE(create_quota(ns, 4));
   EXPECT_TRUE(eventually([&] {
     auto now = get(kWorkloads, ns, "typo");
     return now && condition_status(*now, "Admissible") == "True";
   })) << operator_log();
-  api().remove(cqs.object_path("", ns + "-cq"));
-  api().remove(rfs.object_path("", ns + "-rf"));
+  remove_quota(ns);
 }

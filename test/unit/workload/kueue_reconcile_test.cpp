@@ -274,6 +274,18 @@ TEST(KueueReconcile, PhaseChangesPostOneEvent) {
   EXPECT_FALSE(event(second, "Pending"));
 }
 
+namespace {
+// ClusterQueue "cq" of `cpu` cpu and 64Gi memory in flavor "rf", for every namespace; `extra_spec` ("cohortName: pool,
+// ") goes first in its spec.
+json::Document cluster_queue(int cpu, const std::string& extra_spec = "") {
+  return yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cq}, spec: {" +
+                  extra_spec +
+                  "namespaceSelector: {}, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: rf, "
+                  "resources: [{name: cpu, nominalQuota: " +
+                  std::to_string(cpu) + "}, {name: memory, nominalQuota: 64Gi}]}]}]}}");
+}
+}  // namespace
+
 // The Admissible condition: judged from the queue objects the controller reads (validation::judge_admissibility),
 // told at the workload's fields; the workload stays valid and its children are applied, Ready says why it waits.
 TEST(KueueReconcile, AdmissibleConditionFromTheQueueChain) {
@@ -281,10 +293,7 @@ TEST(KueueReconcile, AdmissibleConditionFromTheQueueChain) {
   auto lq = yaml_doc(
       "{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: team-q, namespace: "
       "team-a}, spec: {clusterQueue: cq}}");
-  auto cq = yaml_doc(
-      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cq}, spec: "
-      "{namespaceSelector: {}, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: rf, "
-      "resources: [{name: cpu, nominalQuota: 8}, {name: memory, nominalQuota: 64Gi}]}]}]}}");
+  auto cq = cluster_queue(8);
   auto rf = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: rf}}");
   ClusterFacts facts;
   facts.kueue_version = "v1beta2";
@@ -393,10 +402,7 @@ TEST(KueueReconcile, AdmissibleIsUnknownWhereOnlyAnUnreadCohortCouldLend) {
   auto lq = yaml_doc(
       "{apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue, metadata: {name: team-q, namespace: team-a}, spec: "
       "{clusterQueue: cq}}");
-  auto cq = yaml_doc(
-      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cq}, spec: {cohortName: pool, "
-      "namespaceSelector: {}, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: rf, resources: "
-      "[{name: cpu, nominalQuota: 2}, {name: memory, nominalQuota: 64Gi}]}]}]}}");
+  auto cq = cluster_queue(2, "cohortName: pool, ");
   auto rf = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: rf}}");
   ClusterFacts facts;
   facts.kueue_version = "v1beta2";
@@ -433,10 +439,7 @@ TEST(KueueReconcile, AdmissibleIsUnknownWhereOnlyAnUnreadCohortCouldLend) {
 // being created, so the first status already tells a ClusterQueue that does not exist, or one that can admit it.
 TEST(KueueReconcile, AdmissibleThroughTheManagedLocalQueueBeingCreated) {
   CFO_REQUIRE_SCHEMAS(schemas);
-  auto cq = yaml_doc(
-      "{apiVersion: kueue.x-k8s.io/v1beta2, kind: ClusterQueue, metadata: {name: cq}, spec: "
-      "{namespaceSelector: {}, resourceGroups: [{coveredResources: [cpu, memory], flavors: [{name: rf, "
-      "resources: [{name: cpu, nominalQuota: 8}, {name: memory, nominalQuota: 64Gi}]}]}]}}");
+  auto cq = cluster_queue(8);
   auto rf = yaml_doc("{apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: rf}}");
   ClusterFacts facts;
   facts.kueue_version = "v1beta2";
