@@ -167,11 +167,9 @@ std::vector<FieldErrors> judge_closed_set(const std::vector<SetMember>& members,
     if (label[k].empty()) {
       out[i] = std::move(judged[k]);
     } else {
-      // Only the top-level child has Pod templates; the origins are its paths (a managed LocalQueue has none).
-      const std::string kind = json::string_at(*entries[k].object, "kind");
-      static const workload::PathOrigins kNone;
-      workload::add_child_findings(std::move(judged[k]), kind, label[k], members[i].input->doc, out[i],
-                                   kind == "LocalQueue" ? kNone : origins[i]);
+      // The origins are the top-level child's Pod-template paths; no other child has such paths.
+      workload::add_child_findings(std::move(judged[k]), json::string_at(*entries[k].object, "kind"), label[k],
+                                   members[i].input->doc, out[i], origins[i]);
     }
   }
   // A CodeFlareWorkload given twice: only its children are entries above, so the workloads are compared here.

@@ -793,7 +793,12 @@ std::optional<Admissibility> judge_child(const json::Value& child, const std::st
   };
   FieldErrors told = told_of(validation::judge_admissibility(child, queues));
   Admissibility a;
-  if (told.empty() && !queues.cohorts_known) {
+  // Without a ClusterQueue in a cohort (spec.cohortName, v1beta1 spec.cohort), nothing is borrowed and a second
+  // judgement would repeat the first.
+  auto in_cohort = [](const json::Value* cq) {
+    return !json::string_at(*cq, "spec.cohortName").empty() || !json::string_at(*cq, "spec.cohort").empty();
+  };
+  if (told.empty() && !queues.cohorts_known && std::ranges::any_of(queues.cluster_queues(), in_cohort)) {
     // Admissible only if the cohort can lend more than its known ClusterQueues do (a Cohort object's own quota, which
     // the operator does not read): no verdict either way (the thirty-sixth user trial: "can admit it" for a workload
     // 25 times its ClusterQueue's quota, in a cohort of no other member).
@@ -808,7 +813,6 @@ std::optional<Admissibility> judge_child(const json::Value& child, const std::st
           "read Cohort objects): " +
           findings_message(short_of, Severity::Error);
     }
-    return a;
   }
   if (told.empty()) return a;
   a.admissible = false;
