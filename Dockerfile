@@ -6,7 +6,7 @@
 # Keep every path of a RUN relative to the WORKDIR, so that the check can run them outside a container.
 FROM debian:bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      build-essential cmake pkg-config libboost-dev libboost-system-dev rapidjson-dev libyaml-dev \
+      build-essential lld cmake pkg-config libboost-dev libboost-system-dev rapidjson-dev libyaml-dev \
       prometheus-cpp-dev libspdlog-dev libssl-dev libre2-dev zlib1g-dev ca-certificates curl python3 python3-yaml \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src

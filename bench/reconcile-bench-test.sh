@@ -19,7 +19,8 @@ keys=(
   n objects_per_second seconds loader_objects_per_second start_ready_seconds
   requests_per_workload requests_per_workload_PATCH dry_run_requests_per_workload
   reconciles_per_workload
-  cpu_ms_per_workload rss_start_kib rss_at_n_kib rss_anon_at_n_kib rss_file_at_n_kib rss_peak_kib rss_per_workload_kib
+  cpu_ms_per_workload rss_start_kib rss_at_n_kib rss_anon_at_n_kib rss_file_at_n_kib rss_file_at_n_kib_self rss_peak_kib
+  rss_per_workload_kib
   apiserver_cpu_ms_per_workload
   seconds_after_last_create kuberay_status_write_requests_per_workload startup_ready_seconds startup_seconds startup_reconciles startup_write_requests
   startup_changed_objects startup_cpu_ms startup_rss_peak_kib

@@ -48,6 +48,7 @@ import concurrent.futures
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import ssl
@@ -110,6 +111,27 @@ def hwm_kib(pid):
 def rss_split_kib(pid):
     """(anonymous, file-backed) resident KiB: heap and stacks against the binary's and libraries' mapped pages."""
     return status_kib(pid, "RssAnon"), status_kib(pid, "RssFile") + status_kib(pid, "RssShmem")
+
+
+def rss_file_by_object_kib(pid, top=4):
+    """The file-backed resident KiB of the `top` largest mapped files (/proc/PID/smaps), as (key, KiB) pairs: the
+    executable is "self", a library its file name up to ".so" with other characters than letters and digits made "_"
+    (libstdc++.so.6 -> libstdc__)."""
+    exe = os.path.realpath("/proc/%d/exe" % pid)
+    by_path, path = {}, None
+    with open("/proc/%d/smaps" % pid) as f:
+        for line in f:
+            head = line.split()
+            if head and "-" in head[0] and not head[0].endswith(":"):
+                path = head[5] if len(head) >= 6 and head[5].startswith("/") else None
+            elif path and head and head[0] == "Rss:":
+                by_path[path] = by_path.get(path, 0) + int(head[1])
+    out = []
+    for path, kib in sorted(by_path.items(), key=lambda kv: -kv[1])[:top]:
+        name = "self" if os.path.realpath(path) == exe else re.sub(r"[^A-Za-z0-9]", "_",
+                                                                   os.path.basename(path).split(".so")[0])
+        out.append((name, kib))
+    return out
 
 
 def own_cpu_ms():
@@ -519,12 +541,14 @@ def phase_ours(api, op, apiserver_pid, cfw_json, n, conns, timeout):
         done, elapsed = n, progress.done_at - t0
         rss_n = rss_kib(pid)
         rss_anon_n, rss_file_n = rss_split_kib(pid)
+        file_by_object = rss_file_by_object_kib(pid)
         m1 = op.quiesce()
     else:
         # Time-boxed: the figures so far, per workload done (the caches hold all N workloads already).
         done, elapsed = min(progress.counts()), time.monotonic() - t0
         rss_n = rss_kib(pid)
         rss_anon_n, rss_file_n = rss_split_kib(pid)
+        file_by_object = rss_file_by_object_kib(pid)
         m1 = op.metrics()
         emit("completed", done)
         emit("timed_out_seconds", timeout)
@@ -552,6 +576,8 @@ def phase_ours(api, op, apiserver_pid, cfw_json, n, conns, timeout):
     emit("rss_at_n_kib", rss_n)
     emit("rss_anon_at_n_kib", rss_anon_n)
     emit("rss_file_at_n_kib", rss_file_n)
+    for name, kib in file_by_object:
+        emit("rss_file_at_n_kib_%s" % name, kib)
     emit("rss_peak_kib", hwm_kib(pid))
     emit("rss_per_workload_kib", (rss_n - rss_start) / n)  # every workload is cached, reconciled or not
     emit("apiserver_cpu_ms_per_workload", (api1 - api0) / per)
@@ -895,6 +921,8 @@ def phase_peer(api, apiserver_pid, binary, kubeconfig, work, n, conns, timeout):
         emit("peer_rss_at_n_kib", rss_n)
         emit("peer_rss_anon_at_n_kib", rss_anon_n)
         emit("peer_rss_file_at_n_kib", rss_file_n)
+        for name, kib in file_by_object:
+            emit("peer_rss_file_at_n_kib_%s" % name, kib)
         emit("peer_rss_peak_kib", hwm_kib(pid))
         emit("peer_apiserver_cpu_ms_per_object", (api1 - api0) / n)
         return {"objects_per_second": n / elapsed, "cpu_ms": (cpu1 - cpu0) / n, "rss_n": rss_n}
