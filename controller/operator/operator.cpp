@@ -31,6 +31,7 @@
 #include "operator/workload_controller.hpp"
 #include "runtime/cached_object.hpp"
 #include "runtime/event_recorder.hpp"
+#include "runtime/heap_trimmer.hpp"
 #include "runtime/manager.hpp"
 #include "runtime/predicates.hpp"
 #include "webhook/webhooks.hpp"
@@ -494,10 +495,14 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
       if (now) wc.workload_cached(*now);
     });
 
+  // Free heap goes back to the kernel when a queue drains, at most every 5 s (runtime/heap_trimmer.hpp).
+  auto trimmer = std::make_shared<runtime::HeapTrimmer>(std::chrono::seconds(5));
+  auto trim_when_idle = [trimmer] { trimmer->maybe_trim(); };
   runtime::ControllerOptions copts;
   copts.name = kControllerName;
   copts.max_concurrent_reconciles = o.max_concurrent_reconciles;
   copts.observer = controller_metrics;
+  copts.on_idle = trim_when_idle;
   auto controller =
       std::make_shared<runtime::Controller>(copts, queue, [&wc](const std::string& key) { return wc.reconcile(key); });
   controller_metrics->track(*controller, *queue);
@@ -510,6 +515,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   runtime::ControllerOptions collector_opts;
   collector_opts.name = kCollectorName;
   collector_opts.observer = collector_metrics;
+  collector_opts.on_idle = trim_when_idle;
   auto collector = std::make_shared<runtime::Controller>(
       collector_opts, collector_queue,
       [&api, collector_reads](const std::string& key) { return collect_local_queue(key, api, collector_reads); });

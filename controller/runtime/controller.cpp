@@ -48,6 +48,7 @@ bool Controller::process_next() {
   if (!key) return false;
   handle(*key);
   queue_->done(*key);
+  if (opts_.on_idle && queue_->len() == 0) opts_.on_idle();
   return true;
 }
 

@@ -45,6 +45,9 @@ struct ControllerOptions {
   int max_concurrent_reconciles = 1;             ///< worker threads (controller-runtime MaxConcurrentReconciles: 1)
   std::shared_ptr<ControllerObserver> observer;  ///< metrics hooks; null = none
   NowFn now;                                     ///< clock for reconcile durations; empty = steady clock
+  /// Called by a worker after a reconcile that left no key ready in the queue (it drained); empty = nothing. The
+  /// operator gives free heap back to the kernel there (HeapTrimmer).
+  std::function<void()> on_idle;
 };
 
 /// What a Controller did, cumulative (controller_runtime_reconcile_total by result, plus panics).
@@ -55,7 +58,8 @@ struct ControllerStats {
   uint64_t exceptions = 0;  ///< reconciles that threw (also counted in `error`)
 };
 
-/// Runs max_concurrent_reconciles workers; each loops get() → reconcile → handle → done(). Handling follows
+/// Runs max_concurrent_reconciles workers; each loops get() → reconcile → handle → done(), then on_idle() when the
+/// queue has no ready key left. Handling follows
 /// controller-runtime reconcileHandler:
 /// - Error → add_rate_limited(key) (per-key exponential backoff) and a log line;
 /// - RequeueAfter(d) → forget(key) + add_after(key, d);
