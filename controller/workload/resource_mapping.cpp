@@ -35,6 +35,10 @@ std::string decimal(__int128 v) {
   for (; v > 0; v /= 10) out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
   return out;
 }
+// The whole units of an extended-resource count (parse_resources refuses fractions), in 128 bits: Quantity::value()
+// is an int64, and a count of 2^63 or more wrapped to a negative or small number in num-gpus (the thirty-seventh
+// user trial).
+__int128 whole_units(const Quantity& q) { return q.nanos() / 1'000'000'000; }
 }  // namespace
 
 std::string num_cpus_param(const Quantity& cpu_limit) {
@@ -49,29 +53,29 @@ std::string num_cpus_param(const Quantity& cpu_limit) {
 }
 
 std::string num_gpus_param(const ResourceList& requests, const std::vector<ResourceMapping>& mapping) {
-  int64_t sum = 0;
+  __int128 sum = 0;
   for (const auto& [name, q] : requests.items)
-    if (auto ray = ray_resource_name(name, mapping); ray && *ray == "GPU") sum += q.value();
-  return std::to_string(sum);
+    if (auto ray = ray_resource_name(name, mapping); ray && *ray == "GPU") sum += whole_units(q);
+  return decimal(sum);
 }
 
 std::string resources_param(const ResourceList& requests, const std::vector<ResourceMapping>& mapping) {
-  std::vector<std::pair<std::string, int64_t>> sums;
+  std::vector<std::pair<std::string, __int128>> sums;
   for (const auto& [name, q] : requests.items) {
     auto ray = ray_resource_name(name, mapping);
     if (!ray || is_forbidden_custom_resource(*ray)) continue;
     auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == *ray; });
     if (it == sums.end())
-      sums.emplace_back(*ray, q.value());
+      sums.emplace_back(*ray, whole_units(q));
     else
-      it->second += q.value();
+      it->second += whole_units(q);
   }
   // Python json.dumps separators: ", " between items and ": " after keys. Ray names need no escaping (the mapping
   // admits none that would).
   std::string obj = "{";
   for (std::size_t i = 0; i < sums.size(); ++i) {
     if (i) obj += ", ";
-    obj += "\"" + sums[i].first + "\": " + std::to_string(sums[i].second);
+    obj += "\"" + sums[i].first + "\": " + decimal(sums[i].second);
   }
   obj += "}";
   std::string out = "\"";

@@ -58,6 +58,15 @@ TEST(ResourceMapping, NumGpusSumsEveryGpuKind) {
             "3");
 }
 
+TEST(ResourceMapping, CountsOfTwoToTheSixtyThreeAndMoreAreWrittenWhole) {
+  // Quantity::value() is an int64: these wrapped to -9223372036854775808 and 1 (the thirty-seventh user trial).
+  EXPECT_EQ(num_gpus_param(list({{"nvidia.com/gpu", "9223372036854775808"}}), dflt()), "9223372036854775808");
+  EXPECT_EQ(num_gpus_param(list({{"nvidia.com/gpu", "18446744073709551616"}, {"amd.com/gpu", "1"}}), dflt()),
+            "18446744073709551617");
+  EXPECT_EQ(resources_param(list({{"habana.ai/gaudi", "18446744073709551617"}}), dflt()),
+            R"("{\"HPU\": 18446744073709551617}")");
+}
+
 TEST(ResourceMapping, ResourcesStringIsQuotedAsTheSdkQuotesIt) {
   EXPECT_EQ(resources_param(list({{"cpu", "1"}, {"nvidia.com/gpu", "1"}}), dflt()), "\"{}\"");
   // The value is "{\"TPU\": 2}" wrapped in literal double quotes.
