@@ -19,6 +19,7 @@
 #include "metrics/leader_metrics.hpp"
 #include "metrics/metrics.hpp"
 #include "metrics/operator_metrics.hpp"
+#include "metrics/process_metrics.hpp"
 #include "metrics/rest_client_metrics.hpp"
 #include "metrics/webhook_metrics.hpp"
 #include "operator/cluster_reads.hpp"
@@ -243,6 +244,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   // Everything the probes and the scrape hooks read is declared before the manager, which stops its servers before
   // anything else goes away.
   metrics::Metrics metrics;
+  metrics::track_process(metrics);
   metrics::RestClientMetrics rest_metrics(metrics);
   metrics::OperatorMetrics operator_metrics(metrics);
   const RetryLog retry_log;
