@@ -283,6 +283,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     return 1;
   }
   spdlog::info("apiserver version {}", json::get_string(*version, "gitVersion").value_or("?"));
+  const int kubernetes_minor = kubernetes_minor_of(*version);
 
   // The served APIs and their schemas, read again whenever one of their CRDs changes (the refresher below).
   auto served = read_served_apis(api);
@@ -491,6 +492,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   opts.server_dry_run = o.server_dry_run;
   opts.kueue_max_pod_sets = o.kueue_max_podsets;
   opts.profile = o.profile;
+  opts.kubernetes_minor = kubernetes_minor;
   WorkloadController wc(api, apis, recorder, std::move(wcaches), opts, &operator_metrics);
   for (auto* inf : caches.workloads->informers())
     inf->on_update([&wc](const runtime::ObjectPtr&, const runtime::ObjectPtr& now) {
@@ -543,6 +545,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
                                       : apis.get()->kueue_max_pod_sets > 0 ? apis.get()->kueue_max_pod_sets
                                                                            : 8;
     deps.profile.name = o.profile.value_or(apis.get()->profile);
+    deps.profile.kubernetes_minor = kubernetes_minor;
     deps.facts = [&wc](const json::Value& workload, json::Document& storage) {
       return wc.facts_for(workload, storage);
     };

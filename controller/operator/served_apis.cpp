@@ -99,6 +99,16 @@ void strip_schema_descriptions(json::Value& crd) {
       if (json::Value* schema = json::find(v, "schema")) strip(*schema, false);
 }
 
+int kubernetes_minor_of(const json::Value& version) {
+  if (json::get_string(version, "major").value_or("") != "1") return 0;
+  const std::string minor = json::get_string(version, "minor").value_or("");
+  int value = 0;
+  std::size_t digits = 0;
+  for (; digits < minor.size() && digits < 4 && minor[digits] >= '0' && minor[digits] <= '9'; ++digits)
+    value = value * 10 + (minor[digits] - '0');
+  return digits > 0 ? value : 0;
+}
+
 bool keep_versions_in_use(json::Value& crd) {
   json::Value* spec = json::find(crd, "spec");
   json::Value* versions = spec ? json::find(*spec, "versions") : nullptr;

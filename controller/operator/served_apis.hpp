@@ -87,6 +87,11 @@ void strip_schema_descriptions(json::Value& crd);
 /// RayCluster and RayJob are about 1 MiB once parsed, and nothing reads them. Returns whether a version is left.
 bool keep_versions_in_use(json::Value& crd);
 
+/// The Kubernetes minor version in the apiserver's GET /version answer ({"major": "1", "minor": "20", ...}; some
+/// distributions write "27+"): the leading digits of "minor" when "major" is "1", else 0 (unknown). It becomes
+/// ClusterProfile::kubernetes_minor.
+int kubernetes_minor_of(const json::Value& version);
+
 /// The published view, shared by the reconcile workers and the refresher. Thread-safe.
 class ServedApiState {
  public:

@@ -170,6 +170,7 @@ workload::ClusterFacts WorkloadController::facts_of(const json::Value& wl, const
     facts.profile.pod_security = pod_security_level_of(ns.get());
   }
   facts.profile.name = opts_.profile.value_or(apis.profile);
+  facts.profile.kubernetes_minor = opts_.kubernetes_minor;
   facts.ray_cluster_served = apis.ray_cluster;
   facts.app_wrapper_served = apis.app_wrapper;
   facts.ray_job_served = apis.ray_job;

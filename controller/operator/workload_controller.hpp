@@ -69,6 +69,9 @@ struct WorkloadControllerOptions {
   /// object is first sent with dryRun=All; a refusal of an object that our validation accepted is logged as a
   /// validation gap, counted, and nothing is written.
   bool server_dry_run = true;
+  /// The apiserver's Kubernetes minor version (kubernetes_minor_of its /version), 0 when unknown: the
+  /// ClusterProfile::kubernetes_minor that version-dependent rules judge by.
+  int kubernetes_minor = 0;
 };
 
 /// Reconciles one CodeFlareWorkload key. Thread-safe: the work queue never hands the same key to two workers.

@@ -155,9 +155,9 @@ void check_rules(const Scope& scope, const json::Value& obj, const Sink& sink,
       const json::Value* tmpl = tp.empty() ? nullptr : resolve_field_path(obj, tp);
       const bool is_template = tmpl && tmpl->IsObject() && member_is(*tmpl, "spec", spec);
       if (is_template)
-        rules::validate_pod_template(*tmpl, tp, sink);
+        rules::validate_pod_template(*tmpl, tp, sink, scope.profile.kubernetes_minor);
       else
-        rules::validate_pod_spec_late(*spec, p, sink);
+        rules::validate_pod_spec_late(*spec, p, sink, scope.profile.kubernetes_minor);
       if (spec->IsObject())
         rules::validate_pod_security_of(scope, *spec, is_template ? rules::object_at(*tmpl, "metadata") : nullptr, p,
                                         is_template ? tp + ".metadata" : p + ".metadata", sink);

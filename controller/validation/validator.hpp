@@ -20,6 +20,10 @@ struct ClusterProfile {
   /// The Pod Security Standards level the object's namespace enforces (its pod-security.kubernetes.io/enforce
   /// label): the Pods the object leads to are judged at that level (rules/pod_security_*.cpp); privileged = no check.
   PodSecurityLevel pod_security = PodSecurityLevel::kPrivileged;
+  /// The cluster's Kubernetes minor version (1.x: its /version "minor"), 0 when unknown (validate and render
+  /// offline). Rules whose verdict changed with a release judge by it: env var names that only Kubernetes 1.32 and
+  /// later accept are an Error below 1.32, a Warning when the version is unknown (rules/core_pod_containers.cpp).
+  int kubernetes_minor = 0;
 };
 
 /// Validates one object of any kind we know (RayCluster, RayJob, AppWrapper, LocalQueue, WorkloadPriorityClass,

@@ -9,10 +9,10 @@ std::string ValidationMemo::key_of(const json::Value& desired, const json::Value
   const json::Value* annotations = json::find_path(desired, "metadata.annotations");
   auto hash = annotations ? json::get_string(*annotations, kSpecHashAnnotation) : std::nullopt;
   if (!hash) return "";
-  std::string key = json::get_string(desired, "kind").value_or("") + "/" + *hash + "/" +
-                    std::to_string(profile.kueue_max_pod_sets) + "/" +
-                    std::string(validation::pod_security_level_name(profile.pod_security)) + "/" +
-                    std::string(validation::profile_name(profile.name));
+  std::string key =
+      json::get_string(desired, "kind").value_or("") + "/" + *hash + "/" + std::to_string(profile.kueue_max_pod_sets) +
+      "/" + std::string(validation::pod_security_level_name(profile.pod_security)) + "/" +
+      std::string(validation::profile_name(profile.name)) + "/" + std::to_string(profile.kubernetes_minor);
   if (live)
     key += "/" + json::string_at(*live, "metadata.uid") + ":" +
            std::to_string(json::get_int((*live)["metadata"], "generation").value_or(0));

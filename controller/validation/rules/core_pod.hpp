@@ -42,6 +42,7 @@ struct PodCtx {
   bool host_network = false;
   bool host_pid = false;
   bool host_ipc = false;
+  int kubernetes_minor = 0;  ///< ClusterProfile::kubernetes_minor (0: unknown)
 };
 
 // ---- helpers (core_pod_rules.cpp) ------------------------------------------------------------------------------

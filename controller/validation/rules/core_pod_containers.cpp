@@ -236,9 +236,24 @@ void validateEnvVarValueFrom(const json::Value& ev, const std::string& path, con
     sink.error(at, "validateEnvVarValueFrom", kSource, "valueFrom may name only one source");
 }
 
+// An env var name (or envFrom prefix) that passes the relaxed check but not the strict one: the
+// RelaxedEnvironmentVariableValidation gate is on by default from Kubernetes 1.32, so an older cluster refuses the
+// Pods (an Error when the cluster's version is known to be older, a Warning when it is unknown, nothing from 1.32).
+void strict_env_name(const std::string& at, std::string_view rule, const std::string& what,
+                     const std::vector<std::string>& strict, int kubernetes_minor, const Sink& sink) {
+  if (kubernetes_minor >= 32) return;
+  if (kubernetes_minor > 0)
+    sink.error(at, rule, kSource,
+               what + " is refused by this cluster (Kubernetes 1." + std::to_string(kubernetes_minor) +
+                   "; such names are accepted from 1.32): " + joined(strict));
+  else
+    sink.warn(at, rule, kSource, what + " is refused by clusters before Kubernetes 1.32: " + joined(strict));
+}
+
 // core/v1 ValidateEnv: each env var has a name of printable ASCII without '=' (the RelaxedEnvironmentVariableValidation
-// gate is on by default); names outside [-._a-zA-Z][-._a-zA-Z0-9]* are refused by clusters before it (a warning).
-void ValidateEnv(const json::Value& c, const std::string& path, const Sink& sink) {
+// gate is on by default from 1.32); names outside [-._a-zA-Z][-._a-zA-Z0-9]* are refused by clusters before it.
+void ValidateEnv(const json::Value& c, const std::string& path, const PodCtx& ctx) {
+  const Sink& sink = ctx.sink;
   each(c, "env", path + ".env", [&](const json::Value& ev, rapidjson::SizeType, const std::string& at) {
     if (!ev.IsObject()) return;
     std::string name = str(ev, "name");
@@ -247,15 +262,15 @@ void ValidateEnv(const json::Value& c, const std::string& path, const Sink& sink
     else if (auto msgs = is_relaxed_env_var_name(name); !msgs.empty())
       sink.error(at + ".name", "ValidateEnv", kSource, "env var name " + dq(name) + " " + joined(msgs));
     else if (auto strict = is_env_var_name(name); !strict.empty())
-      sink.warn(at + ".name", "ValidateEnv", kSource,
-                "env var name " + dq(name) + " is refused by clusters before Kubernetes 1.32: " + joined(strict));
+      strict_env_name(at + ".name", "ValidateEnv", "env var name " + dq(name), strict, ctx.kubernetes_minor, sink);
     validateEnvVarValueFrom(ev, at, sink);
   });
 }
 
 // core/v1 ValidateEnvFrom: a prefix is an env var name; exactly one of configMapRef and secretRef, whose name is a
 // DNS-1123 subdomain (a trailing '-' allowed).
-void ValidateEnvFrom(const json::Value& c, const std::string& path, const Sink& sink) {
+void ValidateEnvFrom(const json::Value& c, const std::string& path, const PodCtx& ctx) {
+  const Sink& sink = ctx.sink;
   each(c, "envFrom", path + ".envFrom", [&](const json::Value& ev, rapidjson::SizeType, const std::string& at) {
     if (!ev.IsObject()) return;
     std::string prefix = str(ev, "prefix");
@@ -263,8 +278,7 @@ void ValidateEnvFrom(const json::Value& c, const std::string& path, const Sink& 
       if (auto msgs = is_relaxed_env_var_name(prefix); !msgs.empty())
         sink.error(at + ".prefix", "ValidateEnvFrom", kSource, "prefix " + dq(prefix) + " " + joined(msgs));
       else if (auto strict = is_env_var_name(prefix); !strict.empty())
-        sink.warn(at + ".prefix", "ValidateEnvFrom", kSource,
-                  "prefix " + dq(prefix) + " is refused by clusters before Kubernetes 1.32: " + joined(strict));
+        strict_env_name(at + ".prefix", "ValidateEnvFrom", "prefix " + dq(prefix), strict, ctx.kubernetes_minor, sink);
     }
     int n = 0;
     for (const char* ref : {"configMapRef", "secretRef"}) {
@@ -597,8 +611,8 @@ void validateContainerCommon(const json::Value& c, const std::string& path, cons
     ctx.sink.error(path + ".terminationMessagePolicy", "validateContainerCommon", kSource,
                    "terminationMessagePolicy " + dq(tmp) + " is not one of File, FallbackToLogsOnError");
   validateContainerPorts(c, path, ctx.sink);
-  ValidateEnv(c, path, ctx.sink);
-  ValidateEnvFrom(c, path, ctx.sink);
+  ValidateEnv(c, path, ctx);
+  ValidateEnvFrom(c, path, ctx);
   ValidateVolumeMounts(c, path, ctx);
   ValidateVolumeDevices(c, path, ctx);
   validatePullPolicy(c, path, ctx.sink);

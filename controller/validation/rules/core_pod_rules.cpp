@@ -508,8 +508,9 @@ void ValidatePodCreate(const PodCtx& ctx) {
 // ---- entry -------------------------------------------------------------------------------------------------------
 
 void validate_pod(const json::Value* meta, const std::string& meta_path, const json::Value& spec,
-                  const std::string& spec_path, const Sink& sink) {
+                  const std::string& spec_path, const Sink& sink, int kubernetes_minor) {
   PodCtx ctx{spec, meta, spec_path, meta_path, sink};
+  ctx.kubernetes_minor = kubernetes_minor;
   ctx.grace_period = as_int(member(spec, "terminationGracePeriodSeconds"));
   if (!ctx.grace_period) ctx.grace_period = 30;
   ctx.restart_policy = str(spec, "restartPolicy");
@@ -540,17 +541,19 @@ void validate_pod(const json::Value* meta, const std::string& meta_path, const j
 
 }  // namespace pod
 
-void validate_pod_template(const json::Value& pod_template, const std::string& path, const Sink& sink) {
+void validate_pod_template(const json::Value& pod_template, const std::string& path, const Sink& sink,
+                           int kubernetes_minor) {
   if (!pod_template.IsObject()) return;
   const json::Value* spec = object_at(pod_template, "spec");
   if (!spec) return;
   pod::validate_pod(object_at(pod_template, "metadata"), key_path(path, "metadata"), *spec, key_path(path, "spec"),
-                    sink);
+                    sink, kubernetes_minor);
 }
 
-void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path, const Sink& sink) {
+void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path, const Sink& sink,
+                            int kubernetes_minor) {
   if (!pod_spec.IsObject()) return;
-  pod::validate_pod(nullptr, path + "[metadata]", pod_spec, path, sink);
+  pod::validate_pod(nullptr, path + "[metadata]", pod_spec, path, sink, kubernetes_minor);
 }
 
 void validate_resources_late(const json::Value& resources, const std::string& path, const Sink& sink) {

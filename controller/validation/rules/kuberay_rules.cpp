@@ -52,6 +52,7 @@ struct ClusterSpec {
   std::string path;
   const json::Value& owner;  // the RayCluster or RayJob (its annotations count)
   bool from_rayjob;
+  int kubernetes_minor;  // ClusterProfile::kubernetes_minor, for the Pod rules of the templates
 
   const json::Value* head() const { return object_at(spec, "headGroupSpec"); }
   const json::Value* head_template() const { return head() ? object_at(*head(), "template") : nullptr; }
@@ -646,7 +647,9 @@ void validate_cluster_spec(const ClusterSpec& cs, const Sink& sink) {
   for_each_ray_group(cs, [&](const json::Value& g, const std::string& gp, bool) {
     if (const json::Value* params = object_at(g, "rayStartParams")) RayStart(*params, gp + ".rayStartParams", sink);
   });
-  for_each_template(cs, [&](const json::Value& t, const std::string& tp) { validate_pod_template(t, tp, sink); });
+  for_each_template(cs, [&](const json::Value& t, const std::string& tp) {
+    validate_pod_template(t, tp, sink, cs.kubernetes_minor);
+  });
   if (const json::Value* o = cs.autoscaler_options())
     if (const json::Value* r = object_at(*o, "resources"))
       validate_resources_late(*r, cs.path + ".autoscalerOptions.resources", sink);
@@ -853,7 +856,7 @@ void validate_raycluster(const Scope& scope, const json::Value& obj, const Sink&
                "a RayCluster needs a spec with a headGroupSpec whose pod template has at least one container");
     return;
   }
-  validate_cluster_spec(ClusterSpec{*spec, "spec", obj, false}, sink);
+  validate_cluster_spec(ClusterSpec{*spec, "spec", obj, false, scope.profile.kubernetes_minor}, sink);
 }
 
 void validate_rayjob(const Scope& scope, const json::Value& obj, const Sink& sink) {
@@ -874,9 +877,9 @@ void validate_rayjob(const Scope& scope, const json::Value& obj, const Sink& sin
   RuntimeEnvYAML(js, sink);
   JobDeadlines(js, sink);
   if (const json::Value* cs = js.cluster_spec())
-    validate_cluster_spec(ClusterSpec{*cs, "spec.rayClusterSpec", obj, true}, sink);
+    validate_cluster_spec(ClusterSpec{*cs, "spec.rayClusterSpec", obj, true, scope.profile.kubernetes_minor}, sink);
   if (const json::Value* t = object_at(*spec, "submitterPodTemplate"))
-    validate_pod_template(*t, "spec.submitterPodTemplate", sink);
+    validate_pod_template(*t, "spec.submitterPodTemplate", sink, scope.profile.kubernetes_minor);
 }
 
 }  // namespace cfo::validation::rules

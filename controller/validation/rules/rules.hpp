@@ -75,11 +75,14 @@ void validate_label_selector(const json::Value& selector, const std::string& pat
 // ---- core/v1 Pod validation, applied when the Pods are created (core_pod_*.cpp) ---------------------------
 /// A PodTemplateSpec (metadata and spec) at `path` whose Pods some controller creates later (RayCluster groups,
 /// AppWrapper PodSets, RayJob submitter): every rule of kubernetes ValidatePodTemplateSpec / ValidatePodSpec and of a
-/// Pod create that the template decides (validation/README.md has the table). Findings are Errors, except env var
-/// names only clusters before Kubernetes 1.32 refuse (Warnings).
-void validate_pod_template(const json::Value& pod_template, const std::string& path, const Sink& sink);
+/// Pod create that the template decides (validation/README.md has the table). `kubernetes_minor` is
+/// ClusterProfile::kubernetes_minor. Findings are Errors, except env var names only clusters before Kubernetes 1.32
+/// refuse, which are Warnings when `kubernetes_minor` is 0 (unknown).
+void validate_pod_template(const json::Value& pod_template, const std::string& path, const Sink& sink,
+                           int kubernetes_minor);
 /// The same for a bare PodSpec at `path` (no template metadata known).
-void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path, const Sink& sink);
+void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path, const Sink& sink,
+                            int kubernetes_minor);
 /// A ResourceRequirements block of a container the operator creates (e.g. the autoscaler sidecar).
 void validate_resources_late(const json::Value& resources, const std::string& path, const Sink& sink);
 

@@ -235,3 +235,12 @@ TEST(ClusterReads, QueueObjectsOnlyOnceTheCachesHaveListed) {
   ASSERT_EQ(facts.queue_objects->namespaces().size(), 1u);
   EXPECT_EQ(json::string_at(*facts.queue_objects->namespaces()[0], "metadata.labels.team"), "a");
 }
+
+TEST(ServedApis, KubernetesMinorComesFromTheVersionAnswer) {
+  auto minor = [](const char* text) { return kubernetes_minor_of(json::parse(text).value()); };
+  EXPECT_EQ(minor(R"({"major": "1", "minor": "20", "gitVersion": "v1.20.2"})"), 20);
+  EXPECT_EQ(minor(R"({"major": "1", "minor": "27+"})"), 27);  // some distributions mark their builds so
+  EXPECT_EQ(minor(R"({"major": "2", "minor": "1"})"), 0);
+  EXPECT_EQ(minor(R"({"major": "1", "minor": ""})"), 0);
+  EXPECT_EQ(minor(R"({"gitVersion": "v1.30.0"})"), 0);
+}

@@ -172,6 +172,35 @@ TEST(CorePodRules, FindingsNameTheUpstreamFunctionAndSource) {
   EXPECT_EQ(found[0].severity, Severity::Error);
 }
 
+TEST(CorePodRules, EnvVarNamesOnlyKubernetes132AcceptsAreErrorsOnAnOlderClusterWarningsOnAnUnknownOne) {
+  CFO_REQUIRE_SCHEMAS();
+  const std::string c = kHeadTemplate + ".spec.containers[0]";
+  auto doc = patched(yaml1(raycluster_yaml()), {{c + ".env", "[{name: 1ST_VAR, value: '1'}]"},
+                                                {c + ".envFrom", "[{prefix: '9X_', configMapRef: {name: cm}}]"}});
+  auto judged = [&](int minor) {
+    validation::ClusterProfile profile;
+    profile.kubernetes_minor = minor;
+    return validate_object(schemas, doc, profile);
+  };
+  for (int minor : {20, 31}) {  // the thirty-seventh trial: a 1.20 cluster refused the Pods, we said Valid
+    auto errs = judged(minor);
+    auto env = matching(errs, c + ".env[0].name", "ValidateEnv");
+    auto prefix = matching(errs, c + ".envFrom[0].prefix", "ValidateEnvFrom");
+    ASSERT_EQ(env.size(), 1u) << describe(errs);
+    ASSERT_EQ(prefix.size(), 1u) << describe(errs);
+    EXPECT_EQ(env[0].severity, Severity::Error);
+    EXPECT_EQ(prefix[0].severity, Severity::Error);
+    EXPECT_NE(env[0].reason.find("Kubernetes 1." + std::to_string(minor)), std::string::npos) << env[0].reason;
+  }
+  auto unknown = judged(0);  // validate and render offline
+  EXPECT_EQ(error_count(unknown), 0u) << describe(unknown);
+  ASSERT_EQ(matching(unknown, c + ".env[0].name", "ValidateEnv").size(), 1u) << describe(unknown);
+  EXPECT_EQ(matching(unknown, c + ".env[0].name", "ValidateEnv")[0].severity, Severity::Warning);
+  auto newer = judged(32);
+  EXPECT_TRUE(matching(newer, c + ".env[0].name", "ValidateEnv").empty()) << describe(newer);
+  EXPECT_TRUE(matching(newer, c + ".envFrom[0].prefix", "ValidateEnvFrom").empty()) << describe(newer);
+}
+
 TEST(CorePodRules, AMountOfAnInvalidVolumeIsNotFoundEither) {
   CFO_REQUIRE_SCHEMAS();
   const std::string s = kHeadTemplate + ".spec";
