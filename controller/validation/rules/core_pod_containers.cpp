@@ -236,18 +236,23 @@ void validateEnvVarValueFrom(const json::Value& ev, const std::string& path, con
     sink.error(at, "validateEnvVarValueFrom", kSource, "valueFrom may name only one source");
 }
 
-// An env var name (or envFrom prefix) that passes the relaxed check but not the strict one: the
-// RelaxedEnvironmentVariableValidation gate is on by default from Kubernetes 1.32, so an older cluster refuses the
-// Pods (an Error when the cluster's version is known to be older, a Warning when it is unknown, nothing from 1.32).
+// The first Kubernetes minor whose apiserver accepts any printable env var name: the
+// RelaxedEnvironmentVariableValidation feature gate (KEP-4369) is on by default from 1.32 (beta).
+constexpr int kRelaxedEnvNamesMinor = 32;
+
+// An env var name (or envFrom prefix) that passes the relaxed check but not the strict one: an older cluster refuses
+// the Pods (an Error when the cluster's version is known to be older, a Warning when it is unknown, nothing from
+// kRelaxedEnvNamesMinor on).
 void strict_env_name(const std::string& at, std::string_view rule, const std::string& what,
                      const std::vector<std::string>& strict, int kubernetes_minor, const Sink& sink) {
-  if (kubernetes_minor >= 32) return;
+  const std::string from = "1." + std::to_string(kRelaxedEnvNamesMinor);
+  if (kubernetes_minor >= kRelaxedEnvNamesMinor) return;
   if (kubernetes_minor > 0)
     sink.error(at, rule, kSource,
                what + " is refused by this cluster (Kubernetes 1." + std::to_string(kubernetes_minor) +
-                   "; such names are accepted from 1.32): " + joined(strict));
+                   "; such names are accepted from " + from + "): " + joined(strict));
   else
-    sink.warn(at, rule, kSource, what + " is refused by clusters before Kubernetes 1.32: " + joined(strict));
+    sink.warn(at, rule, kSource, what + " is refused by clusters before Kubernetes " + from + ": " + joined(strict));
 }
 
 // core/v1 ValidateEnv: each env var has a name of printable ASCII without '=' (the RelaxedEnvironmentVariableValidation
