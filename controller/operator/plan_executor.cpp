@@ -13,6 +13,13 @@ namespace cfo::op {
 namespace {
 std::string with_article(std::string_view kind) { return (kind == "AppWrapper" ? "an " : "a ") + std::string(kind); }
 
+// DELETE of the workload's child `r`; an accepted one (or a 404) is told to ctx.on_removed.
+Result<void> remove_child(const Api& api, const ExecutionContext& ctx, const Removal& r) {
+  auto done = api.remove(info(r.kind).type->object_path(ctx.ns, r.name));
+  if ((done || done.error().is_not_found()) && ctx.on_removed) ctx.on_removed(r.kind);
+  return done;
+}
+
 // A write as the plan says: created (POST to the collection) or applied (server-side apply to the object).
 Result<json::Document> write(const Api& api, const Write& w, const std::string& ns, const client::WriteOptions& wo) {
   if (w.create_only) return api.create(w.type.collection_path(ns), *w.object, wo);
@@ -136,7 +143,7 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
     } else if (h) {
       const ChildKindInfo& old = info(h->old_child.kind);
       const std::string now_as = with_article(plan.top ? info(*plan.top).name : "another kind");
-      if (auto r = api.remove(old.type->object_path(ctx.ns, h->old_child.name)); !r && !r.error().is_not_found())
+      if (auto r = remove_child(api, ctx, h->old_child); !r && !r.error().is_not_found())
         failed = "removing the " + std::string(old.name) + " left from before: " + r.error().message;
       else
         tell(events, ctx.workload, "Normal", "Replacing", "Delete",
@@ -146,7 +153,7 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
       waiting = true;
     } else if (rep) {
       const ChildKindInfo& k = info(rep->child.kind);
-      if (auto r = api.remove(k.type->object_path(ctx.ns, rep->child.name)); !r && !r.error().is_not_found()) {
+      if (auto r = remove_child(api, ctx, rep->child); !r && !r.error().is_not_found()) {
         failed = "replacing " + std::string(k.name) + " " + rep->child.name + ": " + r.error().message;
       } else {
         tell(events, ctx.workload, "Normal", "Replacing", "Delete",
@@ -192,7 +199,7 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
   if (go && !failed)
     for (const auto& s : plan.stale) {
       const ChildKindInfo& k = info(s.kind);
-      auto removed = api.remove(k.type->object_path(ctx.ns, s.name));
+      auto removed = remove_child(api, ctx, s);
       if (!removed && !removed.error().is_not_found()) {
         failed = "removing the " + std::string(k.name) + " left from before: " + removed.error().message;
         break;

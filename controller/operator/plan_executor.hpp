@@ -50,6 +50,8 @@ struct ExecutionContext {
   WorkloadLister workloads_in;  ///< the namespace's workloads, to tell whether a managed LocalQueue is still used
   /// Called after each object applied (its kind), e.g. to count it; may be empty.
   std::function<void(const std::string& kind)> on_applied;
+  /// Called after each DELETE of a child that the apiserver accepted or answered 404 (the child's kind); may be empty.
+  std::function<void(ChildKind kind)> on_removed;
 };
 
 /// Carries out `plan` (see Plan for the order). Events: Replacing (a HandOver or Replacement removal), Replaced (a

@@ -102,9 +102,11 @@ WorkloadController::WorkloadController(Api api, const ServedApiState& apis, runt
 Observation WorkloadController::observe(const workload::Outcome& outcome,
                                         const std::array<const json::Value*, kChildKindCount>& cached,
                                         const json::Value& wl, const std::string& name, const std::string& uid,
-                                        const std::string& kueue_version) const {
+                                        const std::string& kueue_version,
+                                        const std::array<bool, kChildKindCount>& deletion_sent) const {
   Observation seen;
   seen.cached = cached;
+  seen.deletion_sent = deletion_sent;
   for (std::size_t i = 0; i < kChildKindCount; ++i)
     seen.controlled[i] = cached[i] && workload::controlled_by(*cached[i], uid);
   seen.has_finalizer = has_local_queue_finalizer(wl);
@@ -204,6 +206,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   if (!wl) {  // deleted: owner references remove the children
     pacer_.forget(key);
     written_.forget(key);
+    deletions_.forget(key);
     if (caches_.own_child_writes) caches_.own_child_writes->forget(key);
     return runtime::ReconcileResult::ok();
   }
@@ -255,6 +258,10 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     cached[i] = held[i].get();
     if (caches_.own_child_writes) caches_.own_child_writes->cache_holds(key, cached[i]);
   }
+  const std::array<bool, kChildKindCount> deletion_sent = deletions_.pending(key, cached);
+  ctx.on_removed = [&](ChildKind kind) {
+    if (const json::Value* child = cached[static_cast<std::size_t>(kind)]) deletions_.deleted(key, *child);
+  };
   workload::Observed observed;
   observed.ray_cluster = controlled_child(cached[static_cast<std::size_t>(ChildKind::kRayCluster)], uid);
   observed.app_wrapper = controlled_child(cached[static_cast<std::size_t>(ChildKind::kAppWrapper)], uid);
@@ -307,8 +314,8 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   }
 
   // Decide, then do.
-  const Plan plan =
-      decide(outcome, observe(outcome, cached, *wl, name, uid, apis->kueue_version), name, opts_.server_dry_run);
+  const Plan plan = decide(outcome, observe(outcome, cached, *wl, name, uid, apis->kueue_version, deletion_sent), name,
+                           opts_.server_dry_run);
   // Whether the top-level child this plan writes was there before (submitted): a failed write leaves it as it was.
   const bool submitted_before =
       plan.top && controlled_child(cached[static_cast<std::size_t>(*plan.top)], uid) != nullptr;

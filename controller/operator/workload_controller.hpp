@@ -15,6 +15,7 @@
 #include "operator/plan_executor.hpp"
 #include "operator/resources.hpp"
 #include "operator/served_apis.hpp"
+#include "operator/deletions_sent.hpp"
 #include "operator/own_child_writes.hpp"
 #include "operator/written_objects.hpp"
 #include "runtime/controller.hpp"
@@ -114,7 +115,7 @@ class WorkloadController {
   workload::ClusterFacts facts_of(const json::Value& wl, const ServedApis& apis, runtime::ObjectPtr& local_queue) const;
   Observation observe(const workload::Outcome& outcome, const std::array<const json::Value*, kChildKindCount>& cached,
                       const json::Value& wl, const std::string& name, const std::string& uid,
-                      const std::string& kueue_version) const;
+                      const std::string& kueue_version, const std::array<bool, kChildKindCount>& deletion_sent) const;
 
   Api api_;
   const ServedApiState& apis_;
@@ -130,6 +131,8 @@ class WorkloadController {
   RestorePacer pacer_;
   /// The workloads as our status writes left them, until the cache shows those writes (written_objects.hpp).
   WrittenObjects written_;
+  /// The children whose DELETE we sent, until the cache shows them going (deletions_sent.hpp).
+  DeletionsSent deletions_;
 };
 
 }  // namespace cfo::op

@@ -38,6 +38,10 @@ std::string describe(const ChildHolder& holder) {
 
 Plan decide(const workload::Outcome& outcome, const Observation& seen, const std::string& name, bool server_dry_run) {
   Plan plan;
+  // A cached child on its way out: its deletionTimestamp seen, or our DELETE sent before the cache shows it.
+  auto going = [&seen](std::size_t i) {
+    return seen.deletion_sent[i] || (seen.cached[i] && json::find_path(*seen.cached[i], "metadata.deletionTimestamp"));
+  };
   const ChildKindInfo* top = nullptr;
   for (const auto& obj : outcome.desired) {
     const std::string kind = json::get_string(obj, "kind").value_or("?");
@@ -62,8 +66,7 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
         // A RayCluster held by the AppWrapper this workload controls (spec.appWrapper turned false).
         if (seen.holder.kind == ChildHolder::Kind::kOtherController && seen.holder.controller_kind == "AppWrapper" &&
             seen.holder.controller_name == name && seen.cached[aw] && seen.controlled[aw])
-          plan.blocker = HandOver{Removal{ChildKind::kAppWrapper, name},
-                                  json::find_path(*seen.cached[aw], "metadata.deletionTimestamp") != nullptr};
+          plan.blocker = HandOver{Removal{ChildKind::kAppWrapper, name}, going(aw)};
         else
           plan.blocker = std::move(conflict);
         break;
@@ -86,9 +89,7 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
   const bool conflict = plan.blocker && std::holds_alternative<ChildConflict>(*plan.blocker);
   if (!plan.blocker && outcome.recreate && top) {
     const std::size_t i = static_cast<std::size_t>(top->kind);
-    if (seen.cached[i] && seen.controlled[i])
-      plan.blocker = Replacement{Removal{top->kind, name},
-                                 json::find_path(*seen.cached[i], "metadata.deletionTimestamp") != nullptr};
+    if (seen.cached[i] && seen.controlled[i]) plan.blocker = Replacement{Removal{top->kind, name}, going(i)};
   }
   // A child of the new kind, not made yet, takes over from our child of another kind still there: created once that
   // one is gone, not beside it (the twenty-fourth user trial: a RayCluster created in the same queue while the
@@ -97,8 +98,7 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
     for (const auto& row : child_kinds()) {
       const std::size_t i = static_cast<std::size_t>(row.kind);
       if (row.kind == top->kind || !seen.cached[i] || !seen.controlled[i]) continue;
-      plan.blocker =
-          HandOver{Removal{row.kind, name}, json::find_path(*seen.cached[i], "metadata.deletionTimestamp") != nullptr};
+      plan.blocker = HandOver{Removal{row.kind, name}, going(i)};
       break;
     }
   plan.add_finalizer = outcome.valid && outcome.needs_finalizer && !seen.has_finalizer;
@@ -115,7 +115,8 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
   if (top && !conflict)
     for (const auto& row : child_kinds()) {
       const std::size_t i = static_cast<std::size_t>(row.kind);
-      if (row.kind != top->kind && seen.cached[i] && seen.controlled[i]) plan.stale.push_back(Removal{row.kind, name});
+      if (row.kind != top->kind && seen.cached[i] && seen.controlled[i] && !going(i))
+        plan.stale.push_back(Removal{row.kind, name});
     }
   if (!seen.kueue_version.empty()) plan.release_local_queue = outcome.release_local_queue;
   plan.drop_finalizer = outcome.valid && !outcome.needs_finalizer && seen.has_finalizer;

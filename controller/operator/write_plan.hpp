@@ -31,6 +31,9 @@ struct Observation {
   std::array<const json::Value*, kChildKindCount> cached{};
   /// Whether each cached child is controlled by this workload (a controller owner reference with its uid).
   std::array<bool, kChildKindCount> controlled{};
+  /// Whether each cached child is one whose DELETE we sent and whose deletion the cache does not show yet
+  /// (deletions_sent.hpp): it is going, as if it had a metadata.deletionTimestamp.
+  std::array<bool, kChildKindCount> deletion_sent{};
   /// Who holds the desired top-level child's name, when the cache does not show it as ours.
   ChildHolder holder;
   /// The workload carries workload::kLocalQueueFinalizer.
@@ -70,14 +73,16 @@ struct ChildConflict {
 /// child held by a finalizer, in the same queue).
 struct HandOver {
   Removal old_child;
-  /// The old child is on its way out already (metadata.deletionTimestamp): waited for, not deleted nor told again.
+  /// The old child is on its way out already (metadata.deletionTimestamp, or our DELETE sent): waited for, not
+  /// deleted nor told again.
   bool already_going = false;
 };
 /// The child cannot be updated in place (changed AppWrapper components, a finished RayJob run again, or one still
 /// being deleted): it is removed first and created anew once it is gone.
 struct Replacement {
   Removal child;
-  /// The child is on its way out already (metadata.deletionTimestamp: a deletion of ours, someone's, or its CRD's):
+  /// The child is on its way out already (metadata.deletionTimestamp: a deletion of ours, someone's, or its CRD's; or
+  /// our DELETE sent, the cache not showing it yet):
   /// it is waited for, not deleted again nor announced as a replacement.
   bool already_going = false;
 };

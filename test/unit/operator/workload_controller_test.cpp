@@ -103,7 +103,13 @@ struct Rig {
     wl.AddMember("status", json::Value(st, wl.GetAllocator()), wl.GetAllocator());
     workloads["team-a/demo"] = std::make_shared<json::Document>(std::move(wl));
   }
+  // A child put in the cache; one without a uid gets one, as the apiserver gives every object.
   void set_child(ChildKind kind, json::Document obj) {
+    if (obj.IsObject() && obj.HasMember("metadata") && !json::find_path(obj, "metadata.uid"))
+      json::set(obj["metadata"], "uid",
+                json::str("uid-" + json::string_at(obj, "kind") + "-" + json::string_at(obj, "metadata.name"),
+                          obj.GetAllocator()),
+                obj.GetAllocator());
     children[static_cast<std::size_t>(kind)]["team-a/demo"] = std::make_shared<json::Document>(std::move(obj));
   }
   // The RayCluster the controller applied, put in its cache as the apiserver would hold it (with a creation time and
@@ -603,6 +609,14 @@ TEST(WorkloadController, AKindChangeWaitsForTheOldChildOnce) {
             "RayCluster demo is being deleted (its finalizers may hold it a while); the AppWrapper that replaces it is "
             "created once it is gone");
   EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter);
+  {  // woken again (the workload's own event) before the cache shows the deletion: no second DELETE nor event
+    const std::size_t events_before = rig.events.size();
+    rig.fake.log.clear();
+    EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::RequeueAfter);
+    EXPECT_EQ(rig.fake.count("DELETE "), 0u) << ::testing::PrintToString(rig.fake.log);
+    EXPECT_EQ(rig.fake.count("APPLY " + std::string(kAw)), 0u);
+    EXPECT_EQ(rig.events.size(), events_before) << ::testing::PrintToString(rig.events);
+  }
   {  // its deletion seen, held by someone's finalizer
     json::Document going = json::clone(*rig.children[static_cast<std::size_t>(ChildKind::kRayCluster)]["team-a/demo"]);
     json::set(going["metadata"], "deletionTimestamp", json::str("2026-12-04T00:00:00Z", going.GetAllocator()),

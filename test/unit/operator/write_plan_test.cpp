@@ -165,7 +165,12 @@ TEST(WritePlan, ARayClusterTakingOverFromAnAppWrapperStillThereWaitsForIt) {
   json::set(aw["metadata"], "deletionTimestamp", json::str("2026-12-04T00:00:00Z", aw.GetAllocator()),
             aw.GetAllocator());
   EXPECT_TRUE(std::get<HandOver>(*decide(outcome, seen, "demo", true).blocker).already_going);
+  // Our DELETE sent, its deletionTimestamp not in the cache yet: going all the same.
+  aw["metadata"].RemoveMember("deletionTimestamp");
+  seen.deletion_sent[kAw] = true;
+  EXPECT_TRUE(std::get<HandOver>(*decide(outcome, seen, "demo", true).blocker).already_going);
   seen.cached[kAw] = nullptr;  // gone: the RayCluster is written
+  seen.deletion_sent[kAw] = false;
   EXPECT_FALSE(decide(outcome, seen, "demo", true).blocker);
 }
 
