@@ -13,6 +13,20 @@
 namespace cfo::op {
 
 namespace {
+// The index of `manager`'s managedFields entry with operation Update in `child` (the POST that created it), or -1.
+int update_entry_of(const json::Value& child, const std::string& manager) {
+  const json::Value* mf = json::find_path(child, "metadata.managedFields");
+  if (!mf || !mf->IsArray()) return -1;
+  int i = 0;
+  for (const auto& e : mf->GetArray()) {
+    if (json::get_string(e, "manager").value_or("") == manager &&
+        json::get_string(e, "operation").value_or("") == "Update" &&
+        json::get_string(e, "subresource").value_or("").empty())
+      return i;
+    ++i;
+  }
+  return -1;
+}
 
 // The condition of `type` in the previous status, or nullptr.
 std::optional<Condition> previous_condition(const json::Value* prev_status, const char* type) {
@@ -107,8 +121,10 @@ Observation WorkloadController::observe(const workload::Outcome& outcome,
   Observation seen;
   seen.cached = cached;
   seen.deletion_sent = deletion_sent;
-  for (std::size_t i = 0; i < kChildKindCount; ++i)
+  for (std::size_t i = 0; i < kChildKindCount; ++i) {
     seen.controlled[i] = cached[i] && workload::controlled_by(*cached[i], uid);
+    if (seen.controlled[i]) seen.update_entry[i] = update_entry_of(*cached[i], opts_.field_manager);
+  }
   seen.has_finalizer = has_local_queue_finalizer(wl);
   seen.kueue_version = kueue_version;
   // Who holds the desired top-level child's name: the children caches hold every object of their kinds.

@@ -75,7 +75,10 @@ Plan decide(const workload::Outcome& outcome, const Observation& seen, const std
       if (!outcome.recreate && seen.cached[i] && workload::is_applied(obj, *seen.cached[i])) continue;
     }
     const bool exists = child && seen.cached[static_cast<std::size_t>(child->kind)];
-    plan.writes.push_back(Write{&obj, *type, kind, child_name, exists, /*create_only=*/!child});
+    Write w{&obj, *type, kind, child_name, exists};
+    if (exists) w.upgrade_entry = seen.update_entry[static_cast<std::size_t>(child->kind)];
+    w.create_only = !child;
+    plan.writes.push_back(std::move(w));
   }
   if (!plan.unknown_kind.empty()) {
     plan.writes.clear();

@@ -91,6 +91,42 @@ TEST(Operator, EditingReplicasUpdatesTheRayCluster) {
   })) << operator_log();
 }
 
+// A child is created by a POST, which records our field manager with operation Update; its first update turns that
+// entry into an Apply entry. A label left out of the workload then leaves the RayCluster: with the Update entry kept,
+// the apply would not own metadata.labels.team and it would stay (checked). A worker group goes either way (the
+// list is atomic: the applier replaces it whole).
+TEST(Operator, ALabelAndAWorkerGroupRemovedAfterCreationLeaveTheRayCluster) {
+  const std::string ns = unique_namespace("groups");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  const std::string second =
+      "  - name: extra\n    replicas: 1\n    resources:\n      requests: {cpu: \"1\", memory: 1Gi}\n"
+      "      limits: {cpu: \"1\", memory: 1Gi}\n";
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("two", 1, second + "  labels: {team: a}\n")));
+  auto managers = [&](const json::Value& rc) {
+    std::string out;
+    if (const json::Value* mf = json::find_path(rc, "metadata.managedFields"); mf && mf->IsArray())
+      for (const auto& e : mf->GetArray())
+        out += json::string_at(e, "manager") + "/" + json::string_at(e, "operation") + " ";
+    return out;
+  };
+  std::optional<json::Document> rc;
+  ASSERT_TRUE(eventually([&] { return (rc = get(kRayClusters, ns, "two")).has_value(); })) << operator_log();
+  ASSERT_EQ((*rc)["spec"]["workerGroupSpecs"].Size(), 2u);
+  ASSERT_EQ(json::string_at(*rc, "metadata.labels.team"), "a");
+  EXPECT_NE(managers(*rc).find("codeflare-operator/Update"), std::string::npos) << managers(*rc);
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("two", 2)));
+  ASSERT_TRUE(eventually([&] {
+    rc = get(kRayClusters, ns, "two");
+    return rc && (*rc)["spec"]["workerGroupSpecs"].Size() == 1u &&
+           (*rc)["spec"]["workerGroupSpecs"][0]["replicas"].GetInt() == 2;
+  })) << operator_log();
+  EXPECT_EQ(json::find_path(*rc, "metadata.labels.team"), nullptr) << "the label left out stays";
+  EXPECT_EQ((*rc)["spec"]["workerGroupSpecs"][0]["replicas"].GetInt(), 2);
+  EXPECT_EQ(json::string_at((*rc)["spec"]["workerGroupSpecs"][0], "groupName"), "workers");
+  EXPECT_EQ(managers(*rc).find("codeflare-operator/Update"), std::string::npos) << managers(*rc);
+  EXPECT_NE(managers(*rc).find("codeflare-operator/Apply"), std::string::npos) << managers(*rc);
+}
+
 TEST(Operator, DeletedChildIsRecreated) {
   const std::string ns = unique_namespace("drift");
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));

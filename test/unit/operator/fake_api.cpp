@@ -80,10 +80,26 @@ Api FakeApi::api() {
     json::Document d;
     d.CopyFrom(obj, d.GetAllocator());
     if (!o.dry_run) {
-      put(object_path, obj);
       json::Document copy;
       copy.CopyFrom(obj, copy.GetAllocator());
       applied_.emplace_back(object_path, std::move(copy));
+      // As the apiserver answers a create: a resourceVersion, a creation time, and the creator's managedFields entry.
+      const std::string version = std::to_string(applied_.size());
+      versions[object_path] = version;
+      if (json::Value* meta = json::find(d, "metadata"); meta && meta->IsObject()) {
+        auto& a = d.GetAllocator();
+        json::set(*meta, "resourceVersion", json::str(version, a), a);
+        if (!json::find(*meta, "creationTimestamp")) json::set(*meta, "creationTimestamp", json::str(now_rfc3339(), a), a);
+        if (!o.field_manager.empty()) {
+          json::Value entry(rapidjson::kObjectType);
+          entry.AddMember("manager", json::str(o.field_manager, a), a);
+          entry.AddMember("operation", "Update", a);
+          json::Value entries(rapidjson::kArrayType);
+          entries.PushBack(entry.Move(), a);
+          json::set(*meta, "managedFields", std::move(entries), a);
+        }
+      }
+      put(object_path, d);
     }
     return d;
   };

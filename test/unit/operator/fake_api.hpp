@@ -24,9 +24,10 @@ class FakeApi {
   std::map<std::string, Error> failures;
   /// Failures answered once each, before `failures`, by request line.
   std::map<std::string, Error> failures_once;
-  /// The metadata.resourceVersion the last apply (not a dry run) to each path answered with, as the apiserver gives
-  /// every write a new one: "1", "2", ... in the order of the applies. The response also carries a
-  /// metadata.creationTimestamp (now, when the body has none).
+  /// The metadata.resourceVersion the last apply or create (not a dry run) to each object path answered with, as the
+  /// apiserver gives every write a new one: "1", "2", ... in the order of the writes. The response also carries a
+  /// metadata.creationTimestamp (now, when the body has none); a create's, the managedFields entry of its field
+  /// manager with operation Update, as the apiserver records a POST.
   std::map<std::string, std::string> versions;
 
   /// Stores `yaml`'s object at `path`.
