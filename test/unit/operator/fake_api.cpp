@@ -89,7 +89,8 @@ Api FakeApi::api() {
       if (json::Value* meta = json::find(d, "metadata"); meta && meta->IsObject()) {
         auto& a = d.GetAllocator();
         json::set(*meta, "resourceVersion", json::str(version, a), a);
-        if (!json::find(*meta, "creationTimestamp")) json::set(*meta, "creationTimestamp", json::str(now_rfc3339(), a), a);
+        if (!json::find(*meta, "creationTimestamp"))
+          json::set(*meta, "creationTimestamp", json::str(now_rfc3339(), a), a);
         if (!o.field_manager.empty()) {
           json::Value entry(rapidjson::kObjectType);
           entry.AddMember("manager", json::str(o.field_manager, a), a);

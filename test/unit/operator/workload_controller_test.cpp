@@ -188,8 +188,7 @@ TEST(WorkloadController, ANewWorkloadIsAppliedThenReportedInTwoRequests) {
   EXPECT_EQ(result.kind, runtime::ReconcileResult::Kind::RequeueAfter) << result.error;
   // Looked at again when KubeRay's first status would be overdue: the creation's own event wakes nothing.
   EXPECT_GE(result.requeue_after_ms, 30'000);
-  EXPECT_EQ(rig.fake.log,
-            (std::vector<std::string>{created(kRc), "APPLY " + std::string(kWl) + "/status"}));
+  EXPECT_EQ(rig.fake.log, (std::vector<std::string>{created(kRc), "APPLY " + std::string(kWl) + "/status"}));
   EXPECT_EQ(rig.condition("Valid").status, "True");
   // The status already reports the cluster just created (not "not created yet"): its creation's watch event then
   // finds nothing to write.
@@ -265,8 +264,8 @@ TEST(WorkloadController, AChildCreatedByPostIsTakenOverAsAppliedAtItsFirstUpdate
   ASSERT_EQ(rig.fake.count(created(kRc)), 1u) << ::testing::PrintToString(rig.fake.log);
   ASSERT_TRUE(rig.cache_applied_ray_cluster());
   rig.set_workload("{workerGroups: [{name: small-group, replicas: 3}]}");
-  rig.fake.failures_once["PATCH " + std::string(kRc)] =
-      Error{"the server rejected our request: testing value /metadata/managedFields/0/operation failed", 422, "Invalid"};
+  rig.fake.failures_once["PATCH " + std::string(kRc)] = Error{
+      "the server rejected our request: testing value /metadata/managedFields/0/operation failed", 422, "Invalid"};
   rig.fake.log.clear();
   EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::Error);
   EXPECT_EQ(rig.fake.count("APPLY " + std::string(kRc)), 0u) << "not applied before its fields are ours";
@@ -558,10 +557,9 @@ TEST(WorkloadController, TheDryRunGateGuardsWritesThatComeInSeveralSteps) {
   rig.set_workload("{queue: {clusterQueue: cq-a}}");
   rig.start();
   EXPECT_EQ(rig.controller->reconcile("team-a/demo").kind, runtime::ReconcileResult::Kind::RequeueAfter);
-  EXPECT_EQ(rig.fake.log,
-            (std::vector<std::string>{"DRYRUN " + std::string(kLqs), "DRYRUN " + created(kRc).substr(7),
-                                      "PATCH " + std::string(kWl), "CREATE " + std::string(kLqs),
-                                      created(kRc), "APPLY " + std::string(kWl) + "/status"}));
+  EXPECT_EQ(rig.fake.log, (std::vector<std::string>{"DRYRUN " + std::string(kLqs), "DRYRUN " + created(kRc).substr(7),
+                                                    "PATCH " + std::string(kWl), "CREATE " + std::string(kLqs),
+                                                    created(kRc), "APPLY " + std::string(kWl) + "/status"}));
   Rig refused;
   refused.kueue_version = "v1beta2";
   refused.set_workload("{queue: {clusterQueue: cq-a}}");
