@@ -178,7 +178,11 @@ std::vector<InputDocument> documents_of_text(const std::string& name,
     entry.file = name;
     entry.whole_file = true;
     if (read.error().line) entry.syntax_error_at = yaml::Position{read.error().line, read.error().column};
-    entry.problems.push_back({"", "yaml:syntax", "yaml", "the file is not valid YAML: " + read.error().message});
+    if (read.error().reason == yaml::kLimitReason)  // the thirty-seventh user trial: told as a syntax error
+      entry.problems.push_back(
+          {"", "yaml:limit", "yaml", "the file is beyond a limit of the YAML reader: " + read.error().message});
+    else
+      entry.problems.push_back({"", "yaml:syntax", "yaml", "the file is not valid YAML: " + read.error().message});
     out.push_back(std::move(entry));
   }
   return out;
@@ -203,10 +207,9 @@ bool has_manifest_extension(const fs::path& p) {
 }
 
 // The files of folder `dir` that kubectl reads (recursing with `recursive`, not into symbolic links to folders), in
-// name order; the others (and those links) go to `skipped`, the sub-folders not read without `recursive` to
-// `unread_folders`.
-Result<std::vector<std::string>> folder_files(const std::string& dir, bool recursive, std::vector<std::string>& skipped,
-                                              std::vector<std::string>& unread_folders) {
+// name order; the others (and those links) go to out.skipped_files, the sub-folders not read without `recursive` to
+// out.unread_folders, the links that point at nothing to out.broken_links.
+Result<std::vector<std::string>> folder_files(const std::string& dir, bool recursive, Inputs& out) {
   std::vector<fs::path> entries;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) entries.push_back(e.path());
@@ -216,19 +219,21 @@ Result<std::vector<std::string>> folder_files(const std::string& dir, bool recur
   for (const auto& path : entries) {
     if (fs::is_directory(path, ec)) {
       if (!recursive) {
-        unread_folders.push_back(path.string());
+        out.unread_folders.push_back(path.string());
         continue;
       }
       // As kubectl's -R (filepath.Walk), a link to a folder is not followed: a link back up would never end.
       if (fs::is_symlink(path, ec)) {
-        skipped.push_back(path.string());
+        out.skipped_files.push_back(path.string());
         continue;
       }
-      auto inner = folder_files(path.string(), true, skipped, unread_folders);
+      auto inner = folder_files(path.string(), true, out);
       if (!inner) return std::unexpected(inner.error());
       files.insert(files.end(), inner->begin(), inner->end());
     } else if (!has_manifest_extension(path)) {
-      skipped.push_back(path.string());
+      out.skipped_files.push_back(path.string());
+    } else if (fs::is_symlink(path, ec) && !fs::exists(path, ec)) {
+      out.broken_links.push_back(path.string());  // the thirty-seventh user trial: it stopped the whole folder
     } else {
       files.push_back(path.string());
     }
@@ -311,7 +316,7 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
     }
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
-      auto files = folder_files(p, options.recursive, out.skipped_files, out.unread_folders);
+      auto files = folder_files(p, options.recursive, out);
       if (!files) return std::unexpected(files.error());
       for (const auto& f : *files) {
         if (seen_before(f)) continue;

@@ -7,6 +7,7 @@
 #include "cmd/judge_inputs.hpp"
 #include "cmd/offline_inputs.hpp"
 #include "core/condition.hpp"
+#include "core/names.hpp"
 #include "core/yaml.hpp"
 #include "workload/quota_preview.hpp"
 
@@ -155,6 +156,15 @@ int render_command(int argc, char** argv, int first) {
     std::cerr << "render: --output must be yaml or json, not \"" << output << "\"\n" << usage_hint("render");
     return 2;
   }
+  // A queue name Kueue would refuse (a DNS-1123 subdomain) is a usage error, not a finding on every workload; empty
+  // says the namespace has no default LocalQueue.
+  if (const std::string q = args->get("default-local-queue", ""); !q.empty())
+    if (auto problems = names::dns1123_subdomain(q); !problems.empty()) {
+      std::cerr << "render: --default-local-queue \"" << q << "\" is not a LocalQueue name: " << problems.front()
+                << "\n"
+                << usage_hint("render");
+      return 2;
+    }
   auto loaded = load_offline_inputs(*args, "render");
   if (!loaded) return loaded.error();
   workload::ClusterFacts facts;

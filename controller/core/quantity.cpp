@@ -21,11 +21,11 @@ bool mul(__int128& v, __int128 f) {
 Result<Quantity> Quantity::parse(std::string_view s) {
   const std::string original(s);
   auto bad = [&] {
-    return fail("quantity \"" + original +
+    return fail("\"" + original +
                 "\" is not a quantity: expected a number with an optional suffix (Ki Mi Gi Ti Pi Ei, n u m k M G T P "
                 "E) or exponent, e.g. 500m, 8Gi, 12G");
   };
-  if (s.empty()) return fail("quantity is empty");
+  if (s.empty()) return fail("\"\" is not a quantity (it is empty)");
   std::size_t i = 0;
   bool neg = false;
   if (s[i] == '+' || s[i] == '-') neg = s[i++] == '-';
@@ -119,15 +119,15 @@ Result<Quantity> Quantity::parse(std::string_view s) {
   // Strip leading zeros to keep the number small.
   std::size_t nz = digits.find_first_not_of('0');
   digits = nz == std::string::npos ? "0" : digits.substr(nz);
-  if (digits.size() > 36) return fail("quantity \"" + original + "\" is too large");
+  if (digits.size() > 36) return fail("\"" + original + "\" is too large for a quantity");
   __int128 v = 0;
   for (char c : digits) v = v * 10 + (c - '0');
-  if (!mul(v, static_cast<__int128>(1) << 0)) return fail("quantity \"" + original + "\" is too large");
+  if (!mul(v, static_cast<__int128>(1) << 0)) return fail("\"" + original + "\" is too large for a quantity");
   for (int k = 0; k < exp2; ++k)
-    if (!mul(v, 2)) return fail("quantity \"" + original + "\" is too large");
+    if (!mul(v, 2)) return fail("\"" + original + "\" is too large for a quantity");
   if (scale >= 0) {
     for (int k = 0; k < scale; ++k)
-      if (!mul(v, 10)) return fail("quantity \"" + original + "\" is too large");
+      if (!mul(v, 10)) return fail("\"" + original + "\" is too large for a quantity");
   } else {
     bool remainder = false;
     for (int k = 0; k < -scale && v != 0; ++k) {

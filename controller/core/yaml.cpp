@@ -208,6 +208,12 @@ struct Parser {
     e.column = at.column;
     return std::unexpected<Error>(std::move(e));
   }
+  /// fail_at for one of the size limits (Error::reason kLimitReason).
+  static std::unexpected<Error> limit_at(const Position& at, const std::string& before, const std::string& after = "") {
+    auto e = fail_at(at, before, after);
+    e.error().reason = kLimitReason;
+    return e;
+  }
 
   std::unexpected<Error> error_here(const std::string& what) const {
     // LibYAML's reader (invalid UTF-8, control characters) reports a byte offset and leaves problem_mark unset.
@@ -227,8 +233,8 @@ struct Parser {
     if (!yaml_parser_parse(&p, &ev)) return error_here("syntax error");
     have_event = true;
     if (ev.end_mark.index - document_start > kMaxDocumentBytes)
-      return fail_at(position_of(document_start), "YAML document starting at ",
-                     " is larger than " + mib(kMaxDocumentBytes) + " (the limit per document)");
+      return limit_at(position_of(document_start), "YAML document starting at ",
+                      " is larger than " + mib(kMaxDocumentBytes) + " (the limit per document)");
     return {};
   }
 
@@ -254,7 +260,9 @@ struct Parser {
 
   // Parses the node whose start event is the current event into `out`.
   Result<void> node(json::Value& out, json::Allocator& a, int depth) {
-    if (depth > 256) return fail_at(here(), "YAML nesting deeper than 256 levels at ");
+    if (depth > kMaxDepth)
+      return limit_at(here(), "YAML nesting deeper than " + std::to_string(kMaxDepth) + " levels at ",
+                      " (the limit per document)");
     switch (ev.type) {
       case YAML_ALIAS_EVENT: {
         std::string name(reinterpret_cast<const char*>(ev.data.alias.anchor));
@@ -267,15 +275,15 @@ struct Parser {
         const std::size_t counted =
             stream_alias_nodes ? stream_alias_nodes->fetch_add(it->second.nodes) + it->second.nodes : alias_nodes;
         if (counted > kMaxAliasNodes)
-          return fail_at(here(), "YAML aliases expand to more than " + std::to_string(kMaxAliasNodes) + " nodes, at ",
-                         "; refusing the document (nested aliases can multiply its size)");
+          return limit_at(here(), "YAML aliases expand to more than " + std::to_string(kMaxAliasNodes) + " nodes, at ",
+                          "; refusing the document (nested aliases can multiply its size)");
         out.CopyFrom(it->second.value, a);
         return {};
       }
       case YAML_SCALAR_EVENT: {
         if (ev.data.scalar.length > kMaxScalarBytes)
-          return fail_at(here(), "YAML scalar of " + std::to_string(ev.data.scalar.length) + " bytes at ",
-                         " is larger than " + mib(kMaxScalarBytes) + " (the limit per string)");
+          return limit_at(here(), "YAML scalar of " + std::to_string(ev.data.scalar.length) + " bytes at ",
+                          " is larger than " + mib(kMaxScalarBytes) + " (the limit per string)");
         std::string_view text(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
         const char* tag = reinterpret_cast<const char*>(ev.data.scalar.tag);
         std::string t = tag ? tag : "";
@@ -480,9 +488,12 @@ Result<std::vector<json::Document>> to_json(std::string_view text) {
 Result<void> for_each_document(std::string_view text,
                                const std::function<void(json::Document&, const DocumentStart&)>& each,
                                std::atomic<std::size_t>* stream_alias_nodes) {
-  if (text.size() > kMaxStreamBytes)
-    return fail("YAML text of " + std::to_string(text.size()) + " bytes is larger than " + mib(kMaxStreamBytes) +
-                " (the limit per file)");
+  if (text.size() > kMaxStreamBytes) {
+    Error e{"YAML text of " + std::to_string(text.size()) + " bytes is larger than " + mib(kMaxStreamBytes) +
+            " (the limit per file)"};
+    e.reason = kLimitReason;
+    return std::unexpected<Error>(std::move(e));
+  }
   Parser ps;
   ps.text = text;
   ps.stream_alias_nodes = stream_alias_nodes;

@@ -23,6 +23,10 @@ inline constexpr std::size_t kMaxDocumentBytes = 16u << 20;
 inline constexpr std::size_t kMaxScalarBytes = 4u << 20;
 /// Most nodes that alias expansion may copy into one stream ("billion laughs" documents).
 inline constexpr std::size_t kMaxAliasNodes = 1000000;
+/// Most levels of nested mappings and sequences in one document (a stack guard; a CRD schema nests about 30).
+inline constexpr int kMaxDepth = 256;
+/// Error::reason of an error that is one of the limits above, not a YAML syntax error.
+inline constexpr const char* kLimitReason = "Limit";
 
 /// Converts YAML text (one or more documents separated by `---`) into JSON documents, using LibYAML's event
 /// parser. Scalars are resolved as sigs.k8s.io/yaml (go-yaml v2, YAML 1.1) does: plain `true/false/yes/no/on/off`

@@ -1,5 +1,7 @@
 #include "workload/field_reader.hpp"
 
+#include <cmath>
+
 namespace cfo::workload {
 
 namespace {
@@ -43,6 +45,11 @@ std::string hint(const json::Value& v, std::string_view want, std::string_view p
     return " (write it as a quoted quantity: \"" + text + "\")";
   }
   if (v.IsNumber() && wants_string) return " (quote it: \"" + json::dump(v) + "\")";
+  // A whole number too large for 64 bits reads as a number, for the apiserver as here (the thirty-seventh user trial:
+  // replicas 99999999999999999999 "must be an integer, not a number" said nothing of why).
+  if (v.IsNumber() && !v.IsInt64() && want.find("integer") != std::string_view::npos &&
+      (v.IsUint64() || std::abs(v.GetDouble()) >= 9.2e18))
+    return " (" + json::dump(v) + " is beyond the 64-bit integers a Kubernetes API field holds)";
   return "";
 }
 }  // namespace

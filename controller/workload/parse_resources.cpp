@@ -58,8 +58,7 @@ std::optional<Quantity> parse_quantity_value(const json::Value& v, const std::st
   }
   auto q = Quantity::parse(text);
   if (!q) {
-    add_error(errs, path, "Quantity", "\"" + text + "\" is not a valid quantity: " + q.error().message,
-              "apimachinery:resource.ParseQuantity");
+    add_error(errs, path, "Quantity", q.error().message, "apimachinery:resource.ParseQuantity");
     return std::nullopt;
   }
   if (q->nanos() < 0) {

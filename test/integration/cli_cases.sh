@@ -198,6 +198,32 @@ expect "validate of a missing file" 2
 run missing-mixed validate -f "$work/mixed" -f "$work/no-such-folder/" "${crds[@]}" -o json
 expect "validate of a folder and a missing folder" 2
 
+# The thirty-seventh user trial's MINORs. A link to nothing inside a folder is warned about and the folder's other
+# files are still judged (it stopped the folder, exit 2).
+mkdir "$work/dangling"
+rc_yaml dangling-rc >"$work/dangling/a.yaml"
+ln -s "$work/no-such-target.yaml" "$work/dangling/b.yaml"
+rc_yaml dangling-rc2 " bogusField: 1," >"$work/dangling/c.yaml"
+run dangling validate -f "$work/dangling" "${crds[@]}"
+expect_io "validate of a folder with a link to nothing: the link warned about, the others judged" 1 \
+  "err:b.yaml is a symbolic link to nothing; not read" "out:2 object(s) checked, 1 invalid"
+# A document nested deeper than the reader's limit is yaml:limit, not a syntax error.
+python3 -c "print('apiVersion: v1\nkind: ConfigMap\ndata: ' + '[' * 300 + ']' * 300)" >"$work/deep.yaml"
+run deep validate -f "$work/deep.yaml" "${crds[@]}"
+expect "validate of a document nested 300 levels deep" 1 "[yaml:limit, yaml]" "deeper than 256 levels"
+# A bad quantity says so once; a whole number beyond 64 bits says why it is not an integer.
+{ echo "apiVersion: codeflare.dev/v1alpha1"; echo "kind: CodeFlareWorkload"; echo "metadata: {name: q, namespace: a}"
+  echo "spec: {workerGroups: [{name: w, replicas: 99999999999999999999,"
+  echo "  resources: {requests: {cpu: \"1x\"}, limits: {cpu: \"1x\"}}}]}"; } >"$work/numbers.yaml"
+run numbers validate -f "$work/numbers.yaml" "${crds[@]}"
+expect_io "validate of a bad quantity and a 20-digit replicas" 1 \
+  'out:requests.cpu: "1x" is not a quantity: expected' 'out!not a valid quantity' \
+  "out:is beyond the 64-bit integers a Kubernetes API field holds"
+# A --default-local-queue that is no queue name is a usage error (it was a finding on every workload, exit 1).
+run bad-queue render -f "$repo/config/samples/cfw_cpu.yaml" --default-local-queue 'Bad Queue' "${crds[@]}"
+expect_io "render --default-local-queue 'Bad Queue' is a usage error" 2 \
+  'err:--default-local-queue "Bad Queue" is not a LocalQueue name' "out!kind: RayCluster"
+
 # --- render shares the input layer ---
 { echo "apiVersion: v1"; echo "kind: List"; echo "items:"
   grep -v '^#' "$repo/config/samples/cfw_cpu.yaml" | sed -e '1s/^/- /' -e '2,$s/^/  /'; } >"$work/render-list.yaml"
