@@ -25,10 +25,11 @@ RUN crds="$UPSTREAM_CRDS"; \
  && DESTDIR="$PWD/out" cmake --install build-image --strip
 
 # The runtime image: the binary, the schemas that ship with it, and the Debian packages of its shared libraries
-# (OpenSSL, zlib, LibYAML and RE2 are linked in: CFO_STATIC_DEPS; ca-certificates brings OpenSSL's configuration).
+# (OpenSSL, zlib, LibYAML and RE2 are linked in: CFO_STATIC_DEPS; spdlog is compiled in: cfo_spdlog; ca-certificates
+# brings OpenSSL's configuration).
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      ca-certificates libfmt9 libprometheus-cpp-core1.0 libspdlog1.10 \
+      ca-certificates libfmt9 libprometheus-cpp-core1.0 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/out/usr/local/ /usr/local/
 USER 65532:65532
