@@ -98,6 +98,18 @@ Result<std::vector<std::string>> schema_paths(const Args& args) {
   return std::vector<std::string>{*bundled};
 }
 
+std::optional<int> kubernetes_minor_of_flag(std::string_view v) {
+  if (v.starts_with('v')) v.remove_prefix(1);
+  if (!v.starts_with("1.")) return std::nullopt;
+  v.remove_prefix(2);
+  int minor = 0;
+  std::size_t digits = 0;
+  while (digits < v.size() && digits < 3 && v[digits] >= '0' && v[digits] <= '9')
+    minor = minor * 10 + (v[digits++] - '0');
+  if (digits == 0 || (digits < v.size() && v[digits] != '.')) return std::nullopt;
+  return minor;
+}
+
 std::vector<std::string> filename_args(const Args& args) {
   std::vector<std::string> out;
   for (const auto& value : args.all("filename")) {
@@ -130,6 +142,15 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   if (args.has("pod-security-level")) {
     pod_security = validation::parse_pod_security_level(args.get("pod-security-level", ""));
     if (!pod_security) return fail_with("--pod-security-level must be privileged, baseline or restricted", true);
+  }
+  int kubernetes_minor = 0;
+  if (args.has("kubernetes-version")) {
+    auto minor = kubernetes_minor_of_flag(args.get("kubernetes-version", ""));
+    if (!minor)
+      return fail_with("--kubernetes-version must be a Kubernetes version such as 1.31 or v1.31.2, not \"" +
+                           args.get("kubernetes-version", "") + "\"",
+                       true);
+    kubernetes_minor = *minor;
   }
   // A namespace name the apiserver would refuse (a DNS-1123 label, as apimachinery ValidateNamespaceName) is a usage
   // error here, not a finding on every workload it is given to.
@@ -195,6 +216,7 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
                                                                     : validation::kDefaultKueueMaxPodSets;
   out.profile.name = *profile;
   out.profile.pod_security = *pod_security;
+  out.profile.kubernetes_minor = kubernetes_minor;
   return out;
 }
 

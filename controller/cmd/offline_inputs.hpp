@@ -61,6 +61,10 @@ Result<std::vector<std::string>> schema_paths(const Args& args);
 /// slice), in order. An empty part stays (and is refused by load_offline_inputs).
 std::vector<std::string> filename_args(const Args& args);
 
+/// The minor version of a --kubernetes-version value: "1.31", "v1.31" and "1.31.2" give 31. std::nullopt for anything
+/// else (another major, no minor, a minor of more than three digits, text after it other than ".patch").
+std::optional<int> kubernetes_minor_of_flag(std::string_view value);
+
 /// The loaded inputs of an offline command.
 struct OfflineInputs {
   validation::SchemaSet schemas;  ///< the schemas of the CRDs the documents lead to (crd_needs_of)
@@ -70,13 +74,14 @@ struct OfflineInputs {
 };
 
 /// Reads `-f` (required; filename_args: comma-separated lists too; a URL is a usage error), `-R`, `--crds`,
-/// `--kueue-max-podsets`, `--profile` and `--pod-security-level` (when the command takes it: privileged, baseline or
-/// restricted, else a usage error) from `args`. Without --crds, the schemas that ship with the binary are used
-/// (bundled_crds_path). Kueue's MaxPodSets is the flag's value, else what the Workload CRD among the schemas states (as
-/// the controller reads it from the cluster), else 8; the profile is --profile (vanilla, the default, or odh). A file
-/// whose YAML does not parse is not an error here: it is an entry of `docs` with a problem (OnYamlError::kAsEntry);
-/// one of the --crds is. Notes on stderr: the files of a folder that are not read, and warnings for inputs that hold
-/// no object or are given again. On a usage or I/O error it prints
+/// `--kueue-max-podsets`, `--profile`, `--pod-security-level` (when the command takes it: privileged, baseline or
+/// restricted, else a usage error) and `--kubernetes-version` (kubernetes_minor_of_flag, into
+/// ClusterProfile::kubernetes_minor; unset: 0, unknown) from `args`. Without --crds, the schemas that ship with the
+/// binary are used (bundled_crds_path). Kueue's MaxPodSets is the flag's value, else what the Workload CRD among the
+/// schemas states (as the controller reads it from the cluster), else 8; the profile is --profile (vanilla, the
+/// default, or odh). A file whose YAML does not parse is not an error here: it is an entry of `docs` with a problem
+/// (OnYamlError::kAsEntry); one of the --crds is. Notes on stderr: the files of a folder that are not read, and
+/// warnings for inputs that hold no object or are given again. On a usage or I/O error it prints
 /// "<command>: <reason>" (naming the flag: "-f: cannot read x.yaml: no such file or folder", "--crds: ...", and
 /// usage_hint for usage errors) to stderr and returns the exit code 2.
 std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const char* command);

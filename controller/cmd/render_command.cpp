@@ -51,6 +51,8 @@ constexpr const char* kRenderHelp =
     "      --default-local-queue Q  act as if the namespace's default LocalQueue were Q\n"
     "      --kueue-max-podsets N    Kueue's MaxPodSets: 8 (<= v0.17), 10 (v0.18), 18 (>= v0.19); default: what the\n"
     "                               Workload CRD among the schemas says (spec.podSets.maxItems), else 8\n"
+    "      --kubernetes-version V   the target cluster's Kubernetes version (1.31, v1.31.2): rules whose verdict\n"
+    "                               changed with a release judge by it; default unknown, where those rules warn\n"
     "      --profile NAME           the cluster's profile, vanilla (default) or odh (OpenDataHub / OpenShift AI):\n"
     "                               the rules of the CodeFlare operator's webhooks apply only under odh\n"
     "      --kueue-version V        Kueue API version of a managed LocalQueue (spec.queue.clusterQueue), which is\n"
@@ -138,6 +140,7 @@ int render_command(int argc, char** argv, int first) {
                            {"default-local-queue", true},
                            {"kueue-max-podsets", true},
                            {"profile", true},
+                           {"kubernetes-version", true},
                            {"kueue-version", true},
                            {"quota", false},
                            {"set", false},

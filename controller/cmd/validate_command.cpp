@@ -61,6 +61,10 @@ constexpr const char* kValidateHelp =
     "                             the Pod Security Standards level the target namespace enforces (its label\n"
     "                             pod-security.kubernetes.io/enforce): the Pods the objects lead to are judged at\n"
     "                             that level; default privileged (no check)\n"
+    "      --kubernetes-version V the target cluster's Kubernetes version (1.31, v1.31.2): rules whose verdict "
+    "changed\n"
+    "                             with a release judge by it (env var names only 1.32 accepts are an error below\n"
+    "                             1.32); default unknown, where those rules warn\n"
     "      --profile NAME         the cluster's profile: vanilla (default) or odh (OpenDataHub / OpenShift AI, where\n"
     "                             the CodeFlare operator's webhooks also judge RayClusters); rules report only under\n"
     "                             the profiles they belong to\n"
@@ -135,6 +139,7 @@ int validate_command(int argc, char** argv, int first) {
                            {"list-rules", false},
                            {"set", false},
                            {"profile", true},
+                           {"kubernetes-version", true},
                            {"help", false}},
                           {{"f", "filename"}, {"R", "recursive"}, {"o", "output"}, {"n", "namespace"}, {"h", "help"}});
   if (!args) {

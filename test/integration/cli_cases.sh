@@ -224,6 +224,21 @@ run bad-queue render -f "$repo/config/samples/cfw_cpu.yaml" --default-local-queu
 expect_io "render --default-local-queue 'Bad Queue' is a usage error" 2 \
   'err:--default-local-queue "Bad Queue" is not a LocalQueue name' "out!kind: RayCluster"
 
+# --kubernetes-version: an env var name only Kubernetes 1.32 accepts warns when the version is unknown, is an error
+# for 1.31 and nothing for 1.32; a value that is no version is a usage error.
+echo "{apiVersion: ray.io/v1, kind: RayCluster, metadata: {name: env-rc, namespace: team-a}, spec: {rayVersion: \"2.46.0\",
+  headGroupSpec: {template: {spec: {containers: [{name: ray-head, image: \"rayproject/ray:2.46.0\", env: [{name: 1ST_VAR, value: x}],
+    resources: {requests: {cpu: \"1\", memory: 4Gi}, limits: {cpu: \"1\", memory: 4Gi}}}]}}}}}" >"$work/env-name.yaml"
+run env-unknown validate -f "$work/env-name.yaml" "${crds[@]}"
+expect "validate, version unknown: an env var name of 1.32 warns" 0 "warning: spec.headGroupSpec.template.spec.containers[0].env[0].name"
+run env-131 validate -f "$work/env-name.yaml" "${crds[@]}" --kubernetes-version v1.31.4
+expect "validate --kubernetes-version v1.31.4: the same name is an error" 1 "(Kubernetes 1.31; such names are accepted from 1.32)"
+run env-132 validate -f "$work/env-name.yaml" "${crds[@]}" --kubernetes-version 1.32 -o json
+expect "validate --kubernetes-version 1.32: no finding" 0
+json_check env-132 '[e for e in f if e["severity"] != "info"] == []'
+run env-bad validate -f "$work/env-name.yaml" "${crds[@]}" --kubernetes-version 2.0
+expect_io "validate --kubernetes-version 2.0 is a usage error" 2 "err:--kubernetes-version must be a Kubernetes version"
+
 # --- render shares the input layer ---
 { echo "apiVersion: v1"; echo "kind: List"; echo "items:"
   grep -v '^#' "$repo/config/samples/cfw_cpu.yaml" | sed -e '1s/^/- /' -e '2,$s/^/  /'; } >"$work/render-list.yaml"

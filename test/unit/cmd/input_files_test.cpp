@@ -352,3 +352,13 @@ TEST(InputFiles, TheAliasLimitHoldsForALargeFileConvertedInParts) {
     within += "---\nkind: A\nmetadata: {name: d" + std::to_string(i) + "}\ndata:\n  a: &x " + list + "\n  b: *x\n";
   EXPECT_EQ(documents_of_text("aliases.yaml", within).size(), 90u);
 }
+
+// --kubernetes-version: the minor of a 1.x version, with or without "v" and a patch; anything else is refused.
+TEST(KubernetesVersionFlag, GivesTheMinorOfA1xVersion) {
+  EXPECT_EQ(kubernetes_minor_of_flag("1.31"), 31);
+  EXPECT_EQ(kubernetes_minor_of_flag("v1.32"), 32);
+  EXPECT_EQ(kubernetes_minor_of_flag("1.29.4"), 29);
+  EXPECT_EQ(kubernetes_minor_of_flag("v1.20.2"), 20);
+  for (const char* bad : {"", "1", "1.", "2.0", "v2.1", "1.x", "1.31x", "1.1000", "31", "1.31-rc"})
+    EXPECT_EQ(kubernetes_minor_of_flag(bad), std::nullopt) << bad;
+}
