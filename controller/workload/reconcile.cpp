@@ -183,6 +183,18 @@ void keep_queued_child_suspended(json::Document& desired, const json::Value& liv
   if (spec && spec->IsObject()) json::set(*spec, "suspend", json::Value(true), desired.GetAllocator());
 }
 
+// A child that is not queued (no queue-name label on the desired or the live child), of a workload that is not
+// suspended, found suspended: the operator writes spec.suspend: false and so owns it. Leaving the field out would
+// never resume it when someone else also owns it (a `kubectl patch` suspended it, or co-owns the operator's earlier
+// true): server-side apply keeps a field another manager owns (the thirty-eighth user trial: resumed, the RayCluster
+// stayed suspended and the workload read Pending for ever). The write is a drift repair (ChildModified names who
+// suspended it). Called after the spec hash is stamped, like keep_queued_child_suspended.
+void resume_unqueued_child(json::Document& desired, const json::Value& live) {
+  if (!suspended(&live) || queue_label_of(&live)) return;
+  json::Value* spec = json::find(desired, "spec");
+  if (spec && spec->IsObject()) json::set(*spec, "suspend", json::Value(false), desired.GetAllocator());
+}
+
 // Where StartedJobUnchanged comes from.
 constexpr std::string_view kStartedJobSource = "kuberay: RayJob controller (kuberay#1776)";
 
@@ -1058,6 +1070,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
         autoscaled_workers = worker_count(children.back());
       }
       if (queue && !s.suspend && live && !out.recreate) keep_queued_child_suspended(children.back(), *live);
+      if (!queue && !s.suspend && live && !out.recreate) resume_unqueued_child(children.back(), *live);
       const bool hold_job = s.job && live && !out.recreate && !s.suspend &&
                             hold_started_job_change(children.back(), *live, ran_hash, out.errors);
       validate_child(children.back(), label, workload, schemas, facts, out.errors, out.recreate ? nullptr : live, memo,

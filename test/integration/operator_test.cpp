@@ -127,6 +127,36 @@ TEST(Operator, ALabelAndAWorkerGroupRemovedAfterCreationLeaveTheRayCluster) {
   EXPECT_NE(managers(*rc).find("codeflare-operator/Apply"), std::string::npos) << managers(*rc);
 }
 
+// The thirty-eighth user trial: a RayCluster suspended by hand (another field manager) stayed suspended when its
+// workload, never suspended or suspended and resumed, left spec.suspend out. Without a queue the operator writes
+// suspend: false, owns it, and so resumes it.
+TEST(Operator, ARayClusterSuspendedByHandIsResumed) {
+  const std::string ns = unique_namespace("resume");
+  ASSERT_NO_FATAL_FAILURE(create_namespace(ns));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("held", 1)));
+  ASSERT_TRUE(eventually([&] { return get(kRayClusters, ns, "held").has_value(); })) << operator_log();
+  ASSERT_NO_FATAL_FAILURE(patch_spec(kRayClusters, ns, "held", "spec: {suspend: true}"));
+  ASSERT_TRUE(eventually([&] {
+    auto rc = get(kRayClusters, ns, "held");
+    const json::Value* v = rc ? json::find_path(*rc, "spec.suspend") : nullptr;
+    return v && v->IsBool() && !v->GetBool();
+  })) << operator_log();
+  // Suspended through the workload, then resumed, with the other manager's suspend still there: resumed too.
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("held", 1, "  suspend: true\n")));
+  ASSERT_TRUE(eventually([&] {
+    auto rc = get(kRayClusters, ns, "held");
+    const json::Value* v = rc ? json::find_path(*rc, "spec.suspend") : nullptr;
+    return v && v->IsBool() && v->GetBool();
+  })) << operator_log();
+  ASSERT_NO_FATAL_FAILURE(patch_spec(kRayClusters, ns, "held", "spec: {suspend: true}"));
+  ASSERT_NO_FATAL_FAILURE(apply_workload(ns, cpu_workload("held", 1)));
+  ASSERT_TRUE(eventually([&] {
+    auto rc = get(kRayClusters, ns, "held");
+    const json::Value* v = rc ? json::find_path(*rc, "spec.suspend") : nullptr;
+    return v && v->IsBool() && !v->GetBool();
+  })) << operator_log();
+}
+
 TEST(Operator, DeletedChildIsRecreated) {
   const std::string ns = unique_namespace("drift");
   ASSERT_NO_FATAL_FAILURE(create_namespace(ns));

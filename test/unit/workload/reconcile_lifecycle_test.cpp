@@ -605,12 +605,28 @@ TEST(ReconcileLifecycle, AResumedQueuedChildStaysSuspendedUntilKueueStartsIt) {
             json::get_string(resumed.desired.back()["metadata"]["annotations"], kSpecHashAnnotation))
       << "an admission changes no hash";
 
-  // Without a queue, resuming starts the child at once.
+  // Without a queue, resuming starts the child at once: suspend: false is written (owned), so that a suspend that
+  // someone else co-owns goes too (the thirty-eighth user trial: `kubectl patch` had suspended the RayCluster too, and
+  // leaving the field out kept it suspended).
   json::Document plain =
       json::clone(reconcile(wl("{suspend: true}"), Observed{}, ClusterFacts{}, schemas, kNow).desired.back());
   observed.ray_cluster = &plain;
   Outcome unqueued = reconcile(wl("{}"), observed, ClusterFacts{}, schemas, kNow);
-  EXPECT_FALSE(json::find(unqueued.desired.back()["spec"], "suspend"));
+  EXPECT_EQ(json::get_bool(unqueued.desired.back()["spec"], "suspend"), false);
+  // Suspended by hand while the workload was never suspended: set back the same way.
+  json::Document running_plain =
+      json::clone(reconcile(wl("{}"), Observed{}, ClusterFacts{}, schemas, kNow).desired.back());
+  ASSERT_FALSE(json::find(running_plain["spec"], "suspend")) << "a new child carries no suspend";
+  json::set(running_plain["spec"], "suspend", json::Value(true), running_plain.GetAllocator());
+  observed.ray_cluster = &running_plain;
+  Outcome restored = reconcile(wl("{}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_EQ(json::get_bool(restored.desired.back()["spec"], "suspend"), false);
+  // A live child Kueue labelled (its queue-name defaulting) is queued: Kueue's to start, it stays suspended.
+  json::set(running_plain["metadata"], "labels", json::Value(rapidjson::kObjectType), running_plain.GetAllocator());
+  json::set(running_plain["metadata"]["labels"], "kueue.x-k8s.io/queue-name",
+            json::str("default", running_plain.GetAllocator()), running_plain.GetAllocator());
+  Outcome labelled = reconcile(wl("{}"), observed, ClusterFacts{}, schemas, kNow);
+  EXPECT_EQ(json::get_bool(labelled.desired.back()["spec"], "suspend"), true);
 }
 
 // A spec change of a RayJob that has started is not applied (KubeRay would not act on it), with a warning.
