@@ -208,7 +208,7 @@ bool has_manifest_extension(const fs::path& p) {
 
 // The files of folder `dir` that kubectl reads (recursing with `recursive`, not into symbolic links to folders), in
 // name order; the others (and those links) go to out.skipped_files, the sub-folders not read without `recursive` to
-// out.unread_folders, the links that point at nothing to out.broken_links.
+// out.unread_folders. A link with a manifest's name that points at nothing is among the files (read_inputs reports it).
 Result<std::vector<std::string>> folder_files(const std::string& dir, bool recursive, Inputs& out) {
   std::vector<fs::path> entries;
   std::error_code ec;
@@ -232,8 +232,6 @@ Result<std::vector<std::string>> folder_files(const std::string& dir, bool recur
       files.insert(files.end(), inner->begin(), inner->end());
     } else if (!has_manifest_extension(path)) {
       out.skipped_files.push_back(path.string());
-    } else if (fs::is_symlink(path, ec) && !fs::exists(path, ec)) {
-      out.broken_links.push_back(path.string());  // the thirty-seventh user trial: it stopped the whole folder
     } else {
       files.push_back(path.string());
     }
@@ -319,6 +317,18 @@ Result<Inputs> read_inputs(const std::vector<std::string>& paths, ReadOptions op
       auto files = folder_files(p, options.recursive, out);
       if (!files) return std::unexpected(files.error());
       for (const auto& f : *files) {
+        // A link to nothing is one error finding, and the folder's other files are still judged (the thirty-seventh
+        // user trial: it stopped the whole folder, exit 2; the thirty-eighth: a warning let CI pass without it).
+        if (fs::is_symlink(f, ec) && !fs::exists(f, ec)) {
+          InputDocument entry;
+          entry.file = f;
+          entry.whole_file = true;
+          entry.source = source;
+          entry.problems.push_back({"", "file:danglingLink", "file",
+                                    "a symbolic link to nothing (" + fs::read_symlink(f, ec).string() + "): not read"});
+          out.docs.push_back(std::move(entry));
+          continue;
+        }
         if (seen_before(f)) continue;
         auto text = read_file(f);
         if (!text) return std::unexpected(text.error());

@@ -76,9 +76,6 @@ struct Inputs {
   std::vector<std::string> skipped_files;
   /// Sub-folders of the folders given that were not read (without ReadOptions::recursive).
   std::vector<std::string> unread_folders;
-  /// Symbolic links with a manifest's name in the folders given that point at nothing: not read (a warning), so that
-  /// the folder's other files are still judged. A missing path given with -f itself stays an error.
-  std::vector<std::string> broken_links;
   /// Inputs that hold no object at all (an empty file, comments only, `---` only).
   std::vector<std::string> empty_inputs;
   /// Files met again (the same file by device and inode: given twice with -f, or also inside a folder given): read

@@ -201,8 +201,6 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
     for (const auto& f : docs->unread_folders) std::cerr << " " << f;
     std::cerr << "\n";
   }
-  for (const auto& f : docs->broken_links)
-    std::cerr << command << ": warning: " << f << " is a symbolic link to nothing; not read\n";
   for (const auto& f : docs->empty_inputs) std::cerr << command << ": warning: " << f << " holds no object\n";
   for (const auto& f : docs->repeated_files)
     std::cerr << command << ": warning: " << f

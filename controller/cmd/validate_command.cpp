@@ -150,6 +150,12 @@ int validate_command(int argc, char** argv, int first) {
     std::cout << kValidateHelp;
     return 0;
   }
+  // A listing judges nothing: -f given with it would be ignored without a word (the thirty-eighth user trial).
+  if ((args->flag("list-rules") || args->flag("list-unsupported-rules")) && args->has("filename")) {
+    std::cerr << "validate: --list-rules and --list-unsupported-rules list and exit; they take no -f\n"
+              << usage_hint("validate");
+    return 2;
+  }
   if (args->flag("list-unsupported-rules")) return list_unsupported_rules(*args);
   const std::string output = args->get("output", "text");
   if (output != "text" && output != "json") {

@@ -198,15 +198,16 @@ expect "validate of a missing file" 2
 run missing-mixed validate -f "$work/mixed" -f "$work/no-such-folder/" "${crds[@]}" -o json
 expect "validate of a folder and a missing folder" 2
 
-# The thirty-seventh user trial's MINORs. A link to nothing inside a folder is warned about and the folder's other
-# files are still judged (it stopped the folder, exit 2).
+# The thirty-seventh user trial's MINORs. A link to nothing inside a folder is an error finding and the folder's other
+# files are still judged (it stopped the folder, exit 2; the thirty-eighth: a warning let CI pass without it).
 mkdir "$work/dangling"
 rc_yaml dangling-rc >"$work/dangling/a.yaml"
 ln -s "$work/no-such-target.yaml" "$work/dangling/b.yaml"
 rc_yaml dangling-rc2 " bogusField: 1," >"$work/dangling/c.yaml"
 run dangling validate -f "$work/dangling" "${crds[@]}"
-expect_io "validate of a folder with a link to nothing: the link warned about, the others judged" 1 \
-  "err:b.yaml is a symbolic link to nothing; not read" "out:2 object(s) checked, 1 invalid"
+expect_io "validate of a folder with a link to nothing: the link an error, the others judged" 1 \
+  "out:b.yaml: error: a symbolic link to nothing" "out:[file:danglingLink, file]" \
+  "out:2 object(s) checked, 1 invalid, 1 input(s) not readable as objects"
 # A document nested deeper than the reader's limit is yaml:limit, not a syntax error.
 python3 -c "print('apiVersion: v1\nkind: ConfigMap\ndata: ' + '[' * 300 + ']' * 300)" >"$work/deep.yaml"
 run deep validate -f "$work/deep.yaml" "${crds[@]}"
@@ -223,6 +224,10 @@ expect_io "validate of a bad quantity and a 20-digit replicas" 1 \
 run bad-queue render -f "$repo/config/samples/cfw_cpu.yaml" --default-local-queue 'Bad Queue' "${crds[@]}"
 expect_io "render --default-local-queue 'Bad Queue' is a usage error" 2 \
   'err:--default-local-queue "Bad Queue" is not a LocalQueue name' "out!kind: RayCluster"
+
+# A listing takes no -f (the thirty-eighth trial: -f was ignored, exit 0).
+run list-with-f validate --list-rules -f "$work/env-name.yaml"
+expect_io "validate --list-rules -f FILE is a usage error" 2 "err:they take no -f"
 
 # --kubernetes-version: an env var name only Kubernetes 1.32 accepts warns when the version is unknown, is an error
 # for 1.31 and nothing for 1.32; a value that is no version is a usage error.
