@@ -11,6 +11,7 @@
 #include "workload/check_workload.hpp"
 #include "workload/field_reader.hpp"
 #include "workload/labels.hpp"
+#include "validation/rule_catalog.hpp"
 #include "workload/odh_ca_bundle.hpp"
 #include "workload/parse_autoscaling.hpp"
 #include "workload/parse_gcs_fault_tolerance.hpp"
@@ -313,8 +314,16 @@ void parse_ignored_checks(const json::Value& meta, Workload& w, FieldErrors& err
     if (std::find(std::begin(kIgnorableChecks), std::end(kIgnorableChecks), item) == std::end(kIgnorableChecks)) {
       std::string known;
       for (auto k : kIgnorableChecks) known += (known.empty() ? "" : ", ") + std::string(k);
+      // A rule the cluster enforces cannot be turned off, and says so; any other name is not one of the ignorable
+      // checks (the thirty-eighth user trial: "Bogus" was told it "cannot be ignored", as a cluster rule is).
+      const bool cluster_rule =
+          validation::find_rule(item) != nullptr || item.starts_with("schema:") || item.starts_with("cel:");
       add_error(errs, path, "IgnoreChecks",
-                "\"" + std::string(item) + "\" cannot be ignored; only the operator's own checks can: " + known);
+                cluster_rule ? "\"" + std::string(item) +
+                                   "\" is a rule the cluster enforces and cannot be ignored; only the operator's own "
+                                   "checks can: " +
+                                   known
+                             : "\"" + std::string(item) + "\" is not one of the checks that can be ignored: " + known);
       continue;
     }
     w.ignored_checks.emplace_back(item);

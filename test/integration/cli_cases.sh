@@ -220,6 +220,18 @@ run numbers validate -f "$work/numbers.yaml" "${crds[@]}"
 expect_io "validate of a bad quantity and a 20-digit replicas" 1 \
   'out:requests.cpu: "1x" is not a quantity: expected' 'out!not a valid quantity' \
   "out:is beyond the 64-bit integers a Kubernetes API field holds"
+# The same for a RayCluster judged by its CRD schema, and an ignore-checks name that is no check (the thirty-eighth
+# trial: "found number 9.999999999999999e22"; "Bogus" was told it "cannot be ignored").
+rc_yaml big-rc " workerGroupSpecs: [{groupName: w, replicas: 99999999999999999999999, rayStartParams: {},
+  template: {spec: {containers: [{name: w, image: \"rayproject/ray:2.46.0\"}]}}}]," >"$work/big-rc.yaml"
+run big-rc validate -f "$work/big-rc.yaml" "${crds[@]}"
+expect "validate of a RayCluster with a 23-digit replicas" 1 "a whole number beyond the 64-bit integers"
+{ echo "apiVersion: codeflare.dev/v1alpha1"; echo "kind: CodeFlareWorkload"
+  echo "metadata: {name: ig, namespace: a, annotations: {codeflare.dev/ignore-checks: \"Bogus, ValidateEnv\"}}"
+  echo "spec: {}"; } >"$work/ignore-bogus.yaml"
+run ignore-bogus validate -f "$work/ignore-bogus.yaml" "${crds[@]}"
+expect "validate of ignore-checks naming no check and a cluster rule" 1 '"Bogus" is not one of the checks that can be' \
+  '"ValidateEnv" is a rule the cluster enforces and cannot be ignored'
 # A --default-local-queue that is no queue name is a usage error (it was a finding on every workload, exit 1).
 run bad-queue render -f "$repo/config/samples/cfw_cpu.yaml" --default-local-queue 'Bad Queue' "${crds[@]}"
 expect_io "render --default-local-queue 'Bad Queue' is a usage error" 2 \
