@@ -27,10 +27,12 @@ Result<json::Document> write(const Api& api, const Write& w, const std::string& 
 }
 
 // The managedFields entry our POST left (manager ours, operation Update) becomes an Apply entry, as if the object had
-// been created by our apply: the fields it lists are then ours to remove by leaving them out of an apply. The `test`s
-// make a stale index (the cache behind) fail with 422 and write nothing. One PATCH, once per child.
-Result<json::Document> upgrade_entry(const Api& api, const Write& w, const std::string& ns,
-                                     const client::WriteOptions& wo) {
+// been created by our apply: the fields it lists are then ours to remove by leaving them out of an apply. Field
+// ownership is keyed by manager and operation (Kubernetes docs, "Server-Side Apply": field management, and the
+// upgrade from client-side apply that client-go's csaupgrade does by rewriting managedFields the same way). The
+// `test`s make a stale index (the cache behind) fail with 422 and write nothing. One PATCH, once per child.
+Result<json::Document> take_over_created_fields(const Api& api, const Write& w, const std::string& ns,
+                                                const client::WriteOptions& wo) {
   json::Document ops(rapidjson::kArrayType);
   auto& a = ops.GetAllocator();
   const std::string at = "/metadata/managedFields/" + std::to_string(w.upgrade_entry);
@@ -196,7 +198,7 @@ WriteOutcome execute(const Plan& plan, const ExecutionContext& ctx, const Api& a
     for (std::size_t i = 0; i < plan.writes.size(); ++i) {
       const Write& w = plan.writes[i];
       if (w.upgrade_entry >= 0)
-        if (auto up = upgrade_entry(api, w, ctx.ns, wo); !up) {
+        if (auto up = take_over_created_fields(api, w, ctx.ns, wo); !up) {
           failed = w.kind + " " + w.name +
                    ": taking over as applied the fields its creation wrote: " + up.error().message +
                    " (retried once the cache has the child as it is now)";

@@ -9,7 +9,6 @@
 #include "validation/schema_regex.hpp"  // <rapidjson/schema.h> with RE2 checking every `pattern`
 
 #include <algorithm>
-#include <cmath>
 #include <iterator>
 #include <atomic>
 #include <cstring>
@@ -18,6 +17,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/json_numbers.hpp"
 #include "core/read_file.hpp"
 #include "core/yaml.hpp"
 #include "validation/regex.hpp"
@@ -457,8 +457,7 @@ FieldError first_error(const SchemaValidator& validator, const Value& schema_roo
     if (dnode && !dnode->IsObject() && !dnode->IsArray()) reason += " " + preview(*dnode);
     // A whole number past 64 bits is read as a number, by the apiserver too (the thirty-eighth user trial:
     // "found number 9.999999999999999e22" for the literal 99999999999999999999999).
-    if (dnode && dnode->IsNumber() && !dnode->IsInt64() && expected_types(s).find("integer") != std::string::npos &&
-        (dnode->IsUint64() || std::abs(dnode->GetDouble()) >= 9.2e18))
+    if (dnode && json::is_whole_beyond_int64(*dnode) && expected_types(s).find("integer") != std::string::npos)
       reason += " (a whole number beyond the 64-bit integers a Kubernetes API field holds)";
   } else if (keyword == "enum") {
     const Value* e = json::find(s, "enum");

@@ -1,6 +1,6 @@
 #include "workload/field_reader.hpp"
 
-#include <cmath>
+#include "core/json_numbers.hpp"
 
 namespace cfo::workload {
 
@@ -47,8 +47,7 @@ std::string hint(const json::Value& v, std::string_view want, std::string_view p
   if (v.IsNumber() && wants_string) return " (quote it: \"" + json::dump(v) + "\")";
   // A whole number too large for 64 bits reads as a number, for the apiserver as here (the thirty-seventh user trial:
   // replicas 99999999999999999999 "must be an integer, not a number" said nothing of why).
-  if (v.IsNumber() && !v.IsInt64() && want.find("integer") != std::string_view::npos &&
-      (v.IsUint64() || std::abs(v.GetDouble()) >= 9.2e18))
+  if (want.find("integer") != std::string_view::npos && json::is_whole_beyond_int64(v))
     return " (" + json::dump(v) + " is beyond the 64-bit integers a Kubernetes API field holds)";
   return "";
 }
