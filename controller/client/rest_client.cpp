@@ -1,7 +1,5 @@
 #include "client/rest_client.hpp"
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
@@ -227,7 +225,7 @@ RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std
     if (!pc) pc = std::make_unique<PooledConnection>(prepared->tls);
     // Removed before the connection goes back to the pool or away, so that a later stop never touches it.
     std::optional<ScopedStopCallback> on_stop;
-    on_stop.emplace(stop, [c = pc.get()] { asio::post(c->ioc, [c] { c->conn.close(); }); });
+    on_stop.emplace(stop, [c = pc.get()] { c->conn.interrupt(); });
     if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
 
     if (!reused)
@@ -236,9 +234,10 @@ RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std
         return {stopped(stop) ? std::unexpected(cancelled_error(what)) : fail(what + ": " + opened.error().message)};
     if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
 
-    auto& stream = pc->conn.stream();
-    beast::get_lowest_layer(stream).expires_after(impl.timeouts.request_timeout_ms);
-    auto ec = run_op(pc->ioc, [&](auto handler) { http::async_write(stream, req, handler); });
+    auto& stream = pc->conn;
+    stream.set_io_timeout(impl.timeouts.request_timeout_ms);
+    boost::system::error_code ec;
+    http::write(stream, req, ec);
     if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
     if (ec && reused && is_dropped_connection(ec)) continue;
     if (ec)
@@ -252,10 +251,7 @@ RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std
     // The timeout is per read: a response that keeps arriving (a list page of megabytes on a slow link) is read to
     // its end, as client-go does with no overall timeout; one that stops for request_timeout_ms is given up.
     ec = {};
-    while (!ec && !parser.is_done()) {
-      beast::get_lowest_layer(stream).expires_after(impl.timeouts.request_timeout_ms);
-      ec = run_op(pc->ioc, [&](auto handler) { http::async_read_some(stream, buffer, parser, handler); });
-    }
+    while (!ec && !parser.is_done()) http::read_some(stream, buffer, parser, ec);
     if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
     if (ec && reused && is_dropped_connection(ec) && !parser.got_some()) continue;
     if (ec)

@@ -1,6 +1,5 @@
 #pragma once
 // Private state of RestClient, shared by rest_client.cpp (plain requests) and watch.cpp (streams).
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -59,13 +58,11 @@ std::chrono::milliseconds watch_idle_limit(std::string_view target, std::chrono:
 /// The error of a call ended by RestClient::with_stop's token.
 Error cancelled_error(const std::string& what);
 
-/// A keep-alive connection with what it lives on: the io_context it runs on and the TLS context it was made with
-/// (members in this order: the connection refers to both).
+/// A keep-alive connection with the TLS context it was made with (members in this order: the connection refers to
+/// the context).
 struct PooledConnection {
-  explicit PooledConnection(std::shared_ptr<boost::asio::ssl::context> context)
-      : tls(std::move(context)), conn(ioc, *tls) {}
+  explicit PooledConnection(std::shared_ptr<boost::asio::ssl::context> context) : tls(std::move(context)), conn(*tls) {}
   std::shared_ptr<boost::asio::ssl::context> tls;
-  boost::asio::io_context ioc;
   TlsConnection conn;
   std::chrono::steady_clock::time_point idle_since{};
 };

@@ -1,14 +1,25 @@
 #include "client/tls_connection.hpp"
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <poll.h>
+#include <csignal>
 #include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <vector>
 
 #include "client/tls_context.hpp"
 
@@ -17,8 +28,7 @@ namespace cfo::client {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 using tcp = asio::ip::tcp;
-
-TlsConnection::TlsConnection(asio::io_context& ioc, asio::ssl::context& tls) : ioc_(ioc), stream_(ioc, tls) {}
+using Clock = std::chrono::steady_clock;
 
 bool is_dropped_connection(const boost::system::error_code& ec) {
   namespace http = beast::http;
@@ -42,73 +52,274 @@ constexpr int kKeepaliveIdleS = 30;
 constexpr int kKeepaliveIntervalS = 10;
 constexpr int kKeepaliveProbes = 3;
 
-void enable_keepalive(tcp::socket& socket) {
-  boost::system::error_code ignored;
-  socket.set_option(asio::socket_base::keep_alive(true), ignored);
-  const int fd = socket.native_handle();
+void set_socket_options(int fd) {
   // Best effort: a failure leaves the system defaults.
+  const int on = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
   ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &kKeepaliveIdleS, sizeof kKeepaliveIdleS);
   ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &kKeepaliveIntervalS, sizeof kKeepaliveIntervalS);
   ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &kKeepaliveProbes, sizeof kKeepaliveProbes);
+  // Requests are small writes answered at once: without TCP_NODELAY, Nagle's algorithm holds a request's last
+  // segment until the peer's delayed ACK (about 40 ms per request). Go's net package sets it on every connection.
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
+
+/// OpenSSL writes the socket with write(2), which raises SIGPIPE when the peer has gone. Like Go's runtime (and
+/// Boost.Asio's io_context), a process that has SIGPIPE at its default gets it ignored when it opens a connection, so
+/// that the write fails with EPIPE (a dropped connection) instead of ending the process. A handler the program
+/// installed is kept. One sigaction(2) per new connection.
+void ignore_sigpipe() {
+  struct sigaction current{};
+  if (::sigaction(SIGPIPE, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) return;
+  struct sigaction ignore{};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  ::sigaction(SIGPIPE, &ignore, nullptr);
+}
+
+bool set_blocking(int fd, bool blocking) {
+  const int flags = ::fcntl(fd, F_GETFL, 0);
+  if (flags < 0) return false;
+  return ::fcntl(fd, F_SETFL, blocking ? (flags & ~O_NONBLOCK) : (flags | O_NONBLOCK)) == 0;
+}
+
+/// Milliseconds left until `deadline` for poll(2) (0 when past it).
+int poll_ms_until(Clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  if (left <= 0) return 0;
+  return left > INT_MAX ? INT_MAX : static_cast<int>(left);
+}
+
+/// Waits until `fd` is ready for `events` or `deadline` passes. False on a timeout or a poll error.
+bool wait_ready(int fd, short events, Clock::time_point deadline) {
+  for (;;) {
+    pollfd p{fd, events, 0};
+    const int n = ::poll(&p, 1, poll_ms_until(deadline));
+    if (n > 0) return true;
+    if (n == 0 || errno != EINTR) return false;
+  }
+}
+
+/// The addresses of `url`: the literal itself for an IP host, else a lookup (getaddrinfo on Asio's resolver
+/// thread) given up at `deadline`.
+Result<std::vector<tcp::endpoint>> endpoints_of(const ServerUrl& url, Clock::time_point deadline,
+                                                std::chrono::milliseconds timeout_ms) {
+  const auto port = static_cast<unsigned short>(std::stoul(url.port));
+  if (url.host_is_ip) {
+    boost::system::error_code ec;
+    auto address = asio::ip::make_address(url.host, ec);
+    if (ec) return fail("resolve " + url.host + ": " + ec.message());
+    return std::vector<tcp::endpoint>{tcp::endpoint(address, port)};
+  }
+  asio::io_context ioc;
+  tcp::resolver resolver(ioc);
+  asio::steady_timer timer(ioc, deadline);
+  bool timed_out = false;
+  boost::system::error_code ec;
+  std::vector<tcp::endpoint> out;
+  timer.async_wait([&](boost::system::error_code e) {
+    if (!e) {
+      timed_out = true;
+      resolver.cancel();
+    }
+  });
+  resolver.async_resolve(url.host, url.port, [&](boost::system::error_code e, const tcp::resolver::results_type& r) {
+    ec = e;
+    for (const auto& entry : r) out.push_back(entry.endpoint());
+    timer.cancel();
+  });
+  ioc.run();
+  if (timed_out) return fail("resolve " + url.host + ": timed out after " + std::to_string(timeout_ms.count()) + " ms");
+  if (ec) return fail("resolve " + url.host + ": " + ec.message());
+  return out;
+}
+
+/// Connects a non-blocking socket to the first of `endpoints` that answers before `deadline`. Returns the
+/// descriptor, or the error of the last address tried.
+Result<int> connect_any(const std::vector<tcp::endpoint>& endpoints, Clock::time_point deadline,
+                        const std::string& where, std::chrono::milliseconds timeout_ms) {
+  std::string last = "no address";
+  for (const auto& endpoint : endpoints) {
+    const int fd = ::socket(endpoint.protocol().family(), SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, IPPROTO_TCP);
+    if (fd < 0) {
+      last = boost::system::error_code(errno, boost::system::system_category()).message();
+      continue;
+    }
+    int err = 0;
+    if (::connect(fd, endpoint.data(), static_cast<socklen_t>(endpoint.size())) != 0) {
+      err = errno;
+      if (err == EINPROGRESS) {
+        if (!wait_ready(fd, POLLOUT, deadline)) {
+          ::close(fd);
+          return fail("connect " + where + ": timed out after " + std::to_string(timeout_ms.count()) + " ms");
+        }
+        socklen_t len = sizeof err;
+        if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
+      }
+    }
+    if (err == 0) return fd;
+    ::close(fd);
+    last = boost::system::error_code(err, boost::system::system_category()).message();
+  }
+  return fail("connect " + where + ": " + last);
 }
 
 }  // namespace
 
+TlsConnection::TlsConnection(asio::ssl::context& tls) : tls_(tls) {}
+
+TlsConnection::~TlsConnection() { close(); }
+
+bool TlsConnection::adopt_socket(int fd) {
+  std::lock_guard lock(fd_mu_);
+  if (interrupted_.load()) {
+    ::close(fd);
+    return false;
+  }
+  fd_.store(fd);
+  return true;
+}
+
 Result<void> TlsConnection::open(const ServerUrl& url, bool verify, std::chrono::milliseconds timeout_ms) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout_ms;
+  close();
+  ignore_sigpipe();
+  const auto deadline = Clock::now() + timeout_ms;
   const std::string where = url.host_header();
+  const std::string timed_out = "timed out after " + std::to_string(timeout_ms.count()) + " ms";
 
-  // Name resolution is not covered by tcp_stream's timer: a steady_timer cancels it at the deadline.
-  tcp::resolver resolver(ioc_);
-  tcp::resolver::results_type endpoints;
-  asio::steady_timer resolve_timer(ioc_, deadline);
-  bool resolve_timed_out = false;
-  resolve_timer.async_wait([&](boost::system::error_code ec) {
-    if (!ec) {
-      resolve_timed_out = true;
-      resolver.cancel();
+  auto endpoints = endpoints_of(url, deadline, timeout_ms);
+  if (!endpoints) return std::unexpected(endpoints.error());
+  auto fd = connect_any(*endpoints, deadline, where, timeout_ms);
+  if (!fd) return std::unexpected(fd.error());
+  if (!adopt_socket(*fd)) return fail("connect " + where + ": cancelled");
+  set_socket_options(*fd);
+
+  ssl_ = SSL_new(tls_.native_handle());
+  if (ssl_ == nullptr || SSL_set_fd(ssl_, *fd) != 1) return fail("TLS handshake with " + where + ": out of memory");
+  // One read(2) takes every record the socket holds, not a record header and then its body.
+  SSL_set_read_ahead(ssl_, 1);
+  if (auto prepared = prepare_tls_session(ssl_, url, verify); !prepared) return prepared;
+
+  // The handshake runs on the non-blocking socket so that the whole of it keeps to the deadline.
+  for (;;) {
+    ERR_clear_error();
+    const int ret = SSL_connect(ssl_);
+    if (ret == 1) break;
+    const int saved_errno = errno;
+    const int err = SSL_get_error(ssl_, ret);
+    if ((err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE) && !interrupted_.load()) {
+      if (wait_ready(*fd, err == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, deadline)) continue;
+      return fail("TLS handshake with " + where + ": " + timed_out);
     }
-  });
-  auto ec = run_op(ioc_, [&](auto handler) {
-    resolver.async_resolve(url.host, url.port,
-                           [&endpoints, handler](boost::system::error_code e, tcp::resolver::results_type r) mutable {
-                             endpoints = std::move(r);
-                             handler(e);
-                           });
-  });
-  resolve_timer.cancel();
-  if (resolve_timed_out)
-    return fail("resolve " + url.host + ": timed out after " + std::to_string(timeout_ms.count()) + " ms");
-  if (ec) return fail("resolve " + url.host + ": " + ec.message());
-
-  auto& tcp_layer = beast::get_lowest_layer(stream_);
-  tcp_layer.expires_at(deadline);
-  ec = run_op(ioc_, [&](auto handler) { tcp_layer.async_connect(endpoints, handler); });
-  if (ec) return fail("connect " + where + ": " + describe_transport_error(ec, timeout_ms));
-
-  enable_keepalive(tcp_layer.socket());
-  // Requests are small writes answered at once: without TCP_NODELAY, Nagle's algorithm holds a request's last
-  // segment until the peer's delayed ACK (about 40 ms per request). Go's net package sets it on every connection.
-  boost::system::error_code nodelay_ec;
-  tcp_layer.socket().set_option(tcp::no_delay(true), nodelay_ec);
-
-  if (auto prepared = prepare_tls_session(stream_.native_handle(), url, verify); !prepared) return prepared;
-  tcp_layer.expires_at(deadline);
-  ec = run_op(ioc_, [&](auto handler) { stream_.async_handshake(asio::ssl::stream_base::client, handler); });
-  if (ec) {
-    std::string msg = "TLS handshake with " + where + ": " + describe_transport_error(ec, timeout_ms);
-    long verify_result = SSL_get_verify_result(stream_.native_handle());
+    std::string msg = "TLS handshake with " + where + ": " + error_of(ret, saved_errno).message();
+    const long verify_result = SSL_get_verify_result(ssl_);
     if (verify && verify_result != X509_V_OK)
       msg += " (certificate check: " + std::string(X509_verify_cert_error_string(verify_result)) + ")";
     return fail(msg);
   }
+  if (!set_blocking(*fd, true)) return fail("connect " + where + ": cannot make the socket blocking");
   return {};
 }
 
+void TlsConnection::set_io_timeout(std::chrono::milliseconds timeout) {
+  const long ms = static_cast<long>(std::max<std::int64_t>(timeout.count(), 1));
+  if (ms == io_timeout_ms_) return;
+  const int fd = fd_.load();
+  if (fd < 0) return;
+  timeval tv{};
+  tv.tv_sec = ms / 1000;
+  tv.tv_usec = (ms % 1000) * 1000;
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  io_timeout_ms_ = ms;
+}
+
+void TlsConnection::interrupt() {
+  std::lock_guard lock(fd_mu_);
+  interrupted_.store(true);
+  if (const int fd = fd_.load(); fd >= 0) ::shutdown(fd, SHUT_RDWR);
+}
+
 void TlsConnection::close() {
-  boost::system::error_code ignored;
-  beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_both, ignored);
-  beast::get_lowest_layer(stream_).close();
+  if (ssl_ != nullptr) {
+    SSL_free(ssl_);
+    ssl_ = nullptr;
+  }
+  std::lock_guard lock(fd_mu_);
+  if (const int fd = fd_.exchange(-1); fd >= 0) {
+    ::shutdown(fd, SHUT_RDWR);
+    ::close(fd);
+  }
+  io_timeout_ms_ = -1;
+}
+
+boost::system::error_code TlsConnection::error_of(int ret, int saved_errno) {
+  if (interrupted_.load()) return asio::error::operation_aborted;
+  switch (SSL_get_error(ssl_, ret)) {
+    case SSL_ERROR_ZERO_RETURN:
+      return asio::error::eof;
+    case SSL_ERROR_WANT_READ:
+    case SSL_ERROR_WANT_WRITE:
+      // A blocking socket only asks again when SO_RCVTIMEO/SO_SNDTIMEO ran out.
+      return beast::error::timeout;
+    case SSL_ERROR_SYSCALL:
+      if (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK) return beast::error::timeout;
+      if (saved_errno != 0) return {saved_errno, boost::system::system_category()};
+      return asio::ssl::error::stream_truncated;
+    default: {
+      const unsigned long code = ERR_peek_last_error();
+      if (ERR_GET_REASON(code) == SSL_R_UNEXPECTED_EOF_WHILE_READING) return asio::ssl::error::stream_truncated;
+      if (code == 0) return asio::ssl::error::stream_truncated;
+      return {static_cast<int>(code), asio::error::get_ssl_category()};
+    }
+  }
+}
+
+std::size_t TlsConnection::read_into(void* data, std::size_t size, boost::system::error_code& ec) {
+  if (ssl_ == nullptr || interrupted_.load()) {
+    ec = asio::error::operation_aborted;
+    return 0;
+  }
+  const int want = size > INT_MAX ? INT_MAX : static_cast<int>(size);
+  for (;;) {
+    ERR_clear_error();
+    errno = 0;
+    const int n = SSL_read(ssl_, data, want);
+    if (n > 0) {
+      ec = {};
+      return static_cast<std::size_t>(n);
+    }
+    const int saved_errno = errno;
+    // A signal that interrupts a read with SO_RCVTIMEO ends it with EINTR whatever SA_RESTART says.
+    if (saved_errno == EINTR && !interrupted_.load()) continue;
+    ec = error_of(n, saved_errno);
+    return 0;
+  }
+}
+
+std::size_t TlsConnection::write_from(const void* data, std::size_t size, boost::system::error_code& ec) {
+  if (ssl_ == nullptr || interrupted_.load()) {
+    ec = asio::error::operation_aborted;
+    return 0;
+  }
+  if (size == 0) {
+    ec = {};
+    return 0;
+  }
+  const int want = size > INT_MAX ? INT_MAX : static_cast<int>(size);
+  for (;;) {
+    ERR_clear_error();
+    errno = 0;
+    const int n = SSL_write(ssl_, data, want);
+    if (n > 0) {
+      ec = {};
+      return static_cast<std::size_t>(n);
+    }
+    const int saved_errno = errno;
+    if (saved_errno == EINTR && !interrupted_.load()) continue;
+    ec = error_of(n, saved_errno);
+    return 0;
+  }
 }
 
 }  // namespace cfo::client

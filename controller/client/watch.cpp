@@ -1,7 +1,5 @@
 // RestClient::watch: a GET whose chunked body is read as it arrives and split into newline-delimited events
 // (api-concepts "Efficient detection of changes": one JSON watch event per line).
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/buffer_body.hpp>
@@ -105,18 +103,16 @@ Result<void> RestClient::watch(const std::string& target, const std::function<bo
     auto prepared = impl.prepare(what, target);
     if (!prepared) return {std::unexpected(prepared.error())};
 
-    // Declaration order matters: the registrations are removed first, then the connection closes, then its
-    // io_context (with any posted, never-run close handler) goes away. A watch keeps its connection to the end:
-    // the stream is never handed back, since a body cut short leaves it unusable.
+    // Declaration order matters: the registrations are removed first, then the connection closes. A watch keeps
+    // its connection to the end: the stream is never handed back, since a body cut short leaves it unusable.
     std::unique_ptr<PooledConnection> pc = reuse ? impl.take_idle(prepared->tls) : nullptr;
     out.reused = pc != nullptr;
     if (!pc) pc = std::make_unique<PooledConnection>(prepared->tls);
-    asio::io_context& ioc = pc->ioc;
     TlsConnection& conn = pc->conn;
-    // The stop callbacks run on the stopping thread: they only post, and the close runs here, between steps.
-    auto close_here = [&conn, &ioc] { asio::post(ioc, [&conn] { conn.close(); }); };
-    ScopedStopCallback on_call_stop(&stop, close_here);
-    ScopedStopCallback on_client_stop(client_stop, close_here);
+    // The stop callbacks run on the stopping thread: interrupt() shuts the socket down, which ends a blocked read.
+    auto interrupt = [&conn] { conn.interrupt(); };
+    ScopedStopCallback on_call_stop(&stop, interrupt);
+    ScopedStopCallback on_client_stop(client_stop, interrupt);
     if (any_stop()) return {Result<void>{}};
 
     if (!out.reused)
@@ -125,11 +121,10 @@ Result<void> RestClient::watch(const std::string& target, const std::function<bo
         return {any_stop() ? Result<void>{} : Result<void>(fail(what + ": " + opened.error().message))};
     if (any_stop()) return {Result<void>{}};
 
-    auto& stream = conn.stream();
-    auto& tcp_layer = beast::get_lowest_layer(stream);
-    tcp_layer.expires_after(impl.timeouts.request_timeout_ms);
+    conn.set_io_timeout(impl.timeouts.request_timeout_ms);
     auto req = impl.make_request(http::verb::get, target, {}, {}, accept_, prepared->token);
-    auto ec = run_op(ioc, [&](auto handler) { http::async_write(stream, req, handler); });
+    boost::system::error_code ec;
+    http::write(conn, req, ec);
     if (any_stop()) return {Result<void>{}};
     if (ec) {
       out.outcome.connection_dropped = is_dropped_connection(ec);
@@ -142,7 +137,7 @@ Result<void> RestClient::watch(const std::string& target, const std::function<bo
     // A watch body has no end in sight. (Not boost::none: Beast 1.74 compares Content-Length against the optional
     // and then reports body_limit for every sized body.)
     parser.body_limit(std::numeric_limits<std::uint64_t>::max());
-    ec = run_op(ioc, [&](auto handler) { http::async_read_header(stream, buffer, parser, handler); });
+    http::read_header(conn, buffer, parser, ec);
     if (any_stop()) return {Result<void>{}};
     if (ec) {
       out.outcome.connection_dropped = is_dropped_connection(ec);
@@ -160,8 +155,8 @@ Result<void> RestClient::watch(const std::string& target, const std::function<bo
     while (!parser.is_done()) {
       parser.get().body().data = chunk.data();
       parser.get().body().size = chunk.size();
-      tcp_layer.expires_after(ok ? idle_limit : impl.timeouts.request_timeout_ms);
-      ec = run_op(ioc, [&](auto handler) { http::async_read_some(stream, buffer, parser, handler); });
+      conn.set_io_timeout(ok ? idle_limit : impl.timeouts.request_timeout_ms);
+      http::read_some(conn, buffer, parser, ec);
       if (any_stop()) return {Result<void>{}};
       if (ec == http::error::need_buffer) ec = {};
       const std::size_t got = chunk.size() - parser.get().body().size;

@@ -337,10 +337,9 @@ TEST_F(RestClientTls, ConnectionsUseTcpKeepalive) {
   ASSERT_TRUE(url.has_value());
   auto tls = make_tls_context(ca.cert_pem(), false, "", "");
   ASSERT_TRUE(tls.has_value());
-  boost::asio::io_context ioc;
-  TlsConnection conn(ioc, **tls);
+  TlsConnection conn(**tls);
   ASSERT_TRUE(conn.open(*url, true, 2000ms).has_value());
-  const int fd = boost::beast::get_lowest_layer(conn.stream()).socket().native_handle();
+  const int fd = conn.native_handle();
   int on = 0, idle = 0, interval = 0, probes = 0;
   socklen_t len = sizeof(int);
   ASSERT_EQ(::getsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, &len), 0);
