@@ -912,6 +912,7 @@ def phase_peer(api, apiserver_pid, binary, kubeconfig, work, n, conns, timeout):
         elapsed = progress.done_at - t0
         rss_n = rss_kib(pid)
         rss_anon_n, rss_file_n = rss_split_kib(pid)
+        file_by_object = rss_file_by_object_kib(pid)
         time.sleep(2.0)  # no metrics to tell when it is idle: its events and resyncs settle
         cpu1, api1 = cpu_ms(pid), cpu_ms(apiserver_pid)
         emit("peer_objects_per_second", n / elapsed)
