@@ -275,51 +275,35 @@ boost::system::error_code TlsConnection::error_of(int ret, int saved_errno) {
   }
 }
 
-std::size_t TlsConnection::read_into(void* data, std::size_t size, boost::system::error_code& ec) {
+std::size_t TlsConnection::transfer(bool writing, void* data, std::size_t size, boost::system::error_code& ec) {
   if (ssl_ == nullptr || interrupted_.load()) {
     ec = asio::error::operation_aborted;
     return 0;
   }
+  ec = {};
+  if (size == 0) return 0;
   const int want = size > INT_MAX ? INT_MAX : static_cast<int>(size);
   for (;;) {
     ERR_clear_error();
     errno = 0;
-    const int n = SSL_read(ssl_, data, want);
-    if (n > 0) {
-      ec = {};
-      return static_cast<std::size_t>(n);
-    }
+    const int n = writing ? SSL_write(ssl_, data, want) : SSL_read(ssl_, data, want);
+    if (n > 0) return static_cast<std::size_t>(n);
     const int saved_errno = errno;
-    // A signal that interrupts a read with SO_RCVTIMEO ends it with EINTR whatever SA_RESTART says.
+    // A signal that interrupts a call on a socket with SO_RCVTIMEO/SO_SNDTIMEO ends it with EINTR whatever
+    // SA_RESTART says: the same call is made again (OpenSSL requires the same arguments).
     if (saved_errno == EINTR && !interrupted_.load()) continue;
     ec = error_of(n, saved_errno);
     return 0;
   }
 }
 
+std::size_t TlsConnection::read_into(void* data, std::size_t size, boost::system::error_code& ec) {
+  return transfer(false, data, size, ec);
+}
+
 std::size_t TlsConnection::write_from(const void* data, std::size_t size, boost::system::error_code& ec) {
-  if (ssl_ == nullptr || interrupted_.load()) {
-    ec = asio::error::operation_aborted;
-    return 0;
-  }
-  if (size == 0) {
-    ec = {};
-    return 0;
-  }
-  const int want = size > INT_MAX ? INT_MAX : static_cast<int>(size);
-  for (;;) {
-    ERR_clear_error();
-    errno = 0;
-    const int n = SSL_write(ssl_, data, want);
-    if (n > 0) {
-      ec = {};
-      return static_cast<std::size_t>(n);
-    }
-    const int saved_errno = errno;
-    if (saved_errno == EINTR && !interrupted_.load()) continue;
-    ec = error_of(n, saved_errno);
-    return 0;
-  }
+  // SSL_write only reads the buffer; transfer() takes one pointer type for both directions.
+  return transfer(true, const_cast<void*>(data), size, ec);
 }
 
 }  // namespace cfo::client

@@ -60,12 +60,11 @@ class TlsConnection {
     ec = {};
     return 0;
   }
+  /// The same; a failure throws boost::system::system_error.
   template <class MutableBufferSequence>
   std::size_t read_some(const MutableBufferSequence& buffers) {
     boost::system::error_code ec;
-    const std::size_t n = read_some(buffers, ec);
-    if (ec) throw boost::system::system_error(ec);
-    return n;
+    return or_throw(read_some(buffers, ec), ec);
   }
 
   /// SyncWriteStream: writes the buffers as one TLS record when together they are at most kCoalesceBytes (an HTTP
@@ -92,20 +91,26 @@ class TlsConnection {
     }
     return write_from(joined.data(), joined.size(), ec);
   }
+  /// The same; a failure throws boost::system::system_error.
   template <class ConstBufferSequence>
   std::size_t write_some(const ConstBufferSequence& buffers) {
     boost::system::error_code ec;
-    const std::size_t n = write_some(buffers, ec);
-    if (ec) throw boost::system::system_error(ec);
-    return n;
+    return or_throw(write_some(buffers, ec), ec);
   }
 
   /// Largest write that is copied into one buffer to leave as one TLS record.
   static constexpr std::size_t kCoalesceBytes = std::size_t{64} * 1024;
 
  private:
+  static std::size_t or_throw(std::size_t n, const boost::system::error_code& ec) {
+    if (ec) throw boost::system::system_error(ec);
+    return n;
+  }
   std::size_t read_into(void* data, std::size_t size, boost::system::error_code& ec);
   std::size_t write_from(const void* data, std::size_t size, boost::system::error_code& ec);
+  /// SSL_write (`writing`) or SSL_read of at most `size` bytes at `data`, made again after EINTR; the bytes moved
+  /// (0 with `ec` set on failure, or for `size` 0).
+  std::size_t transfer(bool writing, void* data, std::size_t size, boost::system::error_code& ec);
   /// The error of a failed SSL_read/SSL_write/SSL_connect that returned `ret`, with errno `saved_errno`.
   boost::system::error_code error_of(int ret, int saved_errno);
   /// Publishes `fd` for interrupt(); false (and `fd` closed) when interrupt() came first.

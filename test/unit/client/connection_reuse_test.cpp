@@ -14,6 +14,7 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -41,6 +42,36 @@ class ConnectionReuse : public ::testing::Test {
     cfg.ca_pem = ca.cert_pem();
     return cfg;
   }
+
+  /// A connection to `server` that has sent "GET /" and not read the answer, its reads and writes limited to
+  /// `io_timeout`; nullptr (with a test failure) when that did not work. The TLS context lives in the fixture.
+  std::unique_ptr<TlsConnection> connection_after_a_get(const HttpsTestServer& server,
+                                                        std::chrono::milliseconds io_timeout) {
+    auto made = make_tls_context(ca.cert_pem(), false, "", "");
+    auto url = parse_server_url(server.url());
+    if (!made || !url) {
+      ADD_FAILURE() << "no TLS context or URL";
+      return nullptr;
+    }
+    client_tls = *made;
+    auto conn = std::make_unique<TlsConnection>(*client_tls);
+    if (auto opened = conn->open(*url, true, 2000ms); !opened) {
+      ADD_FAILURE() << opened.error().message;
+      return nullptr;
+    }
+    conn->set_io_timeout(io_timeout);
+    namespace http = boost::beast::http;
+    http::request<http::string_body> req{http::verb::get, "/", 11};
+    req.set(http::field::host, url->host_header());
+    boost::system::error_code ec;
+    http::write(*conn, req, ec);
+    if (ec) {
+      ADD_FAILURE() << "sending: " << ec.message();
+      return nullptr;
+    }
+    return conn;
+  }
+  std::shared_ptr<boost::asio::ssl::context> client_tls;
 };
 }  // namespace
 
@@ -146,30 +177,20 @@ TEST_F(ConnectionReuse, ConnectionsReleaseTheirRecordBuffersWhileIdle) {
 // does not sit out its read timeout.
 TEST_F(ConnectionReuse, InterruptEndsABlockedReadFromAnotherThread) {
   HttpsTestServer server(serving, [](ServerExchange& x) { x.wait_for_client_close(10s); });
-  auto tls = make_tls_context(ca.cert_pem(), false, "", "");
-  ASSERT_TRUE(tls.has_value()) << tls.error().message;
-  auto url = parse_server_url(server.url());
-  ASSERT_TRUE(url.has_value());
-  TlsConnection conn(**tls);
-  ASSERT_TRUE(conn.open(*url, true, 2000ms).has_value());
-  conn.set_io_timeout(30s);
-  namespace http = boost::beast::http;
-  http::request<http::string_body> req{http::verb::get, "/slow", 11};
-  req.set(http::field::host, url->host_header());
+  auto conn = connection_after_a_get(server, 30s);
+  ASSERT_TRUE(conn);
   boost::system::error_code ec;
-  http::write(conn, req, ec);
-  ASSERT_FALSE(ec) << ec.message();
   std::thread stopper([&conn] {
     std::this_thread::sleep_for(100ms);
-    conn.interrupt();
+    conn->interrupt();
   });
   std::array<char, 256> buf{};
-  const std::size_t got = conn.read_some(boost::asio::buffer(buf), ec);
+  const std::size_t got = conn->read_some(boost::asio::buffer(buf), ec);
   stopper.join();
   EXPECT_EQ(got, 0u);
   EXPECT_EQ(ec, boost::asio::error::operation_aborted) << ec.message();
   // Later calls fail at once too.
-  EXPECT_EQ(conn.write_some(boost::asio::buffer(std::string("x")), ec), 0u);
+  EXPECT_EQ(conn->write_some(boost::asio::buffer(std::string("x")), ec), 0u);
   EXPECT_EQ(ec, boost::asio::error::operation_aborted);
 }
 
@@ -183,25 +204,15 @@ TEST_F(ConnectionReuse, WritingToAConnectionTheServerClosedIsAnErrorNotASignal) 
   by_default.sa_handler = SIG_DFL;
   sigemptyset(&by_default.sa_mask);
   ASSERT_EQ(::sigaction(SIGPIPE, &by_default, &previous), 0);
-  auto tls = make_tls_context(ca.cert_pem(), false, "", "");
-  ASSERT_TRUE(tls.has_value()) << tls.error().message;
-  auto url = parse_server_url(server.url());
-  ASSERT_TRUE(url.has_value());
-  TlsConnection conn(**tls);
-  ASSERT_TRUE(conn.open(*url, true, 2000ms).has_value());
-  conn.set_io_timeout(5s);
-  namespace http = boost::beast::http;
-  http::request<http::string_body> req{http::verb::get, "/", 11};
-  req.set(http::field::host, url->host_header());
+  auto conn = connection_after_a_get(server, 5s);
+  ASSERT_TRUE(conn);
   boost::system::error_code ec;
-  http::write(conn, req, ec);
-  ASSERT_FALSE(ec) << ec.message();
   // The server has closed its end (FIN) once the socket reports it; the client writes on without reading, as a
   // request on a kept connection the server closed while idle does.
-  pollfd closed{conn.native_handle(), POLLRDHUP, 0};
+  pollfd closed{conn->native_handle(), POLLRDHUP, 0};
   ASSERT_EQ(::poll(&closed, 1, 5000), 1);
   const std::string chunk(std::size_t{64} * 1024, 'x');
-  for (int i = 0; i < 64 && !ec; ++i) conn.write_some(boost::asio::buffer(chunk), ec);
+  for (int i = 0; i < 64 && !ec; ++i) conn->write_some(boost::asio::buffer(chunk), ec);
   EXPECT_TRUE(is_dropped_connection(ec)) << ec.message();
   ::sigaction(SIGPIPE, &previous, nullptr);
 }
