@@ -134,36 +134,6 @@ Result<std::vector<tcp::endpoint>> endpoints_of(const ServerUrl& url, Clock::tim
   return out;
 }
 
-/// Connects a non-blocking socket to the first of `endpoints` that answers before `deadline`. Returns the
-/// descriptor, or the error of the last address tried.
-Result<int> connect_any(const std::vector<tcp::endpoint>& endpoints, Clock::time_point deadline,
-                        const std::string& where, std::chrono::milliseconds timeout_ms) {
-  std::string last = "no address";
-  for (const auto& endpoint : endpoints) {
-    const int fd = ::socket(endpoint.protocol().family(), SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, IPPROTO_TCP);
-    if (fd < 0) {
-      last = boost::system::error_code(errno, boost::system::system_category()).message();
-      continue;
-    }
-    int err = 0;
-    if (::connect(fd, endpoint.data(), static_cast<socklen_t>(endpoint.size())) != 0) {
-      err = errno;
-      if (err == EINPROGRESS) {
-        if (!wait_ready(fd, POLLOUT, deadline)) {
-          ::close(fd);
-          return fail("connect " + where + ": timed out after " + std::to_string(timeout_ms.count()) + " ms");
-        }
-        socklen_t len = sizeof err;
-        if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
-      }
-    }
-    if (err == 0) return fd;
-    ::close(fd);
-    last = boost::system::error_code(err, boost::system::system_category()).message();
-  }
-  return fail("connect " + where + ": " + last);
-}
-
 }  // namespace
 
 TlsConnection::TlsConnection(asio::ssl::context& tls) : tls_(tls) {}
@@ -180,6 +150,44 @@ bool TlsConnection::adopt_socket(int fd) {
   return true;
 }
 
+void TlsConnection::close_socket() {
+  std::lock_guard lock(fd_mu_);
+  if (const int fd = fd_.exchange(-1); fd >= 0) {
+    ::shutdown(fd, SHUT_RDWR);
+    ::close(fd);
+  }
+}
+
+Result<void> TlsConnection::connect_any(const std::vector<boost::asio::ip::tcp::endpoint>& endpoints,
+                                        std::chrono::steady_clock::time_point deadline, const std::string& where,
+                                        std::chrono::milliseconds timeout_ms) {
+  std::string last = "no address";
+  for (const auto& endpoint : endpoints) {
+    const int fd = ::socket(endpoint.protocol().family(), SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, IPPROTO_TCP);
+    if (fd < 0) {
+      last = boost::system::error_code(errno, boost::system::system_category()).message();
+      continue;
+    }
+    // Published before connect(2): interrupt()'s shutdown(2) also ends a connect in progress.
+    if (!adopt_socket(fd)) return fail("connect " + where + ": cancelled");
+    int err = 0;
+    if (::connect(fd, endpoint.data(), static_cast<socklen_t>(endpoint.size())) != 0) {
+      err = errno;
+      if (err == EINPROGRESS) {
+        const bool ready = wait_ready(fd, POLLOUT, deadline);
+        if (!ready) return fail("connect " + where + ": timed out after " + std::to_string(timeout_ms.count()) + " ms");
+        if (interrupted_.load()) return fail("connect " + where + ": cancelled");  // shutdown(2) woke the poll
+        socklen_t len = sizeof err;
+        if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
+      }
+    }
+    if (err == 0) return {};
+    close_socket();
+    last = boost::system::error_code(err, boost::system::system_category()).message();
+  }
+  return fail("connect " + where + ": " + last);
+}
+
 Result<void> TlsConnection::open(const ServerUrl& url, bool verify, std::chrono::milliseconds timeout_ms) {
   close();
   ignore_sigpipe();
@@ -189,13 +197,12 @@ Result<void> TlsConnection::open(const ServerUrl& url, bool verify, std::chrono:
 
   auto endpoints = endpoints_of(url, deadline, timeout_ms);
   if (!endpoints) return std::unexpected(endpoints.error());
-  auto fd = connect_any(*endpoints, deadline, where, timeout_ms);
-  if (!fd) return std::unexpected(fd.error());
-  if (!adopt_socket(*fd)) return fail("connect " + where + ": cancelled");
-  set_socket_options(*fd);
+  if (auto connected = connect_any(*endpoints, deadline, where, timeout_ms); !connected) return connected;
+  const int fd = fd_.load();
+  set_socket_options(fd);
 
   ssl_ = SSL_new(tls_.native_handle());
-  if (ssl_ == nullptr || SSL_set_fd(ssl_, *fd) != 1) return fail("TLS handshake with " + where + ": out of memory");
+  if (ssl_ == nullptr || SSL_set_fd(ssl_, fd) != 1) return fail("TLS handshake with " + where + ": out of memory");
   // One read(2) takes every record the socket holds, not a record header and then its body.
   SSL_set_read_ahead(ssl_, 1);
   if (auto prepared = prepare_tls_session(ssl_, url, verify); !prepared) return prepared;
@@ -208,7 +215,7 @@ Result<void> TlsConnection::open(const ServerUrl& url, bool verify, std::chrono:
     const int saved_errno = errno;
     const int err = SSL_get_error(ssl_, ret);
     if ((err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE) && !interrupted_.load()) {
-      if (wait_ready(*fd, err == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, deadline)) continue;
+      if (wait_ready(fd, err == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, deadline)) continue;
       return fail("TLS handshake with " + where + ": " + timed_out);
     }
     std::string msg = "TLS handshake with " + where + ": " + error_of(ret, saved_errno).message();
@@ -217,7 +224,7 @@ Result<void> TlsConnection::open(const ServerUrl& url, bool verify, std::chrono:
       msg += " (certificate check: " + std::string(X509_verify_cert_error_string(verify_result)) + ")";
     return fail(msg);
   }
-  if (!set_blocking(*fd, true)) return fail("connect " + where + ": cannot make the socket blocking");
+  if (!set_blocking(fd, true)) return fail("connect " + where + ": cannot make the socket blocking");
   return {};
 }
 
@@ -245,11 +252,7 @@ void TlsConnection::close() {
     SSL_free(ssl_);
     ssl_ = nullptr;
   }
-  std::lock_guard lock(fd_mu_);
-  if (const int fd = fd_.exchange(-1); fd >= 0) {
-    ::shutdown(fd, SHUT_RDWR);
-    ::close(fd);
-  }
+  close_socket();
   io_timeout_ms_ = -1;
 }
 

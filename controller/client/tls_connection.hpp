@@ -5,6 +5,7 @@
 // http::write / http::read_some drive it. A request costs one write and, per burst of response bytes, one read
 // system call: no reactor, no timer per operation.
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/system/error_code.hpp>
 #include <boost/system/system_error.hpp>
@@ -14,6 +15,7 @@
 #include <cstddef>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "client/server_url.hpp"
 #include "core/error.hpp"
@@ -115,6 +117,13 @@ class TlsConnection {
   boost::system::error_code error_of(int ret, int saved_errno);
   /// Publishes `fd` for interrupt(); false (and `fd` closed) when interrupt() came first.
   bool adopt_socket(int fd);
+  /// Unpublishes and closes the socket, if any.
+  void close_socket();
+  /// Connects a new non-blocking socket (published as it is made) to the first of `endpoints` that answers before
+  /// `deadline`. Errors: the last address's, "timed out after N ms", "cancelled" after interrupt().
+  Result<void> connect_any(const std::vector<boost::asio::ip::tcp::endpoint>& endpoints,
+                           std::chrono::steady_clock::time_point deadline, const std::string& where,
+                           std::chrono::milliseconds timeout_ms);
 
   boost::asio::ssl::context& tls_;
   SSL* ssl_ = nullptr;

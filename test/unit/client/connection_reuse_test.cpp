@@ -216,3 +216,36 @@ TEST_F(ConnectionReuse, WritingToAConnectionTheServerClosedIsAnErrorNotASignal) 
   EXPECT_TRUE(is_dropped_connection(ec)) << ec.message();
   ::sigaction(SIGPIPE, &previous, nullptr);
 }
+
+// interrupt() also ends a TCP connect that the server does not answer (its accept queue is full, so the kernel drops
+// the SYN): the stop does not wait for the connect timeout.
+TEST_F(ConnectionReuse, InterruptEndsAConnectInProgress) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), len), 0);
+  ASSERT_EQ(::listen(listener, 0), 0);
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  // One connection, never accepted, fills the queue.
+  const int filler = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_EQ(::connect(filler, reinterpret_cast<sockaddr*>(&addr), len), 0);
+
+  auto tls = make_tls_context(ca.cert_pem(), false, "", "");
+  ASSERT_TRUE(tls.has_value()) << tls.error().message;
+  auto url = parse_server_url("https://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)));
+  ASSERT_TRUE(url.has_value());
+  TlsConnection conn(**tls);
+  std::thread stopper([&conn] {
+    std::this_thread::sleep_for(200ms);
+    conn.interrupt();
+  });
+  auto opened = conn.open(*url, true, 20s);
+  stopper.join();
+  ::close(filler);
+  ::close(listener);
+  ASSERT_FALSE(opened.has_value());
+  EXPECT_NE(opened.error().message.find("cancelled"), std::string::npos) << opened.error().message;
+}
