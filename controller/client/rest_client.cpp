@@ -161,6 +161,8 @@ RestClient RestClient::with_stop(std::shared_ptr<StopToken> stop) const {
   return out;
 }
 
+bool RestClient::stop_requested() const { return stopped(stop_.get()); }
+
 RestClient RestClient::with_accept(std::string accept) const {
   RestClient out = *this;
   out.accept_ = std::move(accept);

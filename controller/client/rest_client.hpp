@@ -128,6 +128,9 @@ class RestClient {
   /// this client. Used to end the requests of the caches at shutdown without touching other users of the client.
   RestClient with_stop(std::shared_ptr<StopToken> stop) const;
 
+  /// True once the StopToken given to with_stop was requested: every later call fails at once ("cancelled").
+  bool stop_requested() const;
+
   /// A client that shares everything with this one and sends `accept` (a header value without line breaks) as the
   /// Accept header of its requests and watches instead of "application/json": kMetadataListAccept and
   /// kMetadataAccept ask for objects' metadata only. The body parsed is JSON either way.

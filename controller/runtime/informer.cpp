@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "core/watch_event.hpp"
@@ -56,6 +58,7 @@ ListWatcher rest_list_watcher(client::RestClient client, bool metadata_only) {
   lw.list = [lister](const std::string& target) { return lister->get_json(target); };
   lw.watch = [watcher](const std::string& target, const std::function<bool(std::string_view)>& on_line,
                        client::StopToken& stop) { return watcher->watch(target, on_line, stop); };
+  lw.stopping = [lister] { return lister->stop_requested(); };
   return lw;
 }
 
@@ -138,6 +141,8 @@ std::optional<TimePoint> Informer::list_failing_since() const {
   return TimePoint(TimePoint::duration(since));
 }
 
+bool Informer::requests_ended() const { return io_.stopping && io_.stopping(); }
+
 bool Informer::sleep_ms(int64_t delay_ms) {
   std::unique_lock lk(mu_);
   cv_.wait_for(lk, std::chrono::milliseconds(delay_ms), [&] { return stop_.stop_requested(); });
@@ -148,6 +153,10 @@ void Informer::run() {
   spdlog::debug("informer {}: started", path_);
   std::vector<Store::Item> pending;  // the pages of the list in progress, prepared (packed) as they arrive
   while (!stop_.stop_requested()) {
+    if (requests_ended()) {  // the process is stopping: nothing to retry, only the informer's own stop to await
+      sleep_ms(std::numeric_limits<int32_t>::max());
+      continue;
+    }
     const bool first_page = watcher_.state() == WatcherState::NeedList;
     WatcherRequest req = watcher_.next_request();
     if (req.delay_ms > 0) {
@@ -175,7 +184,7 @@ void Informer::do_list(const std::string& target, std::vector<Store::Item>& pend
     listing_ = false;
   };
   if (page) list_failing_since_ = 0;  // a page came: the list is arriving (listing_ stays set until its last page)
-  if (stop_.stop_requested()) return;
+  if (stop_.stop_requested() || requests_ended()) return;
   if (!page) {
     failed();
     ++list_errors_;
@@ -258,7 +267,7 @@ void Informer::do_watch(const std::string& target) {
   };
 
   auto result = io_.watch(target, on_line, stop_);
-  if (stop_.stop_requested() || restarted) return;
+  if (stop_.stop_requested() || requests_ended() || restarted) return;
   if (!result) {
     if (result.error().is_gone()) {
       ++relists_;

@@ -29,11 +29,15 @@ namespace cfo::runtime {
 /// - watch: streaming GET, calling on_line per newline-delimited JSON line until the stream ends, on_line returns
 ///   false, or `stop` is requested (then success); non-2xx → Error with http_status. Same contract as
 ///   client::RestClient::watch.
+/// - stopping (may be empty): true once the requests end for good because the process is stopping
+///   (client::RestClient::stop_requested); the informer then waits for its own stop without counting an error,
+///   logging a retry or backing off.
 struct ListWatcher {
   std::function<Result<json::Document>(const std::string& target)> list;
   std::function<Result<void>(const std::string& target, const std::function<bool(std::string_view)>& on_line,
                              client::StopToken& stop)>
       watch;
+  std::function<bool()> stopping;
 };
 
 /// A ListWatcher over a RestClient (get_json and watch). The client is shared by copies. `metadata_only`: the list asks
@@ -119,6 +123,7 @@ class Informer {
  private:
   void run();
   bool sleep_ms(int64_t delay_ms);
+  bool requests_ended() const;  // ListWatcher::stopping
   void do_list(const std::string& target, std::vector<Store::Item>& pending);
   void do_watch(const std::string& target);
   void dispatch(const StoreChange& change);

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -407,6 +408,51 @@ TEST(Informer, StopInterruptsAnOpenWatch) {
   auto stopped = std::async(std::launch::async, [&] { inf.stop(); });
   EXPECT_EQ(stopped.wait_for(10s), std::future_status::ready);
   EXPECT_FALSE(inf.start().has_value());  // an informer runs once
+}
+
+// A process stop ends the client's requests before it stops the informers (RestClient::with_stop): the list that
+// fails then ("cancelled") and the watch that ends are not failures to count, log and retry with backoff.
+TEST(Informer, RequestsEndedByTheProcessStopAreNotRetried) {
+  std::atomic<bool> ending{false};
+  FakeApi api;
+  api.add_list(fail("list: cancelled", 0, "Cancelled"));
+  ListWatcher io = api.io();
+  auto list = io.list;
+  io.list = [&](const std::string& target) {
+    ending = true;  // the stop began while this list was in flight
+    return list(target);
+  };
+  io.stopping = [&] { return ending.load(); };
+  Informer inf(std::move(io), options());  // a failed request is retried after 1 ms
+  ASSERT_TRUE(inf.start().has_value());
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(api.list_targets().size(), 1u) << "no second list once the requests ended";
+  EXPECT_EQ(inf.stats().list_errors, 0u);
+  EXPECT_FALSE(inf.list_failing_since().has_value());
+  auto stopped = std::async(std::launch::async, [&] { inf.stop(); });
+  EXPECT_EQ(stopped.wait_for(10s), std::future_status::ready);
+}
+
+TEST(Informer, AWatchEndedByTheProcessStopIsNotOpenedAgain) {
+  std::atomic<bool> ending{false};
+  std::atomic<int> watches{0};
+  FakeApi api;
+  api.add_list(doc(list("10", {})));
+  ListWatcher io = api.io();
+  io.watch = [&](const std::string&, const std::function<bool(std::string_view)>&, client::StopToken&) {
+    ++watches;
+    ending = true;  // a watch ended by the client's stop returns success
+    return Result<void>{};
+  };
+  io.stopping = [&] { return ending.load(); };
+  Informer inf(std::move(io), options());
+  ASSERT_TRUE(inf.start().has_value());
+  ASSERT_TRUE(inf.wait_for_sync(10000));
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(watches.load(), 1) << "no second watch once the requests ended";
+  EXPECT_EQ(api.list_targets().size(), 1u);
+  auto stopped = std::async(std::launch::async, [&] { inf.stop(); });
+  EXPECT_EQ(stopped.wait_for(10s), std::future_status::ready);
 }
 
 TEST(Informer, HandlerExceptionsDoNotStopTheInformer) {
