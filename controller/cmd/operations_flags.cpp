@@ -23,6 +23,18 @@ Result<double> parse_qps(const std::string& text) {
   return v;
 }
 
+/// A time limit of the apiserver client, from 1ms to 1h: 0 would give up every request at once (kubectl's
+/// --request-timeout=0 means "none", which a controller must not have: a silent apiserver would hold a worker).
+Result<void> parse_client_timeout(const Args& args, const std::string& flag, std::chrono::milliseconds& out) {
+  if (!args.has(flag)) return {};
+  auto value = parse_duration(args.get(flag));
+  if (!value) return fail("flag --" + flag + ": " + value.error().message);
+  if (*value < std::chrono::milliseconds(1) || *value > std::chrono::hours(1))
+    return fail("flag --" + flag + " must be between 1ms and 1h, got " + args.get(flag));
+  out = *value;
+  return {};
+}
+
 }  // namespace
 
 Result<OperationsFlags> parse_operations_flags(const Args& args) {
@@ -39,6 +51,10 @@ Result<OperationsFlags> parse_operations_flags(const Args& args) {
     return fail("flag --kube-api-burst must be between 1 and " + std::to_string(kMaxBurst) + ", got " +
                 std::to_string(*burst));
   out.client.burst = static_cast<int>(*burst);
+  if (auto t = parse_client_timeout(args, "kube-api-request-timeout", out.client.timeouts.request_timeout_ms); !t)
+    return std::unexpected(t.error());
+  if (auto t = parse_client_timeout(args, "kube-api-connect-timeout", out.client.timeouts.connect_timeout_ms); !t)
+    return std::unexpected(t.error());
 
   auto format = parse_log_format(args.get("log-format", "text"));
   if (!format) return std::unexpected(format.error());

@@ -64,6 +64,8 @@ const std::map<std::string, bool>& run_flags() {
       {"server-dry-run", false},
       {"kube-api-qps", true},               // operations_flags.hpp
       {"kube-api-burst", true},             // operations_flags.hpp
+      {"kube-api-request-timeout", true},   // operations_flags.hpp
+      {"kube-api-connect-timeout", true},   // operations_flags.hpp
       {"log-format", true},                 // operations_flags.hpp
       {"graceful-shutdown-timeout", true},  // operations_flags.hpp
       {"help", false},
@@ -215,6 +217,10 @@ const char* controller_help() {
          "      --kube-api-qps QPS                     client-side limit of apiserver requests per second; 0 = no "
          "limit, the apiserver's priority and fairness protects it (default 0)\n"
          "      --kube-api-burst N                     requests allowed at once above --kube-api-qps (default 10)\n"
+         "      --kube-api-request-timeout DURATION    an apiserver request, or a read of its answer, silent this long "
+         "is given up; 1ms..1h (default 1m)\n"
+         "      --kube-api-connect-timeout DURATION    DNS, TCP connect and TLS handshake to the apiserver, together; "
+         "1ms..1h (default 10s)\n"
          "      --graceful-shutdown-timeout DURATION   time for an orderly stop after SIGTERM before the process "
          "exits anyway; 0 = at once, negative = no limit (default 30s)\n"
          "      --kueue-max-podsets N                  override Kueue's MaxPodSets (default: read from the Kueue "

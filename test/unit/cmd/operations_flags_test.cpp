@@ -1,5 +1,5 @@
-// --kube-api-qps, --kube-api-burst, --log-format, --log-level and --graceful-shutdown-timeout, parsed through the
-// real flag table of `run`.
+// --kube-api-qps, --kube-api-burst, --kube-api-request-timeout, --kube-api-connect-timeout, --log-format, --log-level
+// and --graceful-shutdown-timeout, parsed through the real flag table of `run`.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -29,6 +29,8 @@ TEST(OperationsFlags, DefaultsAreControllerRuntimes) {
   ASSERT_TRUE(f.has_value()) << f.error().message;
   EXPECT_EQ(f->client.qps, 0);  // no client-side limit
   EXPECT_EQ(f->client.burst, 10);
+  EXPECT_EQ(f->client.timeouts.request_timeout_ms, 60s);
+  EXPECT_EQ(f->client.timeouts.connect_timeout_ms, 10s);
   EXPECT_EQ(f->client.retry.max_retries, 10);
   EXPECT_EQ(f->client.token_file_max_age_ms, 60s);
   EXPECT_EQ(f->client.ca_file_max_age_ms, 5min);
@@ -39,10 +41,13 @@ TEST(OperationsFlags, DefaultsAreControllerRuntimes) {
 
 TEST(OperationsFlags, EverythingCanBeSet) {
   auto f = parse({"--kube-api-qps=2.5", "--kube-api-burst", "20", "--log-format=json", "--log-level=debug",
-                  "--graceful-shutdown-timeout=1m30s"});
+                  "--graceful-shutdown-timeout=1m30s", "--kube-api-request-timeout=2m", "--kube-api-connect-timeout",
+                  "2500ms"});
   ASSERT_TRUE(f.has_value()) << f.error().message;
   EXPECT_EQ(f->client.qps, 2.5);
   EXPECT_EQ(f->client.burst, 20);
+  EXPECT_EQ(f->client.timeouts.request_timeout_ms, 120s);
+  EXPECT_EQ(f->client.timeouts.connect_timeout_ms, 2500ms);
   EXPECT_EQ(f->log.format, LogFormat::Json);
   EXPECT_EQ(f->log.level, spdlog::level::debug);
   EXPECT_EQ(f->graceful_shutdown_timeout, 90s);
@@ -66,6 +71,12 @@ TEST(OperationsFlags, BadValuesNameTheFlag) {
       {"--kube-api-burst=1000001", "--kube-api-burst"},
       {"--kube-api-burst=ten", "--kube-api-burst"},
       {"--kube-api-burst=99999999999999999999", "--kube-api-burst"},
+      {"--kube-api-request-timeout=0", "--kube-api-request-timeout"},
+      {"--kube-api-request-timeout=-5s", "--kube-api-request-timeout"},
+      {"--kube-api-request-timeout=2h", "--kube-api-request-timeout"},
+      {"--kube-api-request-timeout=60", "--kube-api-request-timeout"},
+      {"--kube-api-connect-timeout=0s", "--kube-api-connect-timeout"},
+      {"--kube-api-connect-timeout=soon", "--kube-api-connect-timeout"},
       {"--log-format=yaml", "--log-format"},
       {"--log-level=loud", "--log-level"},
       {"--graceful-shutdown-timeout=30", "--graceful-shutdown-timeout"},
