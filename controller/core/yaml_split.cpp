@@ -1,5 +1,8 @@
 // yaml::split_documents: cutting a stream at document markers, so that its parts can be converted in parallel.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 
 #include "core/yaml.hpp"
 
@@ -32,9 +35,29 @@ std::size_t next_marker(std::string_view text, std::size_t from) {
   return std::string_view::npos;
 }
 
+// '%' is rare in manifests and '\n' is in every line: looking for the '%' first makes this one pass of memchr.
 bool has_directive(std::string_view text) {
-  if (!text.empty() && text.front() == '%') return true;
-  return text.find("\n%") != std::string_view::npos;
+  for (std::size_t at = text.find('%'); at != std::string_view::npos; at = text.find('%', at + 1))
+    if (at == 0 || text[at - 1] == '\n') return true;
+  return false;
+}
+
+// The line breaks in [from, to), eight bytes at a time (a plain loop over chars is not vectorised at -O2).
+std::size_t count_line_breaks(std::string_view text, std::size_t from, std::size_t to) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+  constexpr uint64_t kBreaks = kOnes * static_cast<unsigned char>('\n');
+  std::size_t n = 0;
+  for (; from + 8 <= to; from += 8) {
+    uint64_t word = 0;
+    std::memcpy(&word, text.data() + from, 8);
+    const uint64_t x = word ^ kBreaks;  // a zero byte where a '\n' was
+    // Exact zero-byte test (no false positives across bytes): the high bit of each byte of ~(((x & ~highs) + ~highs)
+    // | x) & highs is set exactly for the zero bytes of x.
+    const uint64_t zero = ~(((x & ~kHighs) + ~kHighs) | x) & kHighs;
+    n += static_cast<std::size_t>(std::popcount(zero));
+  }
+  for (; from < to; ++from) n += text[from] == '\n' ? 1 : 0;
+  return n;
 }
 
 }  // namespace
@@ -49,8 +72,7 @@ std::vector<TextPart> split_documents(std::string_view text, std::size_t parts) 
     if (target >= text.size()) break;
     const std::size_t at = next_marker(text, target);
     if (at == std::string_view::npos) break;
-    line += static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
-                                                text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    line += count_line_breaks(text, counted, at);
     counted = at;
     out.push_back(TextPart{at, line});
   }

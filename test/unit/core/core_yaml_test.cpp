@@ -369,3 +369,21 @@ TEST(YamlSplit, CutsOnlyAtDocumentMarkersWithTheirLines) {
       << "a directive belongs to the document after it";
   EXPECT_EQ(yaml::split_documents("a: 1\n---", 2).back().offset, 5u) << "a marker at the very end";
 }
+
+// Line numbers of the parts of a long text, whose lines hold bytes next to '\n' in value and UTF-8 (bytes above
+// 0x7F): the break counting goes eight bytes at a time and must count exactly the '\n's. A '%' inside a line is not
+// a directive; one at a line start is, anywhere in the stream.
+TEST(YamlSplit, CountsLinesExactlyInLongTextsAndFindsDirectivesAnywhere) {
+  std::string text;
+  for (int i = 0; i < 500; ++i) {
+    text += "---\nname: \"d" + std::to_string(i) + "\"\n\x0bnote: \"\x0b\x09\x8a\xc3\xa9 \xe2\x82\xac 100%\"\n";
+    if (i % 7 == 0) text += "pad: " + std::string(static_cast<std::size_t>(i % 13), 'x') + "\n";
+  }
+  auto parts = yaml::split_documents(text, 16);
+  ASSERT_EQ(parts.size(), 16u);
+  for (std::size_t p = 1; p < parts.size(); ++p)
+    EXPECT_EQ(parts[p].line,
+              1u + static_cast<std::size_t>(std::count(text.begin(), text.begin() + parts[p].offset, '\n')))
+        << "part " << p;
+  EXPECT_EQ(yaml::split_documents(text + "%TAG ! tag:example.com,2000:\n---\na: 1\n", 16).size(), 1u);
+}
