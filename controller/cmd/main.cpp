@@ -52,6 +52,13 @@ int help_of(char* command, char* argv0) {
             << "See 'codeflare-operator --help' for usage.\n";
   return 2;
 }
+// The offline commands re-execute with their heap settings (malloc_tunables.hpp) from here, the first entry of the
+// executable's init_array (glibc passes it argc, argv and the environment): before the static constructors of the
+// binary's own code (OpenSSL's and Asio's set-up, the rule tables), which the first process would otherwise run for
+// nothing, about 2 ms of `validate`'s start.
+__attribute__((constructor(101))) void offline_heap_first(int argc, char** argv, char** /*envp*/) {
+  if (cfo::cmd::wants_offline_heap(argc, argv)) cfo::cmd::reexec_with_offline_malloc_tunables(argv);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -61,7 +68,6 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   std::string sub = argv[1];
-  if (sub == "render" || sub == "validate") cfo::cmd::reexec_with_offline_malloc_tunables(argv);
   if (sub == "render") return with_output_written("render", cfo::cmd::render_command(argc, argv, 2));
   if (sub == "validate") return with_output_written("validate", cfo::cmd::validate_command(argc, argv, 2));
   if (sub == "run") return cfo::cmd::run_command(argc, argv, 2);

@@ -19,7 +19,11 @@ inline constexpr const char* kOfflineMallocTunables = "glibc.malloc.hugetlb=1:gl
 /// space or the data segment is limited (`ulimit -v` / `-d`: the larger heap steps need more of it), or when the
 /// binary cannot be found (no /proc). Returns only when it did not re-execute (also when the exec failed: the binary
 /// was replaced, its mount forbids exec); the command then runs with the default heap, which changes its speed and
-/// peak memory (about 15% less), never its output. Call it first in main, before any thread starts.
+/// peak memory (about 15% less), never its output. Called before any thread starts: from offline_heap_first (main.cpp),
+/// an entry of the executable's init_array, so that the first process skips the binary's static constructors.
 void reexec_with_offline_malloc_tunables(char** argv);
+
+/// True for the command lines that run with the offline heap: `render ...` and `validate ...` (argv[1]).
+bool wants_offline_heap(int argc, char** argv);
 
 }  // namespace cfo::cmd
