@@ -13,7 +13,7 @@
 #                 TSAN_DIR (-DCFO_SANITIZE=thread; builds only those two tests and the libraries they link)
 #   make lint     the source checks of the build folder (ctest -L lint): the layering check and its self-test,
 #                 clang-tidy-19 on the sources changed since test/lint/tidy-baseline, and clang-format-19 on every
-#                 source (-DCFO_FORMAT_CHECK=OFF turns that off; README "Guardrails")
+#                 source (-DCFO_FORMAT_CHECK=OFF turns that off; docs/testing.md "Guardrails")
 #   make tidy-all clang-tidy-19 on every controller/ source (about 14 min on 2 cores; then move the baseline)
 #   make format   reformat the C++ sources with clang-format-19 (hack/format.sh; --check: make format-check)
 #   make fuzz     coverage-guided fuzzing with libFuzzer (clang 19, installed when missing): every harness of

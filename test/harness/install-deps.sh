@@ -27,7 +27,7 @@ packages=(
   python3 python3-jsonschema python3-yaml jq
   # deployment tests: helm-render (test/helm) builds on these Go libraries; lua5.1 runs the Argo CD health check
   golang-github-masterminds-sprig-dev golang-k8s-sigs-yaml-dev lua5.1
-  # guardrails (test/lint, README "Guardrails"): clang-tidy and clang-format from LLVM 19, Debian bookworm's own
+  # guardrails (test/lint, docs/testing.md "Guardrails"): clang-tidy and clang-format from LLVM 19, Debian bookworm's own
   # packages (clang 14, bookworm's default, cannot parse libstdc++ 12's <expected>); setarch (util-linux) runs the
   # ThreadSanitizer tests with a fixed memory layout
   clang-tidy-19 clang-format-19 util-linux

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs clang-tidy-19 with the checked-in .clang-tidy on controller/ sources of a build's compile_commands.json
-# (ctest lint_clang_tidy; make tidy, make tidy-all; README "Guardrails").
+# (ctest lint_clang_tidy; make tidy, make tidy-all; docs/testing.md "Guardrails").
 #
 # Usage:   test/lint/clang_tidy.sh BUILD_DIR [--all | FILE...]
 #   BUILD_DIR   a configured build folder (CMAKE_EXPORT_COMPILE_COMMANDS is on in CMakeLists.txt); nothing needs
