@@ -10,11 +10,11 @@
 
 namespace {
 constexpr const char* kUsage =
-    "codeflare-operator: expands CodeFlareWorkloads into checked RayCluster, AppWrapper and Kueue objects.\n"
+    "codeflare-operator: expands CodeFlareWorkloads into checked RayCluster, RayJob, AppWrapper and Kueue objects.\n"
     "\n"
     "Usage:\n"
     "  codeflare-operator render   -f FILE [-f FILE...] [--crds DIR] print the generated objects (YAML, -o json)\n"
-    "  codeflare-operator validate -f FILE [-f FILE...] [--crds DIR] check objects; exit 0 valid, 1 invalid\n"
+    "  codeflare-operator validate -f FILE [-f FILE...] [--crds DIR] check objects; exit 0 valid, 1 invalid, 2 error\n"
     "  codeflare-operator run [--kubeconfig FILE] [--namespace NS]   run the controller\n"
     "  codeflare-operator version\n"
     "\n"

@@ -87,11 +87,12 @@ std::string create_failure(const Write& w, const Error& e) {
   return w.kind + " " + w.name + ": " + e.message;
 }
 
-// What the operator did to something other than the workload's children it applies: an event, and a log line at
-// info, both once.
+// What the operator did to something other than the workload's children it applies: an event, and a log line (at
+// warn for a Warning event, else info), both once.
 void tell(runtime::EventRecorder& events, const json::Value& workload, const char* type, const char* reason,
           const char* action, const std::string& message) {
-  spdlog::info("{}: {}", reason, message);
+  spdlog::log(std::string_view(type) == "Warning" ? spdlog::level::warn : spdlog::level::info, "{}: {}", reason,
+              message);
   events.record(workload, type, reason, action, message);
 }
 }  // namespace

@@ -415,12 +415,14 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
     mark_not_ready(outcome.status, "ApplyFailed", f->message, generation, /*not_submitted=*/!submitted_before);
     keep_previous(outcome.status, prev_status, "jobSpecHash");
   }
-  // Each event is also a log line at info (holds, their release, phase changes, warnings about the spec): events
-  // are posted once per transition, so are these lines (none for an event the recorder drops as a repeat).
+  // Each event is also a log line (holds, their release, phase changes, warnings about the spec), at warn for a
+  // Warning event and info otherwise: events are posted once per transition, so are these lines (none for an event
+  // the recorder drops as a repeat).
   for (const auto& ev : outcome.events)
     if (events_.record(*wl, ev.type, ev.reason, "Reconcile", ev.message) !=
         runtime::EventRecorder::Outcome::Deduplicated)
-      spdlog::info("{} {}: {}", ev.type, ev.reason, ev.message);
+      spdlog::log(ev.type == "Warning" ? spdlog::level::warn : spdlog::level::info, "{} {}: {}", ev.type, ev.reason,
+                  ev.message);
 
   // Status through the status subresource, only when it changed (so our own write does not wake us again).
   if (!prev_status || !(*prev_status == static_cast<const json::Value&>(outcome.status))) {
