@@ -1,4 +1,6 @@
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cmd/args.hpp"
 #include "cmd/closed_sets.hpp"
@@ -187,6 +189,14 @@ int render_command(int argc, char** argv, int first) {
   // known to exist: a LocalQueue a workload asks the operator to manage is generated, and any other Kueue object it
   // names outside its set is assumed to be there (the apiserver or Kueue will say otherwise).
   const auto set_of = closed_sets(loaded->docs, filename_args(*args), args->flag("set"));
+  // The workloads that name a namespace other than -n's keep theirs (judge_inputs gives -n's only to those without
+  // one), and so do their objects: `kubectl apply -n NS` of the output would then refuse them. Noted once each.
+  std::vector<std::string> own_namespace(loaded->docs.size());
+  if (args->has("namespace"))
+    for (std::size_t i = 0; i < loaded->docs.size(); ++i)
+      if (loaded->docs[i].doc.IsObject() && is_workload(loaded->docs[i].doc))
+        if (std::string own = json::string_at(loaded->docs[i].doc, "metadata.namespace"); !own.empty() && own != ns)
+          own_namespace[i] = std::move(own);
   Expansion expansion;
   expansion.facts = facts;
   expansion.always_generate_managed_queue = true;
@@ -224,6 +234,10 @@ int render_command(int argc, char** argv, int first) {
       exit_code = 1;
       continue;
     }
+    if (!own_namespace[i].empty())
+      std::cerr << in.file << ": note: " << describe_object(in) << " names its own namespace " << own_namespace[i]
+                << ", which it and its objects keep: -n " << ns
+                << " applies to the workloads that name none (kubectl apply -n " << ns << " would refuse them)\n";
     if (quota) {
       out.add(quota_document(in.doc, judged.generated[i]));
       continue;

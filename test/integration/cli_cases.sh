@@ -162,6 +162,14 @@ run bad-namespace validate -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" -
 expect "a namespace name the apiserver refuses (-n Bad_NS) is a usage error" 2
 run bad-namespace-render render -f "$repo/config/samples/cfw_cpu.yaml" "${crds[@]}" --namespace Bad_NS
 expect "render -n Bad_NS is a usage error too" 2
+# -n gives a namespace only to the workloads without one: a workload naming another keeps it, and render says so
+# (kubectl apply -n of the output would refuse it); one naming none, or -n's own, gets no note.
+printf 'apiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: own-ns, namespace: team-b}\nspec: {}\n---\napiVersion: codeflare.dev/v1alpha1\nkind: CodeFlareWorkload\nmetadata: {name: no-ns}\nspec: {}\n' >"$work/own-ns.yaml"
+run render-own-ns render -f "$work/own-ns.yaml" "${crds[@]}" -n team-a
+expect_io "render -n team-a of a workload in team-b: it keeps team-b, with a note" 0 \
+  "err:names its own namespace team-b" "out:namespace: team-b" "out:namespace: team-a" "err!no-ns"
+run render-same-ns render -f "$work/own-ns.yaml" "${crds[@]}" -n team-b
+expect_io "render -n team-b of the same file: no note" 0 "err!names its own namespace"
 run unknown-flag validate -f "$repo/config/samples/cfw_cpu.yaml" --no-such-flag
 expect_io "an unknown flag: the error and where help is, not the whole help (kubectl's habit)" 2 \
   "err:--no-such-flag" "err:See 'codeflare-operator validate --help' for usage." "err!Exit code"
