@@ -29,7 +29,8 @@ std::string describe(const ChildHolder& holder) {
       return "has no controller";
     case ChildHolder::Kind::kEarlierWorkload:
       return "belongs to an earlier CodeFlareWorkload " + holder.controller_name +
-             " (deleted; this one has another uid): the garbage collector deletes it, and the workload goes on then";
+             " (deleted; this one has another uid): the cluster's garbage collector (kube-controller-manager) "
+             "deletes it, and the workload goes on then";
     case ChildHolder::Kind::kNone:
       break;
   }
