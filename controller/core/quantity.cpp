@@ -175,7 +175,7 @@ std::string int128_text(__int128 v) {
 
 }  // namespace
 
-std::string Quantity::format_nanos(__int128 n) {
+std::string Quantity::format_nanos(__int128 n, bool binary_suffixes) {
   if (n % kNanosPerUnit != 0) {
     if (n % 1'000'000 == 0) return int128_text(n / 1'000'000) + "m";
     return int128_text(n) + "n";
@@ -196,6 +196,7 @@ std::string Quantity::format_nanos(__int128 n) {
     power *= 1000;
     if (whole % power == 0) consider(whole / power, suffix);
   }
+  if (!binary_suffixes) return best;
   power = 1;
   for (const char* suffix : {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}) {
     power *= 1024;

@@ -33,8 +33,9 @@ class Quantity {
   /// same value: "1500m", "2", "8Gi", "12G", "100n"; a suffix only for a round value whose mantissa is below 10000
   /// (below 10^6 for a value of ten digits or more), so 1073741824 bytes -> "1Gi", 1000000000 -> "1G", 1234567 ->
   /// "1234567", 102400000 -> "102400000", 999999 x 2^40 -> "999999Ti", 8536870912 -> "8536870912". Negative values
-  /// keep their sign.
-  static std::string format_nanos(__int128 nanos);
+  /// keep their sign. `binary_suffixes` false: only the decimal suffixes (k, M, ..., E) are considered, as Kubernetes
+  /// keeps a DecimalSI quantity decimal (the CPU of a Node's capacity: 1024 CPUs are "1024", never "1Ki").
+  static std::string format_nanos(__int128 nanos, bool binary_suffixes = true);
   /// The text it was parsed from.
   const std::string& text() const { return text_; }
 

@@ -49,6 +49,14 @@ struct Amounts {
   }
 };
 
+// Whether amounts of resource `name` are told with binary suffixes (Ki ... Ei): byte amounts are, counts (cpu, pods,
+// GPUs and other extended resources) are not, as a Node's capacity writes them (resource.BinarySI for memory,
+// ephemeral-storage, storage and hugepages-<size>; DecimalSI for the rest). A sum of 1024 CPUs reads "1024", not
+// "1Ki" (the fortieth user trial).
+bool binary_amount(std::string_view name) {
+  return name == "memory" || name == "ephemeral-storage" || name == "storage" || name.starts_with("hugepages-");
+}
+
 // A resource list ({name: quantity}) as nano-units; entries that do not parse are skipped.
 Amounts amounts_of(const json::Value* list) {
   Amounts out;
@@ -134,7 +142,7 @@ struct Builder {
   void add(std::string name, int32_t count, const json::Value& pod_spec) {
     PodSetQuota ps{std::move(name), count, {}};
     for (const auto& [n, v] : pod_requests(pod_spec).items)
-      if (auto q = Quantity::parse(Quantity::format_nanos(v))) ps.requests.emplace_back(n, *q);
+      if (auto q = Quantity::parse(Quantity::format_nanos(v, binary_amount(n)))) ps.requests.emplace_back(n, *q);
     out.pod_sets.push_back(std::move(ps));
   }
 
@@ -275,7 +283,7 @@ std::vector<std::pair<std::string, std::string>> totals(const std::vector<PodSet
         }
       }
     if (fits)
-      out.emplace_back(name, Quantity::format_nanos(sum));
+      out.emplace_back(name, Quantity::format_nanos(sum, binary_amount(name)));
     else if (!negative)  // a negative request is an error reported elsewhere; its total is not told
       out.emplace_back(name, big.text());
   }
@@ -326,7 +334,8 @@ json::Value QuotaPreview::pod_sets_json(json::Allocator& a) const {
     json::Value o(rapidjson::kObjectType), req(rapidjson::kObjectType);
     o.AddMember("name", json::str(ps.name, a), a);
     o.AddMember("count", ps.count, a);
-    for (const auto& [n, q] : ps.requests) req.AddMember(json::str(n, a), json::str(quantity_text(q), a), a);
+    for (const auto& [n, q] : ps.requests)
+      req.AddMember(json::str(n, a), json::str(Quantity::format_nanos(q.nanos(), binary_amount(n)), a), a);
     o.AddMember("requests", std::move(req), a);
     arr.PushBack(std::move(o), a);
   }

@@ -47,6 +47,20 @@ TEST(QuotaPreview, HeadAndGroupsWithTheirCounts) {
   EXPECT_EQ(json::string_at(out.status, "totalRequests.cpu"), "3");
 }
 
+// Counts are told in decimal and byte amounts may take binary suffixes, as a Node's capacity writes them: 1024 CPUs
+// (1023 workers and the head) are "1024", not "1Ki" (the fortieth user trial), while 1Gi of memory stays "1Gi".
+TEST(QuotaPreview, CountsStayDecimalAndBytesMayBeBinary) {
+  auto q = [](const char* text) { return *Quantity::parse(text); };
+  auto total = totals({{"head", 1, {{"cpu", q("1")}, {"memory", q("1Mi")}, {"nvidia.com/gpu", q("1")}}},
+                       {"w", 1023, {{"cpu", q("1")}, {"memory", q("1Mi")}, {"nvidia.com/gpu", q("1")}}}});
+  ASSERT_EQ(total.size(), 3u);
+  EXPECT_EQ(total[0].second, "1024");
+  EXPECT_EQ(total[1].second, "1Gi");
+  EXPECT_EQ(total[2].second, "1024");
+  EXPECT_EQ(Quantity::format_nanos(q("2Ki").nanos(), false), "2048");
+  EXPECT_EQ(Quantity::format_nanos(q("2Ki").nanos()), "2Ki");
+}
+
 // A total beyond what a Quantity holds (999999999Pi of memory for each of 2^31 - 1 Pods is 2.4e33 bytes, 2.4e42
 // nano-units) is told exactly, not left out (the thirtieth user trial: totalRequests lost its memory key).
 TEST(QuotaPreview, ATotalTooLargeForAQuantityIsToldExactly) {
