@@ -26,6 +26,7 @@ keys=(
   startup_changed_objects startup_cpu_ms startup_rss_peak_kib
   startup_rss_steady_kib startup_rss_peak_to_steady apiserver_list_items apiserver_list_seconds startup_to_list_ratio
   apiserver_list_rayclusters_seconds apiserver_list_both_seconds startup_to_both_lists_ratio
+  apiserver_list_cached_seconds startup_to_cached_list_ratio
   backlog_objects_per_second backlog_cpu_ms_per_workload backlog_apiserver_cpu_ms_per_workload
 )
 missing=()

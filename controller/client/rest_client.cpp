@@ -1,13 +1,17 @@
 #include "client/rest_client.hpp"
 
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/buffer_body.hpp>
+#include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "client/query.hpp"
 #include "client/response_observer.hpp"
@@ -27,6 +31,8 @@ constexpr const char* kUserAgent = "codeflare-operator/0.1";
 /// Largest response body accepted from a non-watch request (a big list page can be tens of megabytes).
 constexpr std::uint64_t kMaxBodyBytes = 512ull * 1024 * 1024;
 constexpr std::uint32_t kMaxHeaderBytes = 64 * 1024;
+/// How much of a body one read takes: one TLS record holds at most 16 KiB of plaintext.
+constexpr std::size_t kReadPieceBytes = std::size_t{16} * 1024;
 
 bool is_success(unsigned status) { return status >= 200 && status < 300; }
 
@@ -213,7 +219,7 @@ void RestClient::Impl::give_back(std::unique_ptr<PooledConnection> c) {
 RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std::string& what,
                                                       const std::string& target, const std::string& body,
                                                       const std::string& content_type, const std::string& accept,
-                                                      StopToken* stop) {
+                                                      StopToken* stop, const BodySink* sink) {
   Impl& impl = *this;
   auto prepared = impl.prepare(what, target);
   if (!prepared) return {std::unexpected(prepared.error())};
@@ -247,36 +253,86 @@ RestClient::Impl::Attempt RestClient::Impl::send_once(http::verb verb, const std
               is_dropped_connection(ec)};
 
     beast::flat_buffer buffer;
-    http::response_parser<http::string_body> parser;
-    parser.body_limit(kMaxBodyBytes);
+    http::response_parser<http::buffer_body> parser;
     parser.header_limit(kMaxHeaderBytes);
-    // The timeout is per read: a response that keeps arriving (a list page of megabytes on a slow link) is read to
-    // its end, as client-go does with no overall timeout; one that stops for request_timeout_ms is given up.
+    // A streamed body is held one piece at a time, so only a kept one is limited. (Not boost::none: Beast 1.74
+    // compares Content-Length against the optional and then reports body_limit for every sized body.)
+    parser.body_limit(sink ? std::numeric_limits<std::uint64_t>::max() : kMaxBodyBytes);
     ec = {};
-    while (!ec && !parser.is_done()) http::read_some(stream, buffer, parser, ec);
+    http::read_header(stream, buffer, parser, ec);
     if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
     if (ec && reused && is_dropped_connection(ec) && !parser.got_some()) continue;
     if (ec)
       return {fail(what + ": reading the response: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms)),
               is_dropped_connection(ec)};
 
-    auto& res = parser.get();
     Response out;
-    out.status = res.result_int();
+    out.status = parser.get().result_int();
+    const bool streaming = sink != nullptr && is_success(out.status);
+    bool streamed = false;
+    // The timeout is per read: a response that keeps arriving (a list page of megabytes on a slow link) is read to
+    // its end, as client-go does with no overall timeout; one that stops for request_timeout_ms is given up.
+    std::array<char, kReadPieceBytes> piece{};
+    std::string& kept = out.body;
+    std::size_t used = 0;
+    if (!streaming)
+      if (auto length = parser.content_length(); length && *length <= kMaxBodyBytes) kept.reserve(*length);
+    while (!ec && !parser.is_done()) {
+      auto& b = parser.get().body();
+      if (streaming) {
+        b.data = piece.data();
+        b.size = piece.size();
+      } else {
+        if (kept.size() - used < kReadPieceBytes) kept.resize(std::max(used + kReadPieceBytes, kept.capacity()));
+        b.data = kept.data() + used;
+        b.size = kept.size() - used;
+      }
+      const std::size_t room = b.size;
+      http::read_some(stream, buffer, parser, ec);
+      if (ec == http::error::need_buffer) ec = {};
+      const std::size_t got = room - parser.get().body().size;
+      if (!streaming) {
+        used += got;
+      } else if (got > 0) {
+        streamed = true;
+        if (auto fed = (*sink)(std::string_view(piece.data(), got)); !fed) {
+          Attempt refused{fail(what + ": " + fed.error().message)};
+          refused.streamed = true;
+          return refused;
+        }
+      }
+    }
+    kept.resize(used);
+    if (stopped(stop)) return {std::unexpected(cancelled_error(what))};
+    if (ec) {
+      Attempt broken{
+          fail(what + ": reading the response: " + describe_transport_error(ec, impl.timeouts.request_timeout_ms)),
+          is_dropped_connection(ec)};
+      broken.streamed = streamed;
+      return broken;
+    }
+
+    auto& res = parser.get();
     const auto method = http::to_string(verb);  // rest_client_requests_total (client/response_observer.hpp)
     notify_response({method.data(), method.size()}, impl.url->host_header(), out.status);
-    out.body = std::move(res.body());
     if (auto it = res.find(http::field::retry_after); it != res.end())
       out.retry_after_seconds = parse_retry_after(std::string_view(it->value().data(), it->value().size()));
     const bool keep = res.keep_alive();
     on_stop.reset();
     if (keep && !stopped(stop)) impl.give_back(std::move(pc));
-    return {std::move(out)};
+    Attempt done{std::move(out)};
+    done.streamed = streamed;
+    return done;
   }
 }
 
 Result<Response> RestClient::request(std::string_view method, const std::string& target, const std::string& body,
                                      const std::string& content_type) {
+  return send(method, target, body, content_type, nullptr);
+}
+
+Result<Response> RestClient::send(std::string_view method, const std::string& target, const std::string& body,
+                                  const std::string& content_type, const BodySink* sink) {
   Impl& impl = *impl_;
   StopToken* stop = stop_.get();
   const std::string what = std::string(method) + " " + target;
@@ -285,7 +341,8 @@ Result<Response> RestClient::request(std::string_view method, const std::string&
 
   for (int retries_done = 0;; ++retries_done) {
     if (!impl.throttle(stop, nullptr)) return std::unexpected(cancelled_error(what));
-    Impl::Attempt attempt = impl.send_once(verb, what, target, body, content_type, accept_, stop);
+    Impl::Attempt attempt = impl.send_once(verb, what, target, body, content_type, accept_, stop, sink);
+    if (attempt.streamed && !attempt.result) return std::move(attempt.result);  // the sink has seen part of it
     AttemptOutcome outcome;
     outcome.connection_dropped = attempt.connection_dropped;
     if (attempt.result) {
@@ -312,6 +369,19 @@ Result<json::Document> json_result(const Result<Response>& r, const std::string&
 
 Result<json::Document> RestClient::get_json(const std::string& target) {
   return json_result(request("GET", target), "GET " + target);
+}
+
+Result<json::Document> RestClient::get_list(const std::string& target, const json::ListSplitter::ItemFn& on_item) {
+  const std::string what = "GET " + target;
+  // One splitter for all attempts: an attempt is only repeated while no byte of its body has come (send).
+  json::ListSplitter splitter;
+  const BodySink sink = [&](std::string_view piece) { return splitter.feed(piece, on_item); };
+  auto r = send("GET", target, {}, "application/json", &sink);
+  if (!r) return std::unexpected(r.error());
+  if (!is_success(r->status)) return std::unexpected(status_error(*r));
+  auto envelope = splitter.finish();
+  if (!envelope) return fail(what + ": " + envelope.error().message);
+  return envelope;
 }
 
 Result<json::Document> RestClient::apply(const std::string& path, const json::Value& obj, const WriteOptions& opts) {

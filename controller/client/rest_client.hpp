@@ -15,6 +15,7 @@
 #include "client/wait.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
+#include "core/json_list_splitter.hpp"
 
 namespace cfo::client {
 
@@ -146,6 +147,14 @@ class RestClient {
   /// GET and parse. A non-2xx status becomes an Error with http_status and the apiserver's Status message/reason.
   Result<json::Document> get_json(const std::string& target);
 
+  /// GET of a list, read as it arrives: `on_item` receives each element of its "items" as JSON text (and the list's
+  /// apiVersion and kind as far as they have come; json::ListSplitter), and the result is the list without its items
+  /// (metadata.resourceVersion, metadata.continue). No more than one item and one read buffer (16 KiB) are held at a
+  /// time, so a list served unpaged (resourceVersion=0 from the watch cache) costs no more memory than its items'
+  /// use downstream. Errors as get_json, plus json::ListSplitter's and `on_item`'s; the request is sent again (as
+  /// `request`) only while no byte of its body has come. Items larger than 64 MiB are refused.
+  Result<json::Document> get_list(const std::string& target, const json::ListSplitter::ItemFn& on_item);
+
   /// Server-side apply (PATCH, application/apply-patch+yaml with a JSON body) of `obj` to `path`
   /// (an object path, or object path + "/status"). Returns the object the server returned.
   Result<json::Document> apply(const std::string& path, const json::Value& obj, const WriteOptions& opts = {});
@@ -183,7 +192,14 @@ class RestClient {
 
   const ClientConfig& config() const;
 
+  /// Receives a response body piece by piece (get_list); an error ends the request.
+  using BodySink = std::function<Result<void>(std::string_view piece)>;
+
  private:
+  /// request(), with the 2xx body handed to `sink` when one is given.
+  Result<Response> send(std::string_view method, const std::string& target, const std::string& body,
+                        const std::string& content_type, const BodySink* sink);
+
   struct Impl;
   std::shared_ptr<Impl> impl_;
   std::shared_ptr<StopToken> stop_;          // with_stop(); null otherwise

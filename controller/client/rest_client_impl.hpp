@@ -100,13 +100,17 @@ struct RestClient::Impl {
 
   /// One attempt of a plain (non-watch) request: the response, or the error and whether the connection dropped
   /// before a response came (which makes a GET worth resending). `stop` (may be null) cancels it.
+  /// `streamed`: part of a 2xx body went to the sink, so the request must not be sent again (the sink has seen it).
   struct Attempt {
     Result<Response> result;
     bool connection_dropped = false;
+    bool streamed = false;
   };
+  /// `sink` (may be null) receives the body of a 2xx answer piece by piece instead of Response::body, which then
+  /// stays empty; its error ends the attempt (the connection is closed, not kept).
   Attempt send_once(boost::beast::http::verb verb, const std::string& what, const std::string& target,
                     const std::string& body, const std::string& content_type, const std::string& accept,
-                    StopToken* stop);
+                    StopToken* stop, const RestClient::BodySink* sink = nullptr);
 
   /// A request with the common headers (Host, User-Agent, Accept: `accept`, Authorization, Content-Type when there is
   /// a body).

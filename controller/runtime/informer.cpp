@@ -16,9 +16,8 @@ namespace {
 
 /// List items carry no apiVersion/kind for built-in types; fill them from the list ("RayClusterList" → "RayCluster")
 /// so that handlers (and event recorders) can name the object.
-ObjectPtr item_object(const json::Value& item, const std::string& api_version, const std::string& kind,
+ObjectPtr item_object(json::Document doc, std::string_view api_version, std::string_view kind,
                       const ObjectTransform& transform) {
-  json::Document doc = json::clone(item);
   if (doc.IsObject()) {
     if (!api_version.empty() && !json::find(doc, "apiVersion"))
       json::set(doc, "apiVersion", json::str(api_version, doc.GetAllocator()), doc.GetAllocator());
@@ -56,6 +55,9 @@ ListWatcher rest_list_watcher(client::RestClient client, bool metadata_only) {
   }
   ListWatcher lw;
   lw.list = [lister](const std::string& target) { return lister->get_json(target); };
+  lw.list_items = [lister](const std::string& target, const json::ListSplitter::ItemFn& on_item) {
+    return lister->get_list(target, on_item);
+  };
   lw.watch = [watcher](const std::string& target, const std::function<bool(std::string_view)>& on_line,
                        client::StopToken& stop) { return watcher->watch(target, on_line, stop); };
   lw.stopping = [lister] { return lister->stop_requested(); };
@@ -109,7 +111,8 @@ void Informer::on_delete(ObjectHandler handler) {
 
 Result<void> Informer::start() {
   if (started_.exchange(true)) return fail("informer " + path_ + ": already started");
-  if (!io_.list || !io_.watch) return fail("informer " + path_ + ": list/watch functions are not set");
+  if ((!io_.list && !io_.list_items) || !io_.watch)
+    return fail("informer " + path_ + ": list/watch functions are not set");
   thread_ = std::thread([this] { run(); });
   return {};
 }
@@ -174,9 +177,47 @@ void Informer::run() {
   spdlog::debug("informer {}: stopped", path_);
 }
 
+Result<json::Document> Informer::list_page(const std::string& target, std::vector<Store::Item>& pending) {
+  if (!io_.list_items) {
+    auto page = io_.list(target);
+    if (!page) return page;
+    const std::string api_version = json::get_string(*page, "apiVersion").value_or("");
+    const std::string kind = item_kind(*page);
+    if (const json::Value* items = json::find(*page, "items"); items && items->IsArray())
+      for (const auto& item : items->GetArray())
+        pending.push_back(store_.prepare(item_object(json::clone(item), api_version, kind, opts_.transform)));
+    return page;
+  }
+  // Read item by item: each is parsed, transformed and packed as it arrives. An item that needs the list's apiVersion
+  // or kind before they have come (a custom resource list names its kind after its items) waits for the end.
+  std::vector<json::Document> waiting;
+  auto on_item = [&](std::string_view text, std::string_view list_api_version,
+                     std::string_view list_kind) -> Result<void> {
+    auto doc = json::parse(text);
+    if (!doc) return fail("item " + std::to_string(pending.size()) + ": " + doc.error().message);
+    const bool named = !doc->IsObject() || (json::find(*doc, "apiVersion") && json::find(*doc, "kind"));
+    constexpr std::string_view kListSuffix = "List";
+    if (!named && (list_api_version.empty() || !list_kind.ends_with(kListSuffix))) {
+      waiting.push_back(std::move(*doc));
+      return {};
+    }
+    const std::string_view kind =
+        named ? std::string_view{} : list_kind.substr(0, list_kind.size() - kListSuffix.size());
+    pending.push_back(store_.prepare(item_object(std::move(*doc), list_api_version, kind, opts_.transform)));
+    return {};
+  };
+  auto page = io_.list_items(target, on_item);
+  if (!page) return page;
+  const std::string api_version = json::get_string(*page, "apiVersion").value_or("");
+  const std::string kind = item_kind(*page);
+  for (auto& doc : waiting)
+    pending.push_back(store_.prepare(item_object(std::move(doc), api_version, kind, opts_.transform)));
+  return page;
+}
+
 void Informer::do_list(const std::string& target, std::vector<Store::Item>& pending) {
   listing_ = true;
-  auto page = io_.list(target);
+  auto page = list_page(target, pending);
   // The first failure of a run of them is remembered (a tick count of 0 is taken as 1: 0 means none).
   auto failed = [this] {
     int64_t none = 0;
@@ -196,12 +237,6 @@ void Informer::do_list(const std::string& target, std::vector<Store::Item>& pend
     watcher_.on_list_error(page.error());
     return;
   }
-  const std::string api_version = json::get_string(*page, "apiVersion").value_or("");
-  const std::string kind = item_kind(*page);
-  if (const json::Value* items = json::find(*page, "items"); items && items->IsArray())
-    for (const auto& item : items->GetArray())
-      pending.push_back(store_.prepare(item_object(item, api_version, kind, opts_.transform)));
-
   auto last = watcher_.on_list_page(*page);
   if (!last) {
     failed();

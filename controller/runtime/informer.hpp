@@ -34,6 +34,10 @@ namespace cfo::runtime {
 ///   logging a retry or backing off.
 struct ListWatcher {
   std::function<Result<json::Document>(const std::string& target)> list;
+  /// A list read item by item (RestClient::get_list): each item's text goes to the callback, the result is the list
+  /// without its items. Used instead of `list` when set.
+  std::function<Result<json::Document>(const std::string& target, const json::ListSplitter::ItemFn& on_item)>
+      list_items;
   std::function<Result<void>(const std::string& target, const std::function<bool(std::string_view)>& on_line,
                              client::StopToken& stop)>
       watch;
@@ -124,6 +128,9 @@ class Informer {
   void run();
   bool sleep_ms(int64_t delay_ms);
   bool requests_ended() const;  // ListWatcher::stopping
+  /// One page of the list (or the whole list when it comes unpaged): its items prepared into `pending`, the page
+  /// without them returned (its metadata is what the Watcher reads).
+  Result<json::Document> list_page(const std::string& target, std::vector<Store::Item>& pending);
   void do_list(const std::string& target, std::vector<Store::Item>& pending);
   void do_watch(const std::string& target);
   void dispatch(const StoreChange& change);

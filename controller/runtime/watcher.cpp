@@ -48,7 +48,10 @@ WatcherRequest Watcher::next_request() {
 
 std::string Watcher::list_query() const {
   std::string q = unpaged_next_ ? "" : "limit=" + std::to_string(opts_.page_size);
-  if (!continue_.empty()) q += "&continue=" + client::query_escape(continue_);
+  if (!continue_.empty())
+    q += "&continue=" + client::query_escape(continue_);  // the token carries the resourceVersion
+  else if (opts_.first_list_from_cache && !listed_)
+    q += "&resourceVersion=0";
   if (!opts_.label_selector.empty()) q += "&labelSelector=" + client::query_escape(opts_.label_selector);
   if (!opts_.field_selector.empty()) q += "&fieldSelector=" + client::query_escape(opts_.field_selector);
   return q.starts_with('&') ? q.substr(1) : q;
@@ -77,6 +80,7 @@ Result<bool> Watcher::on_list_page(const json::Value& page) {
   if (rv.empty()) return fail("watcher: list response has no metadata.resourceVersion");
   continue_.clear();
   unpaged_next_ = false;
+  listed_ = true;
   resource_version_ = std::move(rv);
   state_ = WatcherState::Watching;
   return true;

@@ -31,6 +31,11 @@ struct WatcherOptions {
   /// and is retried with backoff, so that a server that closes streams at once is not hammered (client-go
   /// reflector's "very short watch" check uses 1 s).
   int64_t min_healthy_watch_ms = 1000;
+  /// The first list asks for resourceVersion=0: any state the apiserver has, served from its watch cache instead of
+  /// a read from etcd, as client-go's reflector lists first (relistResourceVersion "0", api-concepts "Semantics for
+  /// get and list"). Later lists (after a 410 Gone) read the latest state. A watch cache that ignores `limit` there
+  /// (kube-apiserver 1.20 does) answers in one response, which the informer reads item by item (RestClient::get_list).
+  bool first_list_from_cache = true;
 };
 
 /// NeedList: the next request is the first page of a list. Listing: a paginated list is in progress.
@@ -112,6 +117,7 @@ class Watcher {
   WatcherState state_ = WatcherState::NeedList;
   std::string resource_version_;
   std::string continue_;
+  bool listed_ = false;        // a list has completed (the first list is over)
   bool unpaged_next_ = false;  // the next list is one request without `limit` (its paged attempt expired)
   int64_t pending_delay_ms_ = 0;
   TimePoint watch_started_{};

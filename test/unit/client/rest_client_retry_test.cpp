@@ -417,3 +417,82 @@ TEST_F(RestClientPolicy, WithStopInterruptsARetryAfterWait) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
   EXPECT_EQ(server.requests().size(), 1u);
 }
+
+// --- lists read item by item ---------------------------------------------------------------------------------------
+
+namespace {
+
+/// Answers every request with the first `pieces` of a chunked list, then (when `cut`) ends the connection mid-body.
+HttpsTestServer::Handler chunked_list(std::vector<std::string> pieces, bool cut) {
+  return [pieces = std::move(pieces), cut](ServerExchange& x) {
+    x.start_chunked(200);
+    for (const auto& p : pieces) x.send_chunk(p);
+    if (!cut) x.end_chunked();
+  };
+}
+
+}  // namespace
+
+// Items are handed on as their text completes, across chunk boundaries; the list comes back without them.
+TEST_F(RestClientPolicy, GetListHandsOnEachItemAndReturnsTheListWithoutThem) {
+  HttpsTestServer server(serving, chunked_list({R"({"apiVersion":"v1","items":[{"metadata":{"na)",
+                                                R"(me":"a"}},{"metadata":{"name":"b"}}],"kind":"ConfigMapList",)",
+                                                R"("metadata":{"resourceVersion":"77"}})"},
+                                               false));
+  RestClient client(config_for(server), options());
+  std::vector<std::string> items;
+  auto list = client.get_list("/api/v1/configmaps?resourceVersion=0",
+                              [&](std::string_view item, std::string_view, std::string_view) -> Result<void> {
+                                items.emplace_back(item);
+                                return {};
+                              });
+  ASSERT_TRUE(list.has_value()) << list.error().message;
+  EXPECT_EQ(items, (std::vector<std::string>{R"({"metadata":{"name":"a"}})", R"({"metadata":{"name":"b"}})"}));
+  EXPECT_EQ(json::string_at(*list, "metadata.resourceVersion"), "77");
+  EXPECT_EQ(json::dump(*json::find(*list, "items")), "[]");
+}
+
+// A list whose body broke off after items were handed on is not sent again (the caller has seen part of it; the
+// informer lists again from the start), while the same break before any answer is retried as for any GET.
+TEST_F(RestClientPolicy, GetListIsNotSentAgainOnceItsBodyHasBegun) {
+  HttpsTestServer server(serving, chunked_list({R"({"items":[{"a":1},{"b")"}, true));
+  RestClient client(config_for(server), options());
+  int items = 0;
+  auto list = client.get_list("/api/v1/configmaps", [&](std::string_view, std::string_view, std::string_view) {
+    ++items;
+    return Result<void>{};
+  });
+  ASSERT_FALSE(list.has_value());
+  EXPECT_NE(list.error().message.find("GET /api/v1/configmaps: reading the response"), std::string::npos)
+      << list.error().message;
+  EXPECT_EQ(items, 1);
+  EXPECT_EQ(server.requests().size(), 1u);
+
+  // The same break on a plain GET is retried: the test above would see a second request if get_list retried.
+  HttpsTestServer again(serving, chunked_list({R"({"items":[{"a":1},{"b")"}, true));
+  RestClient plain(config_for(again), options());
+  EXPECT_FALSE(plain.get_json("/api/v1/configmaps").has_value());
+  EXPECT_GT(again.requests().size(), 1u);
+}
+
+// A refusal is a Status error, as for get_json; an item the caller refuses ends the list with its error.
+TEST_F(RestClientPolicy, GetListTellsARefusalOrTheCallersError) {
+  constexpr const char* kForbidden = R"({"kind":"Status","status":"Failure","message":"configmaps is forbidden",)"
+                                     R"("reason":"Forbidden","code":403})";
+  HttpsTestServer refusing(serving, answer_in_order({{403, kForbidden, {}}}));
+  RestClient client(config_for(refusing), options());
+  auto none = [](std::string_view, std::string_view, std::string_view) { return Result<void>{}; };
+  auto refused = client.get_list("/api/v1/configmaps", none);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().http_status, 403);
+  EXPECT_NE(refused.error().message.find("configmaps is forbidden"), std::string::npos) << refused.error().message;
+
+  HttpsTestServer server(serving, chunked_list({R"({"items":[{"a":1}],"metadata":{"resourceVersion":"1"}})"}, false));
+  RestClient lister(config_for(server), options());
+  auto full = lister.get_list("/api/v1/configmaps", [](std::string_view, std::string_view, std::string_view) {
+    return Result<void>(fail("item 0: no room"));
+  });
+  ASSERT_FALSE(full.has_value());
+  EXPECT_EQ(full.error().message, "GET /api/v1/configmaps: item 0: no room");
+  EXPECT_EQ(server.requests().size(), 1u);
+}

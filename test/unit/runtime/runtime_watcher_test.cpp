@@ -57,9 +57,27 @@ TEST(Watcher, StartsWithAFirstListPage) {
   EXPECT_EQ(f.w.state(), WatcherState::NeedList);
   auto req = f.w.next_request();
   EXPECT_EQ(req.kind, WatcherRequest::Kind::List);
-  EXPECT_EQ(req.query, "limit=500");
+  EXPECT_EQ(req.query, "limit=500&resourceVersion=0");  // from the watch cache, as client-go's reflector
   EXPECT_EQ(req.delay_ms, 0);
   EXPECT_EQ(f.w.state(), WatcherState::Listing);
+}
+
+// The first list may be served from the watch cache (resourceVersion=0); a continuation carries its own version;
+// the lists after a completed one (a 410 on the watch) read the latest state; the option turns the first one off.
+TEST(Watcher, OnlyTheFirstListComesFromTheWatchCache) {
+  Fixture f;
+  EXPECT_EQ(f.w.next_request().query, "limit=500&resourceVersion=0");
+  f.w.on_list_error(Error{"connection refused"});
+  EXPECT_EQ(f.w.next_request().query, "limit=500&resourceVersion=0");  // still the first list
+  ASSERT_FALSE(f.w.on_list_page(list_page("", "c1")).value());
+  EXPECT_EQ(f.w.next_request().query, "limit=500&continue=c1");
+  ASSERT_TRUE(f.w.on_list_page(list_page("9")).value());
+  f.w.next_request();  // the watch
+  f.w.on_watch_error(Error{"too old resource version", 410, "Expired"});
+  EXPECT_EQ(f.w.next_request().query, "limit=500");
+
+  Fixture off(WatcherOptions{.first_list_from_cache = false});
+  EXPECT_EQ(off.w.next_request().query, "limit=500");
 }
 
 TEST(Watcher, PaginatesWithContinueTokensThenWatchesFromTheListVersion) {
@@ -94,7 +112,7 @@ TEST(Watcher, WatchTimeoutIsDrawnBetweenFiveAndTenMinutes) {
 
 TEST(Watcher, LabelSelectorIsSentEscapedOnListAndWatch) {
   Fixture f(WatcherOptions{.label_selector = "app in (a,b),tier=x"});
-  EXPECT_EQ(f.w.next_request().query, "limit=500&labelSelector=app%20in%20%28a%2Cb%29%2Ctier%3Dx");
+  EXPECT_EQ(f.w.next_request().query, "limit=500&resourceVersion=0&labelSelector=app%20in%20%28a%2Cb%29%2Ctier%3Dx");
   ASSERT_TRUE(f.w.on_list_page(list_page("7")).value());
   EXPECT_EQ(f.w.next_request().query,
             "watch=1&allowWatchBookmarks=true&resourceVersion=7&timeoutSeconds=300"
@@ -217,7 +235,7 @@ TEST(Watcher, ListErrorBacksOffAndRestartsTheList) {
   f.w.on_list_error(Error{"internal error", 500});
   EXPECT_EQ(f.w.state(), WatcherState::NeedList);
   auto req = f.w.next_request();
-  EXPECT_EQ(req.query, "limit=500");
+  EXPECT_EQ(req.query, "limit=500&resourceVersion=0");  // no list has completed yet
   EXPECT_EQ(req.delay_ms, 800);
 }
 
@@ -231,7 +249,7 @@ TEST(Watcher, ExpiredContinueTokenListsAgainAtOnceInOneRequest) {
   EXPECT_EQ(f.w.next_request().query, "limit=500&continue=c1");
   f.w.on_list_error(Error{"continue token expired", 410, "Expired"});
   auto req = f.w.next_request();
-  EXPECT_EQ(req.query, "");
+  EXPECT_EQ(req.query, "resourceVersion=0");  // still the first list: from the watch cache, unpaged
   EXPECT_EQ(req.delay_ms, 0);
   ASSERT_TRUE(f.w.on_list_page(list_page("7")).value());
   f.w.next_request();  // the watch
