@@ -28,12 +28,12 @@ int run_command(int argc, char** argv, int first) {
   }
   auto options = parse_run_options(*args);
   if (!options) {
-    std::cerr << "run: " << options.error().message << "\n";
+    std::cerr << "run: " << options.error().message << "\n" << usage_hint("run");
     return 2;
   }
   auto ops = parse_operations_flags(*args);  // --kube-api-qps/-burst, --log-format/-level, --graceful-shutdown-timeout
   if (!ops) {
-    std::cerr << "run: " << ops.error().message << "\n";
+    std::cerr << "run: " << ops.error().message << "\n" << usage_hint("run");
     return 2;
   }
   // A watch silent for its timeout plus 30 s is dead (watch_idle_limit); with a short --min-watch-timeout, watches

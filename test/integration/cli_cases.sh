@@ -176,6 +176,12 @@ expect_io "an unknown flag: the error and where help is, not the whole help (kub
 run bad-output validate -f "$repo/config/samples/cfw_cpu.yaml" -o yaml
 expect_io "an output format it does not have: named, with where help is" 2 \
   "err:--output must be text or json, not \"yaml\"" "err:See 'codeflare-operator validate --help' for usage."
+run bad-duration run --kube-api-request-timeout 5q
+expect_io "run: a flag value it cannot read: named, with where help is" 2 \
+  "err:invalid duration \"5q\"" "err:See 'codeflare-operator run --help' for usage."
+run bad-boolean run --leader-elect=maybe
+expect_io "run: a boolean flag that is neither true nor false: named, with where help is" 2 \
+  "err:--leader-elect needs true or false" "err:See 'codeflare-operator run --help' for usage."
 run unknown-command bogus
 expect_io "an unknown command: the error and where help is, not the whole help" 2 \
   "err:unknown command \"bogus\"" "err:See 'codeflare-operator --help' for usage." "err!Usage:"
