@@ -87,12 +87,11 @@ std::string create_failure(const Write& w, const Error& e) {
   return w.kind + " " + w.name + ": " + e.message;
 }
 
-// What the operator did to something other than the workload's children it applies: an event, and a log line (at
-// warn for a Warning event, else info), both once.
+// What the operator did to something other than the workload's children it applies: an event, and its log line
+// (runtime::log_event), both once.
 void tell(runtime::EventRecorder& events, const json::Value& workload, const char* type, const char* reason,
           const char* action, const std::string& message) {
-  spdlog::log(std::string_view(type) == "Warning" ? spdlog::level::warn : spdlog::level::info, "{}: {}", reason,
-              message);
+  runtime::log_event(type, reason, message);
   events.record(workload, type, reason, action, message);
 }
 }  // namespace
@@ -120,8 +119,8 @@ std::optional<std::string> finalize(const ExecutionContext& ctx, const Api& api,
   if (!failure.empty()) {
     int64_t waited = seconds_between(json::string_at(ctx.workload, "metadata.deletionTimestamp"), now_rfc3339());
     if (waited < kFinalizerGiveUpSeconds) return failure;
-    spdlog::warn("giving up the LocalQueue clean-up after {} s: {}", waited, failure);
-    tell(events, ctx.workload, "Warning", "LocalQueueLeft", "Delete", failure + " (given up; the LocalQueue is left)");
+    tell(events, ctx.workload, "Warning", "LocalQueueLeft", "Delete",
+         failure + " (given up after " + std::to_string(waited) + " s; the LocalQueue is left)");
   }
   auto removed = set_local_queue_finalizer(api, ctx.workload, false);
   if (!removed && !removed.error().is_not_found() && !removed.error().is_conflict())

@@ -421,8 +421,7 @@ runtime::ReconcileResult WorkloadController::reconcile(const std::string& key) {
   for (const auto& ev : outcome.events)
     if (events_.record(*wl, ev.type, ev.reason, "Reconcile", ev.message) !=
         runtime::EventRecorder::Outcome::Deduplicated)
-      spdlog::log(ev.type == "Warning" ? spdlog::level::warn : spdlog::level::info, "{} {}: {}", ev.type, ev.reason,
-                  ev.message);
+      runtime::log_event(ev.type, ev.reason, ev.message);
 
   // Status through the status subresource, only when it changed (so our own write does not wake us again).
   if (!prev_status || !(*prev_status == static_cast<const json::Value&>(outcome.status))) {

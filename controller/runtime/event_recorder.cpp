@@ -15,6 +15,10 @@
 
 namespace cfo::runtime {
 
+void log_event(std::string_view type, std::string_view reason, std::string_view note) {
+  spdlog::log(type == "Warning" ? spdlog::level::warn : spdlog::level::info, "{} {}: {}", type, reason, note);
+}
+
 namespace {
 
 constexpr std::size_t kNameMaxLength = 253;      // DNS-1123 subdomain

@@ -76,6 +76,10 @@ EventPoster rest_event_poster(client::RestClient client);
 /// reported by the return value, never thrown. Identical events — same regarding uid (or kind and key when there
 /// is no uid), type, reason and note — within dedup_window_ms are posted once (a small-scale version of
 /// client-go's event correlator; no series are built). Thread-safe.
+/// The log line that goes with an event: "<type> <reason>: <note>", at warn for a Warning event and info otherwise,
+/// so that what a user sees with `kubectl get events` is also in the operator's log at the matching level.
+void log_event(std::string_view type, std::string_view reason, std::string_view note);
+
 class EventRecorder {
  public:
   /// Queued: handed to the sending thread (async_capacity > 0).

@@ -1,9 +1,12 @@
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -212,4 +215,18 @@ TEST(EventRecorder, AsynchronousRecordingPostsOnItsOwnThread) {
   cv.notify_all();
   rec.reset();  // drains what is queued
   EXPECT_EQ(posted, (std::vector<std::string>{"1", "2", "3"}));
+}
+
+// The log line of an event: its type, reason and note, at warn for a Warning and info for a Normal event.
+TEST(EventRecorder, AnEventsLogLineHasTheLevelOfItsType) {
+  std::ostringstream out;
+  auto previous = spdlog::default_logger();
+  auto capture = std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(out));
+  capture->set_pattern("%l|%v");
+  spdlog::set_default_logger(capture);
+  log_event("Warning", "ChildModified", "spec.replicas set back");
+  log_event("Normal", "Admitted", "by ClusterQueue cq");
+  spdlog::set_default_logger(previous);
+  EXPECT_EQ(out.str(),
+            "warning|Warning ChildModified: spec.replicas set back\ninfo|Normal Admitted: by ClusterQueue cq\n");
 }
