@@ -1087,7 +1087,7 @@ Outcome reconcile(const json::Value& workload, const Observed& observed, const C
     in.finished_job = run.finished && !run.rerun;
     in.wrapped = s.app_wrapper && !s.job;
     in.job = s.job.has_value();
-    in.suspended = s.suspend;
+    in.suspended = in.suspend_requested = s.suspend;
     in.queue = queue;
     // Held with a child: it stays in the queue it was submitted to, which the status tells.
     if (!in.held_reason.empty() && top) {

@@ -163,8 +163,12 @@ Readiness readiness(const StatusInput& in, const std::optional<Readiness>& runni
   }
   if (!in.held_reason.empty() && !in.child_exists) return {phase::kPending, false, in.held_reason, in.held_message};
   // A finished job stays finished when the workload is suspended (nothing runs, nothing is to run).
+  // Suspended by the spec, or still suspended because the change that resumes it is held back (then the spec no
+  // longer says so; trial 40, m2).
   Readiness r = in.suspended && !in.finished_job
-                    ? Readiness{phase::kSuspended, false, "Suspended", "spec.suspend is true"}
+                    ? Readiness{phase::kSuspended, false, "Suspended",
+                                in.suspend_requested ? "spec.suspend is true"
+                                                     : "suspended until the change that resumes it is applied"}
                     : from_children(in, observed, admission, previous_status, now, recheck);
   if (!in.held_reason.empty()) r.message += "; changes are held back (" + in.held_reason + "): " + in.held_message;
   return r;

@@ -114,8 +114,11 @@ struct StatusInput {
   /// The top-level child: an AppWrapper holding the RayCluster (wrapped), a RayJob (job), else the RayCluster.
   bool wrapped = false;
   bool job = false;
-  /// spec.suspend: the user stopped the workload.
+  /// The workload is stopped: spec.suspend, or, while changes are held back or a write failed, the suspension of the
+  /// child that runs (keep_what_runs).
   bool suspended = false;
+  /// spec.suspend as written now (differs from `suspended` while the change that resumes or suspends is held back).
+  bool suspend_requested = false;
   /// The LocalQueue in effect (spec or namespace default), if any.
   std::optional<std::string> queue;
   /// Set when the children are held back: CamelCase reason (LocalQueueNotFound, PriorityClassNotFound,

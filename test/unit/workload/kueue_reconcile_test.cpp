@@ -581,6 +581,33 @@ TEST(KueueReconcile, SuspendingWhileMovingToAMissingQueueIsApplied) {
               json::get_string(moving.desired[0]["metadata"]["labels"], "kueue.x-k8s.io/queue-name") == "small");
 }
 
+// Trial 40 (m2): a suspended cluster whose LocalQueue was deleted; the user removes spec.suspend, and the change is
+// held back (LocalQueueNotFound). The cluster stays suspended, and the status said "spec.suspend is true", which the
+// spec no longer says.
+TEST(KueueReconcile, AResumeHeldBackIsNotToldAsTheSpecsSuspension) {
+  CFO_REQUIRE_SCHEMAS(schemas);
+  json::Document rc = running_cluster("{queue: {localQueue: small}}", "small", schemas);
+  json::set(rc["spec"], "suspend", json::Value(true), rc.GetAllocator());
+  Observed observed;
+  observed.ray_cluster = &rc;
+  ClusterFacts facts;
+  facts.kueue_version = "v1beta1";
+  facts.local_queue_presence = Presence::kAbsent;
+  facts.local_queue_names = std::set<std::string>{};
+  Outcome resumed = reconcile(wl("{queue: {localQueue: small}}"), observed, facts, schemas, kNow);
+  ASSERT_TRUE(resumed.held) << json::dump(resumed.status);
+  EXPECT_EQ(json::get_string(resumed.status, "phase"), "Suspended");
+  const std::string message = condition_field(resumed.status, "Ready", &Condition::message);
+  EXPECT_EQ(message.find("spec.suspend is true"), std::string::npos) << message;
+  EXPECT_NE(message.find("suspended until the change that resumes it is applied"), std::string::npos) << message;
+  EXPECT_NE(message.find("LocalQueueNotFound"), std::string::npos) << message;
+  // Suspended by the spec itself, the status says so.
+  Outcome suspended = reconcile(wl("{suspend: true, queue: {localQueue: small}}"), observed, facts, schemas, kNow);
+  EXPECT_NE(condition_field(suspended.status, "Ready", &Condition::message).find("spec.suspend is true"),
+            std::string::npos)
+      << json::dump(suspended.status);
+}
+
 // served_apis in CI: Kueue installed after the operator started, the workload went from KueueNotInstalled to
 // LocalQueueNotFound (its LocalQueue not created yet) with no word of the first hold's end. It is said.
 TEST(KueueReconcile, OneHoldGivingWayToAnotherReleasesTheFirst) {
