@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -255,6 +256,15 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
     return 1;
   }
   spdlog::info("using {} (server {})", cfg->source, cfg->server);
+  // The client settings, so that a timeout or a throttled request in the log can be read against them.
+  const bool limited = client_options.qps > 0 && std::isfinite(client_options.qps);
+  spdlog::info(
+      "apiserver client: {}, request timeout {} ms (--kube-api-request-timeout), connect timeout {} ms "
+      "(--kube-api-connect-timeout)",
+      limited ? fmt::format("{} requests/s, bursts of {} (--kube-api-qps, --kube-api-burst)", client_options.qps,
+                            client_options.burst)
+              : std::string("no client-side rate limit (--kube-api-qps)"),
+      client_options.timeouts.request_timeout_ms.count(), client_options.timeouts.connect_timeout_ms.count());
 
   // Metrics and probes come first, as in controller-runtime: a pod that is starting answers /healthz, and /readyz
   // says what it still waits for.

@@ -182,6 +182,19 @@ expect_io "run: a flag value it cannot read: named, with where help is" 2 \
 run bad-boolean run --leader-elect=maybe
 expect_io "run: a boolean flag that is neither true nor false: named, with where help is" 2 \
   "err:--leader-elect needs true or false" "err:See 'codeflare-operator run --help' for usage."
+cat >"$work/refused.kubeconfig" <<'KC'
+apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
+users: [{name: u, user: {token: x}}]
+contexts: [{name: c, context: {cluster: c, user: u}}]
+current-context: c
+KC
+run refused run --kubeconfig "$work/refused.kubeconfig" --metrics-bind-address 0 --health-probe-bind-address 0 \
+  --kube-api-qps 20 --kube-api-request-timeout 30s
+expect_io "run: the client settings are logged before the first request, with the flags that set them" 1 \
+  "err:apiserver client: 20 requests/s, bursts of 10 (--kube-api-qps, --kube-api-burst), request timeout 30000 ms" \
+  "err:cannot reach the apiserver at https://127.0.0.1:1"
 run unknown-command bogus
 expect_io "an unknown command: the error and where help is, not the whole help" 2 \
   "err:unknown command \"bogus\"" "err:See 'codeflare-operator --help' for usage." "err!Usage:"
