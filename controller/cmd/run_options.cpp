@@ -47,6 +47,7 @@ const std::map<std::string, bool>& run_flags() {
       {"log-level", true},
       {"kueue-max-podsets", true},
       {"min-watch-timeout", true},
+      {"cache-sync-timeout", true},
       {"profile", true},
       {"workqueue-base-delay", true},
       {"workqueue-max-delay", true},
@@ -116,6 +117,11 @@ Result<RunOptions> parse_run_options(const Args& args, const std::string& namesp
   if (*watch_timeout < 1000 || *watch_timeout > int64_t{3600} * 1000)
     return fail("flag --min-watch-timeout must be between 1s and 1h");
   o.min_watch_timeout_s = *watch_timeout / 1000;
+  auto sync_timeout = duration_flag(args, "cache-sync-timeout", o.cache_sync_timeout_ms);
+  if (!sync_timeout) return std::unexpected(sync_timeout.error());
+  if (*sync_timeout < 1000 || *sync_timeout > int64_t{24} * 3600 * 1000)
+    return fail("flag --cache-sync-timeout must be between 1s and 24h");
+  o.cache_sync_timeout_ms = *sync_timeout;
 
   // The work queue: per-key exponential backoff and the overall bucket of retries.
   auto base = duration_flag(args, "workqueue-base-delay", o.backoff.base_delay_ms);
@@ -221,6 +227,9 @@ const char* controller_help() {
          "is given up; 1ms..1h (default 1m)\n"
          "      --kube-api-connect-timeout DURATION    DNS, TCP connect and TLS handshake to the apiserver, together; "
          "1ms..1h (default 10s)\n"
+         "      --cache-sync-timeout DURATION          the caches must have listed everything within this at start "
+         "(a list that stalls for --kube-api-request-timeout is retried meanwhile), else the process exits with status "
+         "1 for its supervisor to restart it; 1s..24h (default 2m)\n"
          "      --graceful-shutdown-timeout DURATION   time for an orderly stop after SIGTERM before the process "
          "exits anyway; 0 = at once, negative = no limit (default 30s)\n"
          "      --kueue-max-podsets N                  override Kueue's MaxPodSets (default: read from the Kueue "

@@ -270,6 +270,7 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
   // says what it still waits for.
   runtime::ManagerOptions mo;
   mo.metrics_address = o.metrics_address;
+  mo.cache_sync_timeout = std::chrono::milliseconds(o.cache_sync_timeout_ms);
   mo.metrics_handler = metrics.http_handler();
   mo.probe_address = o.probe_address;
   if (o.leader_elect) {
@@ -589,7 +590,10 @@ int run(const OperatorOptions& o, const client::RestClientOptions& client_option
 
   int exit_code = 0;
   if (auto started = manager.start(); !started) {
-    spdlog::error("{}", started.error().message);
+    if (started.error().reason == runtime::kCacheSyncTimeoutReason)
+      spdlog::error("{} (--cache-sync-timeout); exiting for a restart", started.error().message);
+    else
+      spdlog::error("{}", started.error().message);
     exit_code = 1;
   } else {
     stop.wait();  // the first signal; the --graceful-shutdown-timeout countdown runs from there

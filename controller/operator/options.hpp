@@ -29,6 +29,9 @@ struct OperatorOptions {
   /// --min-watch-timeout: every watch asks for a timeoutSeconds drawn from [this, 2 x this] (client-go's
   /// MinWatchTimeout, 5 minutes); the client gives a silent watch up after its timeout plus 30 s.
   int64_t min_watch_timeout_s = 300;
+  /// How long the caches may take to list everything at start before the process gives up and exits with status 1
+  /// (controller-runtime's controller CacheSyncTimeout, default 2 minutes). --cache-sync-timeout.
+  int64_t cache_sync_timeout_ms = 120'000;
   /// The cluster profile (--profile); unset = told by the CRDs the cluster serves (served_apis.hpp detect_profile).
   std::optional<validation::Profile> profile;
 

@@ -72,7 +72,8 @@ Result<void> Manager::start() {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     if (!g->wait_for_sync(std::max<int64_t>(left, 0)))
-      return fail("caches did not sync within " + std::to_string(opts_.cache_sync_timeout.count() / 1000) + " s");
+      return fail("caches did not sync within " + std::to_string(opts_.cache_sync_timeout.count()) + " ms", 0,
+                  std::string(kCacheSyncTimeoutReason));
   }
   synced_ = true;
   if (!elector_) {

@@ -52,6 +52,9 @@ struct ManagerOptions {
 /// stop() runs the reverse: controllers and leader runnables, leader election (releasing the lease when configured,
 /// only after the workers are done), informers, runnables, servers. Register everything before start(), except
 /// informer groups, which may also be added later (they are started at once, e.g. when a CRD appears).
+/// Error::reason of Manager::start when the caches did not sync within ManagerOptions::cache_sync_timeout.
+inline constexpr std::string_view kCacheSyncTimeoutReason = "CacheSyncTimeout";
+
 class Manager {
  public:
   explicit Manager(ManagerOptions opts);
@@ -75,7 +78,7 @@ class Manager {
   /// still connecting to its cluster answers /healthz. Error: a server that cannot bind.
   Result<void> start_servers();
   /// See the class comment. Errors: a server that cannot bind, a part that does not start, caches that do not sync
-  /// within cache_sync_timeout. On error what did start is left for stop().
+  /// within cache_sync_timeout (Error::reason kCacheSyncTimeoutReason). On error what did start is left for stop().
   Result<void> start();
   /// See the class comment. Idempotent.
   void stop();

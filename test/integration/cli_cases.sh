@@ -179,6 +179,12 @@ expect_io "an output format it does not have: named, with where help is" 2 \
 run bad-duration run --kube-api-request-timeout 5q
 expect_io "run: a flag value it cannot read: named, with where help is" 2 \
   "err:invalid duration \"5q\"" "err:See 'codeflare-operator run --help' for usage."
+run bad-sync-timeout run --cache-sync-timeout 0s
+expect_io "run: --cache-sync-timeout out of its range is named" 2 \
+  "err:flag --cache-sync-timeout must be between 1s and 24h" "err:See 'codeflare-operator run --help' for usage."
+run run-help run --help
+expect_io "run --help tells the cache-sync limit and what happens past it" 0 \
+  "out:--cache-sync-timeout DURATION" "out:exits with status 1 for its supervisor to restart it"
 run bad-boolean run --leader-elect=maybe
 expect_io "run: a boolean flag that is neither true nor false: named, with where help is" 2 \
   "err:--leader-elect needs true or false" "err:See 'codeflare-operator run --help' for usage."

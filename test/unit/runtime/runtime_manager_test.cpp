@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "client/rest_client.hpp"
+#include "runtime/informer_group.hpp"
 #include "runtime/manager.hpp"
 
 using namespace cfo;
@@ -55,6 +57,29 @@ TEST(Manager, AFailedPartStopsTheStartAndIsReported) {
   ASSERT_FALSE(r.has_value());
   EXPECT_NE(r.error().message.find("broken: port in use"), std::string::npos);
   EXPECT_FALSE(m.start().has_value());  // a manager starts once
+}
+
+// Caches that cannot list (nothing listens at the apiserver's address) fail the start once cache_sync_timeout has
+// passed, with a reason of its own (the operator names --cache-sync-timeout for it); controllers never start.
+TEST(Manager, CachesThatDoNotSyncInTimeFailTheStart) {
+  client::ClientConfig cfg;
+  cfg.server = "https://127.0.0.1:1";
+  cfg.insecure_skip_tls_verify = true;
+  client::RestClient unreachable(cfg);
+  ManagerOptions o;
+  o.cache_sync_timeout = std::chrono::milliseconds(300);
+  Manager m(o);
+  m.add_informers(std::make_unique<InformerGroup>(unreachable, client::ResourceType{"", "v1", "configmaps", true},
+                                                  std::vector<std::string>{}, ""));
+  Journal j;
+  m.add_runnable(traced(j, "leader-task", true));
+  auto r = m.start();
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().reason, kCacheSyncTimeoutReason);
+  EXPECT_EQ(r.error().message, "caches did not sync within 300 ms");
+  EXPECT_FALSE(m.caches_synced());
+  EXPECT_TRUE(j.lines.empty());
+  m.stop();
 }
 
 // The probes answer while the rest is still starting: /readyz names what it waits for.
