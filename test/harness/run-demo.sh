@@ -150,7 +150,8 @@ EOT
 if [[ "$keep_running" == 0 ]]; then
   exit 0
 fi
-echo "The control plane and the operator keep running; press Ctrl-C to stop them."
+echo "The control plane and the operator keep running; press Ctrl-C to stop them (or kill -TERM $$, when this runs in"
+echo "the background, where Ctrl-C does not reach it)."
 waiting=1
 # Waits for the operator; Ctrl-C (or SIGTERM) ends the wait through the traps above, and cleanup stops everything.
 while kill -0 "$operator_pid" 2>/dev/null; do
@@ -165,7 +166,7 @@ cat <<EOT >&2
 The operator exited (last lines of $oplog above). The control plane keeps running; start the operator again from
 another terminal with
   ${restart}
-or press Ctrl-C to stop everything.
+or press Ctrl-C (kill -TERM $$ in the background) to stop everything.
 EOT
 operator_pid=""
 while :; do
