@@ -28,10 +28,12 @@ ObjectPtr item_object(json::Document doc, std::string_view api_version, std::str
   return compact_object(doc);
 }
 
-std::string item_kind(const json::Value& list) {
-  std::string kind = json::get_string(list, "kind").value_or("");
+/// The kind of a list's items: its kind without the "List" suffix ("RayClusterList" -> "RayCluster"); empty when the
+/// list's kind does not end so (or is not known yet).
+std::string_view item_kind(std::string_view list_kind) {
   constexpr std::string_view suffix = "List";
-  if (kind.size() > suffix.size() && kind.ends_with(suffix)) return kind.substr(0, kind.size() - suffix.size());
+  if (list_kind.size() > suffix.size() && list_kind.ends_with(suffix))
+    return list_kind.substr(0, list_kind.size() - suffix.size());
   return {};
 }
 
@@ -182,7 +184,7 @@ Result<json::Document> Informer::list_page(const std::string& target, std::vecto
     auto page = io_.list(target);
     if (!page) return page;
     const std::string api_version = json::get_string(*page, "apiVersion").value_or("");
-    const std::string kind = item_kind(*page);
+    const std::string kind(item_kind(json::get_string(*page, "kind").value_or("")));
     if (const json::Value* items = json::find(*page, "items"); items && items->IsArray())
       for (const auto& item : items->GetArray())
         pending.push_back(store_.prepare(item_object(json::clone(item), api_version, kind, opts_.transform)));
@@ -196,20 +198,18 @@ Result<json::Document> Informer::list_page(const std::string& target, std::vecto
     auto doc = json::parse(text);
     if (!doc) return fail("item " + std::to_string(pending.size()) + ": " + doc.error().message);
     const bool named = !doc->IsObject() || (json::find(*doc, "apiVersion") && json::find(*doc, "kind"));
-    constexpr std::string_view kListSuffix = "List";
-    if (!named && (list_api_version.empty() || !list_kind.ends_with(kListSuffix))) {
+    const std::string_view kind = named ? std::string_view{} : item_kind(list_kind);
+    if (!named && (list_api_version.empty() || kind.empty())) {
       waiting.push_back(std::move(*doc));
       return {};
     }
-    const std::string_view kind =
-        named ? std::string_view{} : list_kind.substr(0, list_kind.size() - kListSuffix.size());
     pending.push_back(store_.prepare(item_object(std::move(*doc), list_api_version, kind, opts_.transform)));
     return {};
   };
   auto page = io_.list_items(target, on_item);
   if (!page) return page;
   const std::string api_version = json::get_string(*page, "apiVersion").value_or("");
-  const std::string kind = item_kind(*page);
+  const std::string kind(item_kind(json::get_string(*page, "kind").value_or("")));
   for (auto& doc : waiting)
     pending.push_back(store_.prepare(item_object(std::move(doc), api_version, kind, opts_.transform)));
   return page;
