@@ -114,7 +114,7 @@ vg_pid=""
 
 # Then `validate` (after `run`'s functions in the list, so that `run` does not reach into them): a file of 500
 # RayClusters (over 1 MiB: converted a part per core, judged on every core) through a warm CRD cache, and the samples
-# with the schemas shipped in the binary. GLIBC_TUNABLES= keeps it from re-executing itself (cmd/malloc_tunables).
+# with the schemas shipped in the binary. GLIBC_TUNABLES= keeps the default heap (core/offline_heap.hpp) under valgrind.
 "$operator" render -f "$CFO_REPO_DIR/config/samples/cfw_cpu.yaml" >"$work/one.yaml"
 for i in $(seq 500); do echo "---"; sed "s/raytest-cpu/raytest-cpu-$i/" "$work/one.yaml"; done >"$work/many.yaml"
 crds=(--crds "$UPSTREAM_CRDS" --cache-dir "$work/crd-cache")

@@ -6,7 +6,8 @@
 #include <string>
 
 #include "cmd/commands.hpp"
-#include "cmd/malloc_tunables.hpp"
+#include "cmd/heap_choice.hpp"
+#include "core/offline_heap.hpp"
 
 namespace {
 constexpr const char* kUsage =
@@ -52,12 +53,11 @@ int help_of(char* command, char* argv0) {
             << "See 'codeflare-operator --help' for usage.\n";
   return 2;
 }
-// The offline commands re-execute with their heap settings (malloc_tunables.hpp) from here, the first entry of the
-// executable's init_array (glibc passes it argc, argv and the environment): before the static constructors of the
-// binary's own code (OpenSSL's and Asio's set-up, the rule tables), which the first process would otherwise run for
-// nothing, about 2 ms of `validate`'s start.
+// The offline commands set their heap up (core/offline_heap.hpp) from here, the first entry of the executable's
+// init_array (glibc passes it argc, argv and the environment): before the static constructors of the binary's own code
+// (OpenSSL's and Asio's set-up, the rule tables) allocate, so that their blocks land in the huge pages too.
 __attribute__((constructor(101))) void offline_heap_first(int argc, char** argv, char** /*envp*/) {
-  if (cfo::cmd::wants_offline_heap(argc, argv)) cfo::cmd::reexec_with_offline_malloc_tunables(argv);
+  if (cfo::cmd::wants_offline_heap(argc, argv)) cfo::heap::use_offline_heap();
 }
 }  // namespace
 

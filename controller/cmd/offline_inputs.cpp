@@ -8,6 +8,7 @@
 #include "cmd/crd_cache.hpp"
 #include "cmd/crd_schemas.hpp"
 #include "core/names.hpp"
+#include "core/offline_heap.hpp"
 
 namespace cfo::cmd {
 
@@ -171,6 +172,7 @@ std::expected<OfflineInputs, int> load_offline_inputs(const Args& args, const ch
   auto early_crds =
       std::async(stdin_input ? std::launch::deferred : std::launch::async,
                  [&crds, cache_dir = crd_cache_dir(args)]() -> Result<FoundCrds> {
+                   heap::prepare_thread_heap();
                    try {
                      auto found = read_crds(*crds, cache_dir);
                      if (!found) return found;

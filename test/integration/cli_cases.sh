@@ -380,7 +380,7 @@ expect_io "validate with stdout closed: exit 2 naming the write" 2 "err:cannot w
 run_io validate-closed-in closed-in validate -f - "${crds[@]}"
 expect_io "validate -f - with stdin closed: exit 2, not an empty input" 2 "err:<stdin>: cannot read it" \
   "out!0 object(s)"
-# Started through the dynamic loader (a way round a noexec mount), the binary re-executes itself, not the loader.
+# Started through the dynamic loader (a way round a noexec mount), it runs as when started directly.
 loader=/lib64/ld-linux-x86-64.so.2
 if [[ -x "$loader" ]]; then
   last=through-loader rc=0
