@@ -1,6 +1,5 @@
 // yaml::split_documents: cutting a stream at document markers, so that its parts can be converted in parallel.
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -42,19 +41,23 @@ bool has_directive(std::string_view text) {
   return false;
 }
 
-// The line breaks in [from, to), eight bytes at a time (a plain loop over chars is not vectorised at -O2).
+// The line breaks in [from, to), sixteen bytes at a time in GCC's portable vector types (SSE2 on x86-64, NEON on
+// arm64): each compare adds 1 to a byte counter per '\n', and the counters are summed every 255 blocks, before one
+// can overflow. No popcount: the baseline x86-64 has no instruction for it and the library call cost a quarter of
+// the split.
 std::size_t count_line_breaks(std::string_view text, std::size_t from, std::size_t to) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
-  constexpr uint64_t kBreaks = kOnes * static_cast<unsigned char>('\n');
+  using Bytes = unsigned char __attribute__((vector_size(16)));
+  constexpr std::size_t kBlock = sizeof(Bytes), kMaxBlocks = 255;
   std::size_t n = 0;
-  for (; from + 8 <= to; from += 8) {
-    uint64_t word = 0;
-    std::memcpy(&word, text.data() + from, 8);
-    const uint64_t x = word ^ kBreaks;  // a zero byte where a '\n' was
-    // Exact zero-byte test (no false positives across bytes): the high bit of each byte of ~(((x & ~highs) + ~highs)
-    // | x) & highs is set exactly for the zero bytes of x.
-    const uint64_t zero = ~(((x & ~kHighs) + ~kHighs) | x) & kHighs;
-    n += static_cast<std::size_t>(std::popcount(zero));
+  while (to - from >= kBlock) {
+    Bytes counters = {};
+    const std::size_t blocks = std::min((to - from) / kBlock, kMaxBlocks);
+    for (std::size_t b = 0; b < blocks; ++b, from += kBlock) {
+      Bytes bytes;
+      std::memcpy(&bytes, text.data() + from, kBlock);
+      counters -= reinterpret_cast<Bytes>(bytes == '\n');  // a true lane is all ones: -1
+    }
+    for (std::size_t lane = 0; lane < kBlock; ++lane) n += counters[lane];
   }
   for (; from < to; ++from) n += text[from] == '\n' ? 1 : 0;
   return n;
