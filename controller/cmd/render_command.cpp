@@ -7,6 +7,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/findings_output.hpp"
 #include "cmd/judge_inputs.hpp"
+#include "cmd/kept_until_exit.hpp"
 #include "cmd/offline_inputs.hpp"
 #include "core/condition.hpp"
 #include "core/names.hpp"
@@ -170,7 +171,7 @@ int render_command(int argc, char** argv, int first) {
                 << usage_hint("render");
       return 2;
     }
-  auto loaded = load_offline_inputs(*args, "render");
+  auto& loaded = kept_until_exit(load_offline_inputs(*args, "render"));
   if (!loaded) return loaded.error();
   workload::ClusterFacts facts;
   facts.profile = loaded->profile;
@@ -200,7 +201,8 @@ int render_command(int argc, char** argv, int first) {
   Expansion expansion;
   expansion.facts = facts;
   expansion.always_generate_managed_queue = true;
-  Judged judged = judge_inputs(loaded->docs, set_of, loaded->schemas, loaded->apis, expansion, ns, now_rfc3339(), true);
+  Judged& judged = kept_until_exit(
+      judge_inputs(loaded->docs, set_of, loaded->schemas, loaded->apis, expansion, ns, now_rfc3339(), true));
 
   int exit_code = 0;
   RenderOutput out(output == "json", quota);

@@ -11,6 +11,7 @@
 #include "cmd/crd_schemas.hpp"
 #include "cmd/findings_output.hpp"
 #include "cmd/judge_inputs.hpp"
+#include "cmd/kept_until_exit.hpp"
 #include "cmd/offline_inputs.hpp"
 #include "core/condition.hpp"
 #include "validation/rule_catalog.hpp"
@@ -163,7 +164,7 @@ int validate_command(int argc, char** argv, int first) {
     return 2;
   }
   if (args->flag("list-rules")) return list_rules(output);
-  auto loaded = load_offline_inputs(*args, "validate");
+  auto& loaded = kept_until_exit(load_offline_inputs(*args, "validate"));
   if (!loaded) return loaded.error();
   auto& inputs = loaded->docs;
   const auto& schemas = loaded->schemas;
@@ -174,8 +175,8 @@ int validate_command(int argc, char** argv, int first) {
   Expansion expansion;
   expansion.facts.profile = profile;
   expansion.facts.default_local_queue_unknown = true;  // no cluster to ask
-  auto judged =
-      judge_inputs(inputs, set_of, schemas, loaded->apis, expansion, args->get("namespace", "default"), now_rfc3339());
+  const auto& judged = kept_until_exit(
+      judge_inputs(inputs, set_of, schemas, loaded->apis, expansion, args->get("namespace", "default"), now_rfc3339()));
   const auto& findings = judged.findings;
   const auto& skipped = judged.skipped;
   const std::size_t judged_count = judged.judged_count, skipped_count = judged.skipped_count;
