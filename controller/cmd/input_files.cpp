@@ -88,7 +88,7 @@ namespace {
 // Streams from this size on are converted in parallel, in kPartsPerThread parts per core (yaml::split_documents).
 constexpr std::size_t kParallelConversionFrom = std::size_t{1} << 20;
 constexpr std::size_t kMaxConversionThreads = 8;
-constexpr std::size_t kPartsPerThread = 4;  // parts of a large stream per conversion thread (convert_in_parallel)
+constexpr std::size_t kPartsPerThread = 16;  // parts of a large stream per conversion thread (convert_in_parallel)
 
 // The entries of the documents of `part` (the text from `begin`, whose first line is `first_line`) of a file's
 // `text`, their index counted from 0 within the part and their start placed in the whole text; `documents` gets the
