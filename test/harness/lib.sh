@@ -66,9 +66,12 @@ PY
 
 cfo_cache_dir() { echo "${CODEFLARE_CACHE:-$HOME/.cache/codeflare-operator}"; }
 
-# Prints the Kueue objects that config/samples name but the operator does not create (LocalQueue team-a-queue in
-# namespace $1, WorkloadPriorityClass high-priority), for `kubectl apply -f -`. Without them those samples are held
-# with Queued=False; cfw_managed_queue.yaml's LocalQueue is left to the operator.
+# Prints the Kueue objects that config/samples name but the operator does not create, for `kubectl apply -f -`:
+# LocalQueue team-a-queue in namespace $1, ClusterQueues team-a-cq (behind it) and team-b-cq (behind the LocalQueue
+# that cfw_managed_queue.yaml has the operator make), their ResourceFlavors (tas-flavor for cfw_topology.yaml's
+# topology; no Topology object: the demo's Kueue CRDs have none) and WorkloadPriorityClass high-priority. The quotas
+# hold every sample at once, so that each one's Admissible condition is True; without these objects the queued
+# samples are held (LocalQueueNotFound, PriorityClassNotFound) or found inadmissible (ClusterQueueNotFound).
 cfo_sample_prerequisites() {
   cat <<KUEUE
 apiVersion: kueue.x-k8s.io/v1beta2
@@ -85,5 +88,55 @@ metadata:
   name: high-priority
 value: 1000
 description: Samples that should go first.
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata:
+  name: default-flavor
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata:
+  name: tas-flavor
+spec:
+  nodeLabels:
+    cloud.provider.com/node-group: tas
+  topologyName: default
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata:
+  name: team-a-cq
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu, memory, nvidia.com/gpu, google.com/tpu, example.com/fpga]
+    flavors:
+$(for flavor in default-flavor tas-flavor; do
+    cat <<FLAVOR
+    - name: $flavor
+      resources:
+      - {name: cpu, nominalQuota: 64}
+      - {name: memory, nominalQuota: 256Gi}
+      - {name: nvidia.com/gpu, nominalQuota: 8}
+      - {name: google.com/tpu, nominalQuota: 8}
+      - {name: example.com/fpga, nominalQuota: 4}
+FLAVOR
+  done)
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata:
+  name: team-b-cq
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu, memory, nvidia.com/gpu]
+    flavors:
+    - name: default-flavor
+      resources:
+      - {name: cpu, nominalQuota: 64}
+      - {name: memory, nominalQuota: 256Gi}
+      - {name: nvidia.com/gpu, nominalQuota: 8}
 KUEUE
 }

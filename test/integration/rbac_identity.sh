@@ -242,7 +242,7 @@ else fail "after the bindings: the identity still may not list CodeFlareWorkload
 
 # --- 3. the operator reconciles every sample as that identity --------------------------------------------------------
 if ! cfo_sample_prerequisites "$ns" | k apply -f - >/dev/null 2>"$work/kueue.err"; then
-  cfo_die "creating LocalQueue team-a-queue and WorkloadPriorityClass high-priority: $(cat "$work/kueue.err")"
+  cfo_die "creating the Kueue objects the samples name (cfo_sample_prerequisites): $(cat "$work/kueue.err")"
 fi
 
 # Ports 0: no HTTP servers (the metrics and probe servers are covered by operator_metrics). Under setpriv, when
