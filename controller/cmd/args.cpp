@@ -1,5 +1,6 @@
 #include "cmd/args.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -98,6 +99,63 @@ Result<bool> Args::boolean(const std::string& name, bool fallback) const {
 
 std::string usage_hint(const char* command) {
   return std::string("See 'codeflare-operator ") + command + " --help' for usage.\n";
+}
+
+namespace {
+
+// The column a long line of help continues at: its description's for a flag's line (the first character after the
+// first run of two or more spaces that follows the flag), else its own indentation.
+std::size_t hanging_indent(std::string_view line) {
+  const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+  if (indent == line.size() || line[indent] != '-') return indent;
+  const std::size_t gap = line.find("  ", indent);
+  if (gap == std::string_view::npos) return indent;
+  const std::size_t column = line.find_first_not_of(' ', gap);
+  return column == std::string_view::npos ? indent : column;
+}
+
+}  // namespace
+
+std::string wrap_help(std::string_view text, std::size_t width) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 16);
+  for (std::size_t from = 0;;) {
+    std::size_t to = text.find('\n', from);
+    const bool last = to == std::string_view::npos;
+    if (last) to = text.size();
+    std::string_view rest = text.substr(from, to - from);
+    const std::size_t indent = hanging_indent(rest);
+    bool continued = false;
+    for (;;) {
+      const std::size_t lead = continued ? indent : 0;
+      if (lead + rest.size() <= width || width <= lead) break;
+      // The last space that fits, past the flag's column on the first piece, not in a run of spaces, and not the one
+      // of "(default X)".
+      const std::size_t after = continued ? 0 : indent;
+      std::size_t cut = rest.rfind(' ', width - lead);
+      while (cut != std::string_view::npos &&
+             (cut <= after || rest[cut - 1] == ' ' || rest.substr(0, cut).ends_with("(default")))
+        cut = cut <= after ? std::string_view::npos : rest.rfind(' ', cut - 1);
+      // A word longer than the room is left whole: the cut is the first space after it.
+      for (std::size_t at = width - lead; cut == std::string_view::npos && at < rest.size();) {
+        at = rest.find(' ', at + 1);
+        if (at != std::string_view::npos && at > after && rest[at - 1] != ' ' &&
+            !rest.substr(0, at).ends_with("(default"))
+          cut = at;
+      }
+      if (cut == std::string_view::npos) break;
+      out.append(lead, ' ').append(rest.substr(0, cut)) += '\n';
+      rest.remove_prefix(cut + 1);
+      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+      continued = true;
+    }
+    if (continued) out.append(indent, ' ');
+    out.append(rest);
+    if (last) break;
+    out += '\n';
+    from = to + 1;
+  }
+  return out;
 }
 
 }  // namespace cfo::cmd

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
@@ -41,5 +42,10 @@ class Args {
 /// The line after a usage error, as kubectl prints it: "See 'codeflare-operator <command> --help' for usage.\n" (the
 /// help itself is for --help).
 std::string usage_hint(const char* command);
+
+/// `text` (a command's help) with every line longer than `width` columns wrapped at spaces, as kubectl folds its flag
+/// help: a flag's line ("  -n, --namespace NS   description") continues under its description's column, any other
+/// line under its own indentation. "(default X)" is never cut in two. A word longer than the room is left whole.
+std::string wrap_help(std::string_view text, std::size_t width = 120);
 
 }  // namespace cfo::cmd

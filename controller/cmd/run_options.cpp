@@ -273,8 +273,8 @@ const char* controller_help() {
 }  // namespace
 
 const char* run_help() {
-  static const std::string text =
-      std::string(controller_help()) + "\nWebhook flags (validating admission webhooks):\n" + webhook::webhook_help();
+  static const std::string text = wrap_help(
+      std::string(controller_help()) + "\nWebhook flags (validating admission webhooks):\n" + webhook::webhook_help());
   return text.c_str();
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -150,6 +151,33 @@ TEST(RunOptions, HelpNamesEveryFlagWithItsDefault) {
   for (const char* d : {"(default 15s)", "(default 10s)", "(default 2s)", "(default :8080)", "(default :8081)",
                         "(default 5ms)", "(default 1000s)", "(default 10)", "(default 100)", "(default true)"})
     EXPECT_NE(help.find(d), std::string::npos) << d;
+}
+
+// The help fits a 120-column terminal: a long flag line continues under its description (trial 59: 22 of 43 lines of
+// `run --help` ran past 120 columns).
+TEST(RunOptions, HelpLinesFitAndContinueUnderTheirDescription) {
+  std::istringstream help(run_help());
+  std::size_t lines = 0;
+  for (std::string line; std::getline(help, line); ++lines) EXPECT_LE(line.size(), 120u) << line;
+  EXPECT_GT(lines, 40u);
+  const std::string text = run_help();
+  const std::size_t flag = text.find("  -l, --label-selector SELECTOR");
+  ASSERT_NE(flag, std::string::npos);
+  const std::size_t column = text.find("reconcile only", flag) - flag;
+  const std::size_t next = text.find('\n', flag) + 1;
+  EXPECT_EQ(text.substr(next, column), std::string(column, ' ')) << "continued under the description";
+  EXPECT_NE(text[next + column], ' ');
+}
+
+TEST(WrapHelp, FoldsLongLinesAtSpacesWithAHangingIndent) {
+  EXPECT_EQ(wrap_help("short\n", 20), "short\n");
+  EXPECT_EQ(wrap_help("no break at the end", 10), "no break\nat the end");
+  EXPECT_EQ(wrap_help("  --flag X   one two three four", 22),
+            "  --flag X   one two\n             three\n             four");
+  // "(default 10s)" stays whole; a word longer than the room is left whole.
+  EXPECT_EQ(wrap_help("  --f   wait (default 10s)", 20), "  --f   wait\n        (default 10s)");
+  EXPECT_EQ(wrap_help("abcdefghijklmnop qr", 8), "abcdefghijklmnop\nqr");
+  EXPECT_EQ(wrap_help("a\n\nb\n", 8), "a\n\nb\n");
 }
 
 TEST(RunOptions, LabelSelectorIsCheckedAndKept) {
