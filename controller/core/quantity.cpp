@@ -16,17 +16,37 @@ bool mul(__int128& v, __int128 f) {
   v = product;
   return true;
 }
+// What a suffix written the way other tools write sizes ("5g", "512MB", "1gib", "10K") most likely meant, as
+// " (did you mean \"5G\" or \"5Gi\"?)"; empty when `number` is not a plain number or `suffix` is not such a spelling.
+std::string suffix_hint(std::string_view number, std::string_view suffix) {
+  if (number.empty() ||
+      !std::all_of(number.begin(), number.end(), [](char c) { return ascii::is_digit(c) || c == '.'; }))
+    return "";
+  std::string lower;
+  for (char c : suffix) lower += ascii::to_lower(c);
+  if (lower.ends_with('b')) lower.pop_back();  // "mb", "gib"
+  const bool binary = lower.size() == 2 && lower[1] == 'i';
+  if (lower.empty() || lower.size() > 2 || (lower.size() == 2 && !binary)) return "";
+  if (std::string_view("kmgtpe").find(lower[0]) == std::string_view::npos) return "";
+  const char upper = static_cast<char>(lower[0] - 'a' + 'A');
+  const std::string as_binary = std::string(number) + upper + "i";
+  if (binary) return " (did you mean \"" + as_binary + "\"?)";
+  const std::string as_decimal = std::string(number) + (lower[0] == 'k' ? 'k' : upper);
+  if (as_decimal == std::string(number) + std::string(suffix)) return "";  // "5G" itself parses
+  return " (did you mean \"" + as_decimal + "\" or \"" + as_binary + "\"?)";
+}
 }  // namespace
 
 Result<Quantity> Quantity::parse(std::string_view s) {
   const std::string original(s);
+  std::size_t i = 0;
   auto bad = [&] {
     return fail("\"" + original +
                 "\" is not a quantity: expected a number with an optional suffix (Ki Mi Gi Ti Pi Ei, n u m k M G T P "
-                "E) or exponent, e.g. 500m, 8Gi, 12G");
+                "E) or exponent, e.g. 500m, 8Gi, 12G" +
+                suffix_hint(s.substr(0, i), s.substr(i)));
   };
   if (s.empty()) return fail("\"\" is not a quantity (it is empty)");
-  std::size_t i = 0;
   bool neg = false;
   if (s[i] == '+' || s[i] == '-') neg = s[i++] == '-';
   std::string int_digits, frac_digits;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "core/quantity.hpp"
 
 using cfo::Quantity;
@@ -20,6 +22,21 @@ TEST(Quantity, RejectsTextOutsideTheGrammar) {
   for (const char* bad : {"", "abc", "1.2.3", "5GB", "1Gb", "G", "1e", "1e1.5", "--1", "1 Gi", "0x10"}) {
     EXPECT_FALSE(Quantity::parse(bad).has_value()) << bad;
   }
+}
+
+// Sizes written the way other tools write them get a hint (README trial 59: "5g" was refused without one).
+TEST(Quantity, ASizeSpelledAsOtherToolsDoGetsAHint) {
+  auto message = [](const char* text) {
+    auto q = Quantity::parse(text);
+    return q ? std::string("<parsed>") : q.error().message;
+  };
+  EXPECT_NE(message("5g").find("(did you mean \"5G\" or \"5Gi\"?)"), std::string::npos) << message("5g");
+  EXPECT_NE(message("512MB").find("(did you mean \"512M\" or \"512Mi\"?)"), std::string::npos);
+  EXPECT_NE(message("1.5gib").find("(did you mean \"1.5Gi\"?)"), std::string::npos);
+  EXPECT_NE(message("10K").find("(did you mean \"10k\" or \"10Ki\"?)"), std::string::npos);
+  EXPECT_NE(message("2mi").find("(did you mean \"2Mi\"?)"), std::string::npos);
+  for (const char* no_hint : {"abc", "5x", "5GBs", "G", "-"})
+    EXPECT_EQ(message(no_hint).find("did you mean"), std::string::npos) << no_hint;
 }
 
 TEST(Quantity, ComparesExactlyAcrossUnits) {
