@@ -22,8 +22,9 @@ struct Drift {
 };
 
 /// A drift: the live child carries the same spec hash annotation as `desired` (the operator applied this very
-/// object before) but is_applied(desired, live) fails, so someone changed a field the operator set. std::nullopt
-/// when the hashes differ (the operator's own desired state changed: an ordinary update) or nothing changed.
+/// object before), or none at all (someone removed it), but is_applied(desired, live) fails, so someone changed a
+/// field the operator set. std::nullopt when the hashes differ (the operator's own desired state changed: an ordinary
+/// update) or nothing changed. For a child the workload controls (its controller owner reference).
 std::optional<Drift> detect_drift(const json::Value& desired, const json::Value& live, const std::string& our_manager);
 
 /// The event message of a drift of `kind` `name`.

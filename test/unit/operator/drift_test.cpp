@@ -47,6 +47,19 @@ TEST(Drift, NoDriftWhenUnchangedOrWhenOurDesiredStateChanged) {
   EXPECT_FALSE(detect_drift(desired, older, "codeflare-operator"));
 }
 
+// The annotation removed by hand (kubectl annotate ...-) is a drift too, and a removal that left no field manager
+// behind is told as such (trial 57, #4: both were set back without a word, or with "another field manager").
+TEST(Drift, ARemovedHashAnnotationIsADriftAndAnUnnamedWriterIsExplained) {
+  const auto desired = doc(kDesired);
+  auto stripped = doc(R"({"kind":"RayCluster","metadata":{"name":"w"},
+    "spec":{"autoscalerOptions":{"idleTimeoutSeconds":60}}})");
+  auto d = detect_drift(desired, stripped, "codeflare-operator");
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(d->managers.empty());
+  const std::string msg = describe_drift(*d, "RayCluster", "w");
+  EXPECT_NE(msg.find("only removed"), std::string::npos) << msg;
+}
+
 TEST(Drift, ReducedManagedFieldsKeepWhoAndWhen) {
   auto obj = doc(R"({"metadata":{"managedFields":[{"manager":"m","operation":"Update","time":"t",
     "fieldsType":"FieldsV1","fieldsV1":{"f:spec":{}},"apiVersion":"ray.io/v1"}]}})");
