@@ -94,7 +94,11 @@ void print_findings_text(std::ostream& out, const InputDocument& in, const Field
           << e.source << "]\n";
       continue;
     }
-    out << printable(in.file) << ": " << printable(describe_object(in)) << ": "
+    // "file:line:column:" where the field is written (compilers' form, which editors and CI annotations link), else
+    // the file alone.
+    out << printable(in.file);
+    if (auto at = written_at(in, e.path)) out << ":" << at->line << ":" << at->column;
+    out << ": " << printable(describe_object(in)) << ": "
         << (e.severity == Severity::Error ? "error" : "warning") << ": "
         << (e.path.empty() ? "<object>" : printable(e.path)) << ": " << printable(e.reason) << " [" << e.rule << ", "
         << e.source << "]\n";

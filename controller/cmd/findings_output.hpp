@@ -13,8 +13,9 @@ namespace cfo::cmd {
 /// "RayCluster team-a/demo (document 0, item 1)".
 std::string describe_object(const InputDocument& in);
 
-/// One line per finding: `<file>: <Kind ns/name>: <error|warning>: <path>: <reason> [<rule>, <source>]`, with control
-/// characters escaped (as \n, \t, \xNN) so that every finding stays on one line.
+/// One line per finding: `<file>[:<line>:<column>]: <Kind ns/name>: <error|warning>: <path>: <reason> [<rule>,
+/// <source>]`, the line and column (1-based) those of the field's key in the file when it is written there (as in
+/// the JSON output), with control characters escaped (as \n, \t, \xNN) so that every finding stays on one line.
 void print_findings_text(std::ostream& out, const InputDocument& in, const FieldErrors& errs);
 
 /// Appends one JSON object per finding to `arr`: {file, document, apiVersion, kind, namespace, name, path, rule,

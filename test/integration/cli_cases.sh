@@ -213,7 +213,7 @@ rc_yaml broken-rc " bogusField: 1," >"$work/broken/c-invalid.yaml"
 run broken validate -f "$work/broken" "${crds[@]}"
 expect "validate of a folder with two unparsable files and an invalid RayCluster, text" 1 \
   "a-syntax.yaml:" ": error: the file is not valid YAML" "[yaml:syntax, yaml]" \
-  "b-duplicate-key.yaml:3:1: error" "c-invalid.yaml: RayCluster team-a/broken-rc: error: spec.bogusField" \
+  "b-duplicate-key.yaml:3:1: error" "c-invalid.yaml:1:120: RayCluster team-a/broken-rc: error: spec.bogusField" \
   "1 object(s) checked, 1 invalid, 2 input(s) not readable as objects"
 run broken-json validate -f "$work/broken" "${crds[@]}" -o json
 expect "validate -o json of the same folder" 1
@@ -482,7 +482,7 @@ run unsupported-bundled validate --list-unsupported-rules
 expect "validate --list-unsupported-rules without --crds reads the bundled schemas" 0 \
   "x-kubernetes-validations rule(s) are outside the supported CEL subset"
 run tree-deep validate -R -f "$work/tree" "${crds[@]}"
-expect "a folder with -R reads its sub-folders" 1 "deep.yaml: RayCluster team-a/deep-rc: error: spec.bogusField"
+expect "a folder with -R reads its sub-folders" 1 "deep.yaml:1:118: RayCluster team-a/deep-rc: error: spec.bogusField"
 
 # --- the public bug-report cases ---
 # run_case FILE: one case, judged as its header says.
