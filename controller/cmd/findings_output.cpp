@@ -98,10 +98,9 @@ void print_findings_text(std::ostream& out, const InputDocument& in, const Field
     // the file alone.
     out << printable(in.file);
     if (auto at = written_at(in, e.path)) out << ":" << at->line << ":" << at->column;
-    out << ": " << printable(describe_object(in)) << ": "
-        << (e.severity == Severity::Error ? "error" : "warning") << ": "
-        << (e.path.empty() ? "<object>" : printable(e.path)) << ": " << printable(e.reason) << " [" << e.rule << ", "
-        << e.source << "]\n";
+    out << ": " << printable(describe_object(in)) << ": " << (e.severity == Severity::Error ? "error" : "warning")
+        << ": " << (e.path.empty() ? "<object>" : printable(e.path)) << ": " << printable(e.reason) << " [" << e.rule
+        << ", " << e.source << "]\n";
   }
 }
 
