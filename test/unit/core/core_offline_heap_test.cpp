@@ -144,6 +144,9 @@ int run_probe(const char* mode, const char* tunables) {
 // and the heaps of the main thread and of a helper that prepared its own are advised for huge pages.
 TEST(OfflineHeap, LargeBlocksComeFromHeapsThatAreAdvisedForHugePages) {
   if (!transparent_huge_pages()) GTEST_SKIP() << "the kernel has no transparent huge pages";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer's allocator replaces glibc's malloc (its mallopt does nothing)";
+#endif
   EXPECT_EQ(run_probe("on", nullptr), 0) << "2: not started; 3: not in use; 4: the large block has a mapping of its "
                                             "own; 5: the main heap is not advised; 6: the helper's heap is not advised";
 }
