@@ -1,7 +1,6 @@
 // The same object more than once in one closed set.
-#include <map>
 #include <string>
-#include <tuple>
+#include <unordered_map>
 
 #include "core/json.hpp"
 #include "validation/rules/rules.hpp"
@@ -20,8 +19,10 @@ std::string group_of(const std::string& api_version) {
 }  // namespace
 
 void argocd_repeated_resource_warning(const std::vector<const json::Value*>& objects, const std::vector<Sink>& sinks) {
-  // group, kind, namespace, name of the objects seen so far
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> first;
+  // "group kind namespace name" of the objects seen so far, joined by a byte no name, kind or group holds (0x1f): a
+  // hash lookup each (an ordered map of four-string tuples cost 1 ms of a 2000-object set, on its critical path).
+  std::unordered_map<std::string, std::size_t> first;
+  first.reserve(objects.size());
   for (std::size_t i = 0; i < objects.size() && i < sinks.size(); ++i) {
     const json::Value* o = objects[i];
     if (!o || !o->IsObject()) continue;
@@ -29,7 +30,9 @@ void argocd_repeated_resource_warning(const std::vector<const json::Value*>& obj
     const std::string kind = json::string_at(*o, "kind");
     if (name.empty() || kind.empty()) continue;  // refused on its own (schema:required)
     const std::string ns = json::string_at(*o, "metadata.namespace");
-    auto [at, inserted] = first.try_emplace({group_of(json::string_at(*o, "apiVersion")), kind, ns, name}, i);
+    std::string key = group_of(json::string_at(*o, "apiVersion"));
+    key.append(1, '\x1f').append(kind).append(1, '\x1f').append(ns).append(1, '\x1f').append(name);
+    auto [at, inserted] = first.try_emplace(std::move(key), i);
     if (inserted) continue;
     const Sink& sink = sinks[i];
     sink.warn("metadata.name", "RepeatedResource", kSource,
