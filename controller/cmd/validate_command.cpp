@@ -16,6 +16,7 @@
 #include "core/condition.hpp"
 #include "validation/rule_catalog.hpp"
 #include "validation/validator.hpp"
+#include "workload/rule_catalog.hpp"
 
 namespace cfo::cmd {
 
@@ -69,8 +70,8 @@ constexpr const char* kValidateHelp =
     "      --profile NAME         the cluster's profile: vanilla (default) or odh (OpenDataHub / OpenShift AI, where\n"
     "                             the CodeFlare operator's webhooks also judge RayClusters); rules report only under\n"
     "                             the profiles they belong to\n"
-    "      --list-rules           list every rule id with its profiles and upstream source, then exit; -f is not\n"
-    "                             needed (-o json for a JSON array)\n"
+    "      --list-rules           list every rule id with its profiles and upstream source, the CodeFlareWorkload's\n"
+    "                             own checks included, then exit; -f is not needed (-o json for a JSON array)\n"
     "      --list-unsupported-rules\n"
     "                             list the x-kubernetes-validations rules of the schemas (--crds, else the\n"
     "                             bundled ones) that are outside the supported CEL subset (not evaluated), then\n"
@@ -98,9 +99,13 @@ int list_unsupported_rules(const Args& args) {
             << " x-kubernetes-validations rule(s) are outside the supported CEL subset and not evaluated\n";
   return 0;
 }
-/// --list-rules: one line per rule (id, profiles, upstream source), or a JSON array. Exit 0.
+/// --list-rules: one line per rule (id, profiles, upstream source) of validation::rule_catalog(), then a section of
+/// the CodeFlareWorkload's own checks (workload::workload_rule_catalog(): id, profiles, severity, source); or one JSON
+/// array of both, whose workload entries also have "severity" and "object": "CodeFlareWorkload". Exit 0.
 int list_rules(const std::string& output) {
   const auto rules = validation::rule_catalog();
+  const auto checks = workload::workload_rule_catalog();
+  const std::string_view every_profile = validation::profiles_text(validation::kAllProfiles);
   if (output == "json") {
     json::Document arr(rapidjson::kArrayType);
     auto& a = arr.GetAllocator();
@@ -111,17 +116,32 @@ int list_rules(const std::string& output) {
       entry.AddMember("source", json::str(r.source, a), a);
       arr.PushBack(entry, a);
     }
+    for (const auto& c : checks) {
+      json::Value entry(rapidjson::kObjectType);
+      entry.AddMember("id", json::str(c.id, a), a);
+      entry.AddMember("profiles", json::str(every_profile, a), a);
+      entry.AddMember("source", json::str(c.source, a), a);
+      entry.AddMember("severity", json::str(c.severity, a), a);
+      entry.AddMember("object", "CodeFlareWorkload", a);
+      arr.PushBack(entry, a);
+    }
     std::cout << json::dump_pretty(arr) << "\n";
     return 0;
   }
   std::size_t width = 0;
   for (const auto& r : rules) width = std::max(width, r.id.size());
+  for (const auto& c : checks) width = std::max(width, c.id.size());
   for (const auto& r : rules)
     std::cout << r.id << std::string(width + 2 - r.id.size(), ' ') << validation::profiles_text(r.profiles)
               << std::string(13 - validation::profiles_text(r.profiles).size(), ' ') << r.source << "\n";
-  std::cout << rules.size()
-            << " rules; besides them, the CRD schemas' own checks (schema:..., cel:...) apply under "
-               "every profile\n";
+  std::cout << "CodeFlareWorkload checks (controller/workload):\n";
+  for (const auto& c : checks)
+    std::cout << c.id << std::string(width + 2 - c.id.size(), ' ') << every_profile
+              << std::string(13 - every_profile.size(), ' ') << c.severity << std::string(15 - c.severity.size(), ' ')
+              << c.source << "\n";
+  std::cout << rules.size() << " rules and " << checks.size()
+            << " CodeFlareWorkload checks; besides them, the CRD schemas' own checks (schema:..., cel:...) apply "
+               "under every profile\n";
   return 0;
 }
 }  // namespace

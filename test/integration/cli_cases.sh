@@ -273,6 +273,13 @@ expect_io "render --default-local-queue 'Bad Queue' is a usage error" 2 \
 # A listing takes no -f (the thirty-eighth trial: -f was ignored, exit 0).
 run list-with-f validate --list-rules -f "$work/env-name.yaml"
 expect_io "validate --list-rules -f FILE is a usage error" 2 "err:they take no -f"
+# The listing names the CodeFlareWorkload's own checks too (a trial: "--list-rules lacks the CodeFlareWorkload
+# checks"), in text and in -o json.
+run list-rules validate --list-rules
+expect "validate --list-rules names the CodeFlareWorkload checks" 0 "CodeFlareWorkload checks (controller/workload):" \
+  "MemoryUnits "
+run list-rules-json validate --list-rules -o json
+json_check list-rules-json 'any(e["id"] == "MemoryUnits" and e.get("object") == "CodeFlareWorkload" for e in f) and any(e["id"] == "EnableIngress" and "object" not in e for e in f)'
 
 # --kubernetes-version: an env var name only Kubernetes 1.32 accepts warns when the version is unknown, is an error
 # for 1.31 and nothing for 1.32; a value that is no version is a usage error.
