@@ -12,10 +12,12 @@
 #              `validate -f one.yaml --crds <crds-dir>` through a CRD cache of its own (--cache-dir, warm after the
 #              first run) and with --cache-dir off (the CRDs parsed every run), and `validate -f one.yaml` (the
 #              schemas shipped in the binary)
-#   many.yaml: D copies of it under distinct names; ours on one core (taskset -c 0) and on every core the machine
-#              has (today validate uses one; the figure shows when it uses more), the Python lint step on one core
-# Output: key=value lines on stdout (milliseconds, medians of wall time, and of CPU time as *_cpu_ms; ratios of wall
-#         times; figures only), the inputs in a temporary folder removed on exit. Exit 1 when a run fails or finds the input invalid.
+#   many.yaml: D copies of it under distinct names; in R rounds, ours on one core (taskset -c 0), ours on every core
+#              the machine has, and the Python lint step on one core, one after the other, each timed on its second
+#              of two runs in a row
+# Output: key=value lines on stdout (milliseconds, medians of wall time, and of CPU time as *_cpu_ms; the ratios are
+#         the medians of each round's ratio of wall times; figures only), the inputs in a temporary folder removed on
+#         exit. Exit 1 when a run fails or finds the input invalid.
 set -euo pipefail
 # shellcheck source=test/harness/lib.sh
 source "$(dirname "$0")/../test/harness/lib.sh"
@@ -75,29 +77,41 @@ minsec_us() {
   CPU_US=$((CPU_US + (10#${BASH_REMATCH[1]} * 60 + 10#${BASH_REMATCH[2]}) * 1000000 + 10#${BASH_REMATCH[3]} * 1000))
 }
 
-# median_ms R CMD...: runs CMD R times (output discarded, exit status checked) and prints the median wall time and
-# the median CPU time (user+sys; steadier than wall time on a shared machine), in ms, separated by a space. Wall
-# time comes from bash's EPOCHREALTIME: a `date` process on either side would add its start-up (about 10 ms on a
-# small VM) to every figure.
+# timed CMD...: runs CMD once (output discarded, exit status checked) and sets WALL_US and RUN_CPU_US to its wall
+# time and its CPU time (user+sys; steadier than wall time on a shared machine), in microseconds. Wall time comes
+# from bash's EPOCHREALTIME: a `date` process on either side would add its start-up (about 10 ms on a small VM).
+timed() {
+  local t0 t1 c0
+  children_cpu_us
+  c0=$CPU_US
+  t0=${EPOCHREALTIME/[.,]/}
+  "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; cfo_die "failed: $*"; }
+  t1=${EPOCHREALTIME/[.,]/}
+  children_cpu_us
+  WALL_US=$((10#$t1 - 10#$t0))
+  RUN_CPU_US=$((CPU_US - c0))
+}
+
+# median_ms R CMD...: runs CMD R times and prints the median wall time and the median CPU time, in ms, separated by
+# a space.
 median_ms() {
-  local r="$1" i t0 t1 c0 c1
+  local r="$1" i
   shift
   local walls=() cpus=()
   for ((i = 0; i < r; i++)); do
-    children_cpu_us
-    c0=$CPU_US
-    t0=${EPOCHREALTIME/[.,]/}
-    "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; cfo_die "failed: $*"; }
-    t1=${EPOCHREALTIME/[.,]/}
-    children_cpu_us
-    c1=$CPU_US
-    walls+=($((10#$t1 - 10#$t0)))
-    cpus+=($((c1 - c0)))
+    timed "$@"
+    walls+=("$WALL_US")
+    cpus+=("$RUN_CPU_US")
   done
   echo "$(median "${walls[@]}") $(median "${cpus[@]}")"
 }
+# median [--ratio] N...: the median of microseconds as milliseconds (%.1f), or with --ratio of thousandths as a
+# ratio (%.2f).
 median() {
-  printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%.1f\n", m/1000}'
+  local scale=1000 format="%.1f\n"
+  if [[ "$1" == --ratio ]]; then format="%.2f\n"; shift; fi
+  printf '%s\n' "$@" | sort -n | awk -v s="$scale" -v f="$format" \
+    '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf f, m/s}'
 }
 
 cores="$(nproc)"
@@ -108,9 +122,31 @@ cache=(--cache-dir "$tmp/cache")
 read -r one_crds one_crds_cpu < <(median_ms "$small_runs" taskset -c 0 "$operator" validate -f "$tmp/one.yaml" --crds "$crds" "${cache[@]}")
 read -r one_uncached one_uncached_cpu < <(median_ms "$small_runs" taskset -c 0 "$operator" validate -f "$tmp/one.yaml" --crds "$crds" --cache-dir off)
 read -r one_bundled one_bundled_cpu < <(median_ms "$small_runs" taskset -c 0 "$operator" validate -f "$tmp/one.yaml")
-read -r many_1 many_1_cpu < <(median_ms "$runs" taskset -c 0 "$operator" validate -f "$tmp/many.yaml" --crds "$crds" "${cache[@]}")
-read -r many_all many_all_cpu < <(median_ms "$runs" taskset -c "$all_cores" "$operator" validate -f "$tmp/many.yaml" --crds "$crds" "${cache[@]}")
-read -r python_1 python_1_cpu < <(median_ms "$runs" taskset -c 0 "$py" "$CFO_REPO_DIR/bench/python_lint.py" "$tmp/many.yaml" "$rc_crd")
+# The large file: rounds of ours on one core, ours on every core and the Python step, one after the other, so that
+# each round's three runs meet the same machine (a shared VM's speed drifts by a fifth within minutes). Each measured
+# run follows an unmeasured run of the same command: a run that follows another program meets the memory that one
+# freed, which this VM's host has taken back (free page reporting) and must fault in again (ours after the Python
+# step: 40-50 ms more of kernel time, page zeroing); so each tool is timed in the state its own run leaves. The ratios
+# are the medians of each round's ratio.
+m1_w=() m1_c=() ma_w=() ma_c=() py_w=() py_c=() ratio_1=() ratio_all=()
+ours_1=(taskset -c 0 "$operator" validate -f "$tmp/many.yaml" --crds "$crds" "${cache[@]}")
+ours_all=(taskset -c "$all_cores" "$operator" validate -f "$tmp/many.yaml" --crds "$crds" "${cache[@]}")
+python_step=(taskset -c 0 "$py" "$CFO_REPO_DIR/bench/python_lint.py" "$tmp/many.yaml" "$rc_crd")
+for ((i = 0; i < runs; i++)); do
+  timed "${ours_1[@]}"
+  timed "${ours_1[@]}"
+  m1_w+=("$WALL_US") m1_c+=("$RUN_CPU_US")
+  timed "${ours_all[@]}"
+  timed "${ours_all[@]}"
+  ma_w+=("$WALL_US") ma_c+=("$RUN_CPU_US")
+  timed "${python_step[@]}"
+  timed "${python_step[@]}"
+  py_w+=("$WALL_US") py_c+=("$RUN_CPU_US")
+  ratio_1+=($((py_w[i] * 1000 / m1_w[i]))) ratio_all+=($((py_w[i] * 1000 / ma_w[i])))
+done
+many_1="$(median "${m1_w[@]}")" many_1_cpu="$(median "${m1_c[@]}")"
+many_all="$(median "${ma_w[@]}")" many_all_cpu="$(median "${ma_c[@]}")"
+python_1="$(median "${py_w[@]}")" python_1_cpu="$(median "${py_c[@]}")"
 
 echo "validate_one_file_crds_ms=$one_crds"
 echo "validate_one_file_crds_cpu_ms=$one_crds_cpu"
@@ -125,7 +161,5 @@ echo "validate_many_${cores}_cores_ms=$many_all"
 echo "validate_many_${cores}_cores_cpu_ms=$many_all_cpu"
 echo "python_lint_many_one_core_ms=$python_1"
 echo "python_lint_many_one_core_cpu_ms=$python_1_cpu"
-awk -v p="$python_1" -v a="$many_1" -v b="$many_all" -v c="$cores" 'BEGIN {
-  printf "ratio_python_to_validate_one_core=%.2f\n", p / a
-  printf "ratio_python_to_validate_%d_cores=%.2f\n", c, p / b
-}'
+echo "ratio_python_to_validate_one_core=$(median --ratio "${ratio_1[@]}")"
+echo "ratio_python_to_validate_${cores}_cores=$(median --ratio "${ratio_all[@]}")"
