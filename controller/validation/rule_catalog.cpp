@@ -156,6 +156,10 @@ const std::vector<RuleInfo>& catalog() {
         {"apiextensions-apiserver pkg/apiserver/schema/objectmeta: TypeMeta of an x-kubernetes-embedded-resource",
          kAllProfiles,
          {"EmbeddedAPIVersion", "EmbeddedKind"}},
+        {"kubernetes pkg/kubelet/images image_manager.go applyDefaultImageTag -> distribution/reference v0.6.0 "
+         "ParseNormalizedNamed: a container image the kubelet cannot parse (InvalidImageName; the Pod never starts)",
+         kAllProfiles,
+         {"ParseNormalizedNamed"}},
         {"ray python/ray/scripts/scripts.py: the click options of `ray start` (KubeRay passes rayStartParams as "
          "flags)",
          kAllProfiles,

@@ -676,6 +676,16 @@ def kuberay_cluster_spec(c):
                                  ("metrics-export-port", "true", "\"true\" on an integer option (passed bare)")):
             yield c.bad(fam, ptr_path(RS(key)), ("RayStart",), setter(RS(key), value), "rayStartParams: " + note,
                         server=S)
+        # the kubelet's image reference parse (kubelet_image_rules.cpp): InvalidImageName once the Pods exist
+        late = srv(cl.wrapped, NOT_JUDGED_LATE)
+        for image, note in (("rayproject/Ray:2.46.0", "an image with an upper-case repository name"),
+                            ("rayproject/ray:2.46.0:latest", "an image with two tags"),
+                            ("rayproject/ray@sha256:abc", "an image with a short digest")):
+            yield c.bad(fam, ptr_path(hc + ("image",)), ("ParseNormalizedNamed",), setter(hc + ("image",), image),
+                        "head " + note, server=late)
+        for image, note in (("localhost:5000/team/ray:2.46.0", "an image from a registry with a port"),
+                            ("Registry.Example.com/ray", "an image whose upper-case first component is a registry")):
+            yield c.ok(fam, setter(hc + ("image",), image), "head " + note, server=V)
         for key, value, note in (("object-store-memory", "1_000_000_000", "an integer with underscores"),
                                  ("include-dashboard", "false", "include-dashboard false (kept as a value)"),
                                  ("disable-usage-stats", "true", "a flag set with true"),

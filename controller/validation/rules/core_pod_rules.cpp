@@ -548,12 +548,14 @@ void validate_pod_template(const json::Value& pod_template, const std::string& p
   if (!spec) return;
   pod::validate_pod(object_at(pod_template, "metadata"), key_path(path, "metadata"), *spec, key_path(path, "spec"),
                     sink, kubernetes_minor);
+  validate_container_images(*spec, key_path(path, "spec"), sink);  // the kubelet's, once the Pods exist
 }
 
 void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path, const Sink& sink,
                             int kubernetes_minor) {
   if (!pod_spec.IsObject()) return;
   pod::validate_pod(nullptr, path + "[metadata]", pod_spec, path, sink, kubernetes_minor);
+  validate_container_images(pod_spec, path, sink);
 }
 
 void validate_resources_late(const json::Value& resources, const std::string& path, const Sink& sink) {

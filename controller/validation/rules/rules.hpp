@@ -83,6 +83,13 @@ void validate_pod_template(const json::Value& pod_template, const std::string& p
 /// The same for a bare PodSpec at `path` (no template metadata known).
 void validate_pod_spec_late(const json::Value& pod_spec, const std::string& path, const Sink& sink,
                             int kubernetes_minor);
+/// kubelet images.applyDefaultImageTag -> distribution/reference ParseNormalizedNamed (kubelet_image_rules.cpp): an
+/// Error at `path` when `image` (surrounding whitespace aside, which core/v1 reports) is not a reference the kubelet
+/// can pull, so that its container would wait with InvalidImageName.
+void ParseNormalizedNamed(std::string_view image, const std::string& path, const Sink& sink);
+/// ParseNormalizedNamed on the image of every container, init container and ephemeral container of `pod_spec` (at
+/// `spec_path`).
+void validate_container_images(const json::Value& pod_spec, const std::string& spec_path, const Sink& sink);
 /// A ResourceRequirements block of a container the operator creates (e.g. the autoscaler sidecar).
 void validate_resources_late(const json::Value& resources, const std::string& path, const Sink& sink);
 

@@ -126,13 +126,16 @@ TEST(PublicBugCases, NamedCases) {
   }
 }
 
+// Every upstream sample is error-free, except what its SOURCES.txt line says it is: codeflare-sdk's AppWrapper
+// unit-test fixture holds the literal placeholder "${image}" as the Ray image, which the kubelet refuses
+// (ParseNormalizedNamed: InvalidImageName); those two findings, and only those, are expected.
 TEST(UpstreamSamples, KnownKindsHaveNoErrors) {
   CFO_REQUIRE_SCHEMAS();
   auto shared = shared_dir();
   if (!shared) GTEST_SKIP() << "CFO_SHARED_DIR is not set; skipping";
   auto files = yaml_files(fs::path(*shared) / "samples" / "upstream");
   ASSERT_FALSE(files.empty()) << "no samples under " << *shared << "/samples/upstream";
-  std::size_t judged = 0;
+  std::size_t judged = 0, placeholder_images = 0;
   for (const auto& file : files) {
     SCOPED_TRACE(file.filename().string());
     FileVerdict v = judge(schemas, file);
@@ -141,9 +144,21 @@ TEST(UpstreamSamples, KnownKindsHaveNoErrors) {
       const auto kind = json::get_string(v.docs[i], "kind").value_or("");
       if (!schemas.has(av, kind)) continue;
       ++judged;
-      EXPECT_EQ(error_count(v.findings[i]), 0u) << "document " << i + 1 << " (" << kind << ")\n"
-                                                << describe(v.findings[i]);
+      FieldErrors errors;
+      for (const auto& e : v.findings[i]) {
+        if (e.severity != Severity::Error) continue;
+        if (e.rule == "ParseNormalizedNamed" && e.reason.find("\"${image}\"") != std::string::npos &&
+            file.filename() == "codeflare-sdk_aw_kueue_raycluster.yaml") {
+          ++placeholder_images;
+          continue;
+        }
+        errors.push_back(e);
+      }
+      EXPECT_EQ(errors.size(), 0u) << "document " << i + 1 << " (" << kind << ")\n" << describe(errors);
     }
   }
   EXPECT_GE(judged, 10u);
+  if (fs::exists(fs::path(*shared) / "samples" / "upstream" / "codeflare-sdk_aw_kueue_raycluster.yaml")) {
+    EXPECT_EQ(placeholder_images, 2u) << "the fixture's head and worker images are the placeholder ${image}";
+  }
 }
