@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/ascii.hpp"
+
 namespace cfo::cmd {
 
 Result<Args> Args::parse(int argc, char** argv, int first, const std::map<std::string, bool>& known,
@@ -103,15 +105,32 @@ std::string usage_hint(const char* command) {
 
 namespace {
 
-// The column a long line of help continues at: its description's for a flag's line (the first character after the
-// first run of two or more spaces that follows the flag), else its own indentation.
+// The column a long line of help continues at: its description's for a flag's line (past the flag spec: the
+// tokens that start with '-' and the upper-case value names such as DURATION or [=false] after them, whatever the
+// spaces after it), else its own indentation.
 std::size_t hanging_indent(std::string_view line) {
   const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
   if (indent == line.size() || line[indent] != '-') return indent;
-  const std::size_t gap = line.find("  ", indent);
-  if (gap == std::string_view::npos) return indent;
-  const std::size_t column = line.find_first_not_of(' ', gap);
-  return column == std::string_view::npos ? indent : column;
+  auto spec_token = [](std::string_view t) {
+    if (t.starts_with('-')) return true;
+    bool upper = false;
+    for (char c : t) {
+      if (c >= 'A' && c <= 'Z')
+        upper = true;
+      else if (!(ascii::is_digit(c) || c == '_' || c == '[' || c == ']' || c == '=' || c == '|' || c == ',' ||
+                 (c >= 'a' && c <= 'z' && !t.empty() && t.front() == '[')))
+        return false;
+    }
+    return upper || t.starts_with('[');
+  };
+  std::size_t at = indent;
+  while (at < line.size()) {
+    const std::size_t end = std::min(line.find(' ', at), line.size());
+    if (!spec_token(line.substr(at, end - at))) break;
+    at = line.find_first_not_of(' ', end);
+    if (at == std::string_view::npos) return indent;
+  }
+  return at < line.size() ? at : indent;
 }
 
 }  // namespace

@@ -321,7 +321,12 @@ TEST_F(WebhookE2E, GuardsRefusePublicBugCasesAndAdmitUpstreamSamples) {
 
   int accepted = 0;
   for (const auto& file : yaml_files(std::string(shared) + "/samples/upstream")) {
-    auto docs = yaml::to_json(read_text(file));
+    // codeflare-sdk's AppWrapper fixture holds the literal "${image}" as its Ray image, which the guard refuses
+    // (ParseNormalizedNamed; the unit test GuardHandlers.UpstreamSamplesAreAdmitted checks that): an image fills it.
+    std::string text = read_text(file);
+    for (std::size_t at; (at = text.find("${image}")) != std::string::npos;)
+      text.replace(at, std::string_view("${image}").size(), "quay.io/rayproject/ray:2.46.0");
+    auto docs = yaml::to_json(text);
     ASSERT_TRUE(docs) << file;
     for (const auto& d : *docs) {
       const std::string kind = json::get_string(d, "kind").value_or("");

@@ -178,6 +178,11 @@ TEST(WrapHelp, FoldsLongLinesAtSpacesWithAHangingIndent) {
   EXPECT_EQ(wrap_help("  --f   wait (default 10s)", 20), "  --f   wait\n        (default 10s)");
   EXPECT_EQ(wrap_help("abcdefghijklmnop qr", 8), "abcdefghijklmnop\nqr");
   EXPECT_EQ(wrap_help("a\n\nb\n", 8), "a\n\nb\n");
+  // A flag spec that leaves one space before its description still continues under the description.
+  EXPECT_EQ(wrap_help("  --long-flag DURATION how long it waits (default 10s)", 40),
+            "  --long-flag DURATION how long it waits\n                       (default 10s)");
+  EXPECT_EQ(wrap_help("  --dry-run[=false]  send it first (default true)", 36),
+            "  --dry-run[=false]  send it first\n                     (default true)");
 }
 
 TEST(RunOptions, LabelSelectorIsCheckedAndKept) {
