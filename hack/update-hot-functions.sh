@@ -75,27 +75,8 @@ spec:
   - {name: workers, replicas: 1, resources: {requests: {cpu: "4"}, limits: {cpu: "2"}}}
 EOF
 wait_for 120 sh -c "'${k[0]}' --kubeconfig '$state/kubeconfig' -n demo get raycluster raytest-cpu"
-# The samples' queues appear: a LocalQueue on a ClusterQueue that exists, with its flavor.
+# The samples' queues appear: their LocalQueue, ClusterQueues and flavors (cfo_sample_prerequisites).
 cfo_sample_prerequisites demo | "${k[@]}" apply -f - >&2
-"${k[@]}" apply -f - >&2 <<'EOF'
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ResourceFlavor
-metadata: {name: default-flavor}
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: team-a-cq}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory, nvidia.com/gpu]
-    flavors:
-    - name: default-flavor
-      resources:
-      - {name: cpu, nominalQuota: 100}
-      - {name: memory, nominalQuota: 400Gi}
-      - {name: nvidia.com/gpu, nominalQuota: 8}
-EOF
 sleep 20
 for rc in raytest-cpu raytest-multi; do status_patch demo "$rc"; done
 for i in 1 2 3; do status_patch existing "existing-$i"; done
