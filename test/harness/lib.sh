@@ -68,9 +68,10 @@ cfo_cache_dir() { echo "${CODEFLARE_CACHE:-$HOME/.cache/codeflare-operator}"; }
 
 # Prints the Kueue objects that config/samples name but the operator does not create, for `kubectl apply -f -`:
 # LocalQueue team-a-queue in namespace $1, ClusterQueues team-a-cq (behind it) and team-b-cq (behind the LocalQueue
-# that cfw_managed_queue.yaml has the operator make), their ResourceFlavors (tas-flavor for cfw_topology.yaml's
+# that cfw_managed_queue.yaml has the operator make), their ResourceFlavors (demo-tas-flavor for cfw_topology.yaml's
 # topology; no Topology object: the demo's Kueue CRDs have none) and WorkloadPriorityClass high-priority. The quotas
-# hold every sample at once, so that each one's Admissible condition is True; without these objects the queued
+# hold every sample at once, so that each one's Admissible condition is True (the flavors' names are the demo's own: an
+# upstream sample's default-flavor created on the same test control plane must not collide); without these objects the queued
 # samples are held (LocalQueueNotFound, PriorityClassNotFound) or found inadmissible (ClusterQueueNotFound).
 cfo_sample_prerequisites() {
   cat <<KUEUE
@@ -92,12 +93,12 @@ description: Samples that should go first.
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: ResourceFlavor
 metadata:
-  name: default-flavor
+  name: demo-flavor
 ---
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: ResourceFlavor
 metadata:
-  name: tas-flavor
+  name: demo-tas-flavor
 spec:
   nodeLabels:
     cloud.provider.com/node-group: tas
@@ -112,7 +113,7 @@ spec:
   resourceGroups:
   - coveredResources: [cpu, memory, nvidia.com/gpu, google.com/tpu, example.com/fpga]
     flavors:
-$(for flavor in default-flavor tas-flavor; do
+$(for flavor in demo-flavor demo-tas-flavor; do
     cat <<FLAVOR
     - name: $flavor
       resources:
@@ -133,7 +134,7 @@ spec:
   resourceGroups:
   - coveredResources: [cpu, memory, nvidia.com/gpu]
     flavors:
-    - name: default-flavor
+    - name: demo-flavor
       resources:
       - {name: cpu, nominalQuota: 64}
       - {name: memory, nominalQuota: 256Gi}

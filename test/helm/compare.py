@@ -118,15 +118,25 @@ def parse_help(path):
     """Flags that `codeflare-operator run --help` documents, and the default of those whose help says '(default X'."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    known, defaults = set(), {}
+    # A flag's help may go on over lines indented past the flag (the help is folded at 120 columns): they are joined.
+    entries = []
     for line in text.splitlines():
-        m = re.match(r"\s*(?:-\w, )?--([a-z0-9-]+)", line)
-        if not m:
+        m = re.match(r" {0,6}(?:-\w, )?--([a-z0-9-]+)", line)  # a flag at the flag column, not a folded line
+        if m:
+            entries.append([m.group(1), line])
+        elif entries and re.match(r"\s{8,}\S", line):
+            entries[-1][1] += " " + line.strip()
+        elif line.strip() == "" or not line.startswith(" "):
+            entries.append(None) if entries and entries[-1] is not None else None
+    known, defaults = set(), {}
+    for entry in entries:
+        if entry is None:
             continue
-        known.add(m.group(1))
+        name, line = entry
+        known.add(name)
         d = re.search(r"\(default ([^:,)\s][^,)\s]*)", line)
         if d:
-            defaults[m.group(1)] = d.group(1)
+            defaults[name] = d.group(1)
     return known, defaults
 
 
