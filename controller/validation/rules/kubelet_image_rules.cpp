@@ -46,17 +46,15 @@ bool domain_component(std::string_view s) {
 
 // host [":" port]: dot-separated domain components, or an IPv6 address in brackets (hex digits and colons).
 bool domain(std::string_view s) {
-  std::string_view host = s;
   if (!s.empty() && s.front() == '[') {
     const std::size_t close = s.find(']');
     if (close == std::string_view::npos || close == 1) return false;
     for (char c : s.substr(1, close - 1))
       if (!ascii::is_digit(c) && !((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) && c != ':') return false;
-    host = {};
     s.remove_prefix(close + 1);
   } else {
     const std::size_t colon = s.find(':');
-    host = s.substr(0, colon);
+    const std::string_view host = s.substr(0, colon);
     s = colon == std::string_view::npos ? std::string_view() : s.substr(colon);
     for (std::size_t from = 0;;) {
       const std::size_t dot = host.find('.', from);
